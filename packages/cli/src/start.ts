@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ConfigError, loadPlatformConfig, type ServiceName } from '@switchboard/core';
+import { bootstrapOnce, formatBootstrap } from './bootstrap.ts';
+import { presentServices, serviceMain } from './services.ts';
+
+/**
+ * `npm start`: validates the configuration, bootstraps the first start, then
+ * runs every service as its own process and stops them all together.
+ */
+async function main(): Promise<void> {
+  const services = presentServices();
+  try {
+    for (const name of services) loadPlatformConfig(name as ServiceName);
+    const first = await bootstrapOnce(process.env, services);
+    if (first) process.stdout.write(formatBootstrap(first));
+  } catch (error) {
+    const message = error instanceof ConfigError ? `configuration error: ${error.message}` : `failed to start: ${(error as Error).message}`;
+    process.stderr.write(`${message}\n`);
+    process.exit(1);
+  }
+
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const stopAll = (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    setTimeout(() => process.exit(code), 11_000).unref();
+    Promise.all(children.map((child) => new Promise((done) => (child.exitCode !== null ? done(null) : child.once('exit', done))))).then(() =>
+      process.exit(code),
+    );
+  };
+  for (const name of services) {
+    const child = spawn(process.execPath, ['--import', 'tsx', serviceMain(name)], { stdio: 'inherit', env: process.env });
+    child.on('exit', (code) => {
+      if (!stopping) {
+        process.stderr.write(`${name} service exited with code ${code}; stopping the others\n`);
+        stopAll(code || 1);
+      }
+    });
+    children.push(child);
+  }
+  process.on('SIGINT', () => stopAll(0));
+  process.on('SIGTERM', () => stopAll(0));
+}
+
+await main();

@@ -1,0 +1,181 @@
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import { ConfigError, ensureDir } from './config.ts';
+
+/** Which SQL engine a database runs on; queries are shared, DDL may differ. */
+export type DialectName = 'sqlite' | 'postgres';
+
+/** One migration step; `dialect` lets DDL differ where the engines do (identity columns, full-text search). */
+export interface VersionedMigration {
+  up(db: Kysely<any>, dialect: DialectName): Promise<void>;
+}
+
+/** An open database of one service. */
+export interface Database<DB> {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  /** PostgreSQL schema, or `main` on SQLite. */
+  schema: string;
+  /** The pg pool on PostgreSQL, for LISTEN/NOTIFY and session-level locks; undefined on SQLite. */
+  pool: pg.Pool | undefined;
+  /** True when a trivial query answers within the timeout. */
+  ping(timeoutMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Where to open a service's database. */
+export interface DatabaseOptions {
+  /** PostgreSQL URL; a `schema_prefix` query parameter prefixes the schema name (used by tests). */
+  url: string | undefined;
+  /** Variable that supplied `url`, named in start-up errors. */
+  urlVariable: string;
+  /** SQLite file used when no URL is given. */
+  sqliteFile: string;
+  /** PostgreSQL schema (`sms`, `flows`, `tickets`). */
+  schema: string;
+  /** Ordered migrations; names sort in application order. */
+  migrations: Record<string, VersionedMigration>;
+  /** Largest number of PostgreSQL connections. */
+  poolSize?: number;
+}
+
+// int8 (COUNT(*), bigserial ids) arrives from pg as a string by default; ids stay far below 2^53.
+pg.types.setTypeParser(20, (value) => Number(value));
+
+/**
+ * Splits `?schema_prefix=P` off a PostgreSQL URL: the service's schema becomes
+ * `P_NAME` instead of `NAME`, so several deployments (or test runs) share one database.
+ */
+export function splitSchema(url: string, name: string): { url: string; schema: string } {
+  const parsed = new URL(url);
+  const prefix = parsed.searchParams.get('schema_prefix');
+  parsed.searchParams.delete('schema_prefix');
+  return { url: parsed.toString(), schema: prefix ? `${prefix}_${name}` : name };
+}
+
+/** Opens (and migrates) the database: PostgreSQL when a URL is given, else SQLite in WAL mode. */
+export async function openDatabase<DB>(options: DatabaseOptions): Promise<Database<DB>> {
+  const database = options.url ? await openPostgres<DB>(options) : openSqlite<DB>(options);
+  try {
+    await migrate(database, options.migrations);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+function openSqlite<DB>(options: DatabaseOptions): Database<DB> {
+  ensureDir(join(options.sqliteFile, '..'));
+  let connection: SQLite.Database;
+  try {
+    connection = new SQLite(options.sqliteFile);
+  } catch (error) {
+    throw new ConfigError('DATA_DIR', `cannot open ${options.sqliteFile}: ${(error as Error).message}`);
+  }
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('busy_timeout = 5000');
+  // NORMAL in WAL mode keeps every commit through a process crash; only power loss can drop the last ones.
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) });
+  return {
+    db,
+    dialect: 'sqlite',
+    schema: 'main',
+    pool: undefined,
+    async ping() {
+      try {
+        connection.prepare('SELECT 1').get();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => db.destroy(),
+  };
+}
+
+async function openPostgres<DB>(options: DatabaseOptions): Promise<Database<DB>> {
+  const { url, schema } = splitSchema(options.url!, options.schema);
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new ConfigError(options.urlVariable, `invalid schema name "${schema}"`);
+  const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await probe.connect();
+    await probe.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  } catch (error) {
+    await probe.end().catch(() => undefined);
+    const message = (error as Error).message || String(error);
+    // A concurrent CREATE SCHEMA from a sibling process is harmless.
+    if (!/already exists|duplicate key/.test(message)) {
+      throw new ConfigError(options.urlVariable, `cannot connect to PostgreSQL: ${message}`);
+    }
+  }
+  await probe.end().catch(() => undefined);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    options: `-c search_path="${schema}"`,
+    connectionTimeoutMillis: 5000,
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    dialect: 'postgres',
+    schema,
+    pool,
+    async ping(timeoutMs = 2000) {
+      try {
+        await withTimeout(sql`SELECT 1`.execute(db), timeoutMs);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timeout')), ms);
+    }),
+  ]);
+}
+
+/** Applies pending migrations; several processes starting at once take turns (Kysely locks the migration table). */
+export async function migrate(database: Database<any>, migrations: Record<string, VersionedMigration>): Promise<void> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {};
+      for (const [name, migration] of Object.entries(migrations)) {
+        out[name] = { up: (db) => migration.up(db, database.dialect) };
+      }
+      return out;
+    },
+  };
+  const migrator = new Migrator({
+    db: database.db as Kysely<any>,
+    provider,
+    ...(database.dialect === 'postgres' ? { migrationTableSchema: database.schema } : {}),
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
+}
+
+/** Column type of an auto-incrementing integer primary key. */
+export function serialPrimaryKey(dialect: DialectName): string {
+  return dialect === 'postgres' ? 'bigserial primary key' : 'integer primary key autoincrement';
+}
+
+/** The current time as stored everywhere: ISO 8601 UTC with milliseconds (sorts as text on both engines). */
+export function isoNow(now: Date = new Date()): string {
+  return now.toISOString();
+}

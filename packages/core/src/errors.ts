@@ -1,0 +1,76 @@
+/** The catalogue of error codes every service shares; each service maps them onto its own error shape. */
+export const ERROR_CODES = {
+  invalid_request: 400,
+  invalid_json: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  rate_limited: 429,
+  internal: 500,
+  upstream_error: 502,
+  unavailable: 503,
+  timeout: 504,
+} as const;
+
+/** One of the catalogued error codes. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** An error whose message is safe to show to the caller. */
+export class AppError extends Error {
+  /** HTTP status the code maps to. */
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Structured extras (valid values, per-field problems) the transport may pass on. */
+    readonly details?: unknown,
+    /** Seconds a rate-limited caller should wait. */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_CODES[code];
+  }
+}
+
+/** True for an AppError thrown anywhere (even from another copy of this module). */
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError || (error instanceof Error && error.name === 'AppError' && 'code' in error && 'status' in error);
+}
+
+interface FastifyLikeError {
+  code?: string;
+  statusCode?: number;
+  message: string;
+}
+
+/**
+ * Maps errors Fastify raises itself (body too large, bad JSON, unsupported
+ * media type) onto the catalogue, so no service answers them with a 500.
+ */
+export function fromFrameworkError(error: unknown): AppError | undefined {
+  if (isAppError(error)) return error;
+  const e = error as FastifyLikeError;
+  switch (e?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'Request body is too large');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('invalid_json', `Malformed JSON body: ${e.message}`);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type', e.message);
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('invalid_request', 'Content-Length does not match the body');
+  }
+  if (error instanceof SyntaxError) return new AppError('invalid_json', `Malformed JSON body: ${error.message}`);
+  if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+    const code = (Object.keys(ERROR_CODES) as ErrorCode[]).find((c) => ERROR_CODES[c] === e.statusCode) ?? 'invalid_request';
+    return new AppError(code, e.message);
+  }
+  return undefined;
+}

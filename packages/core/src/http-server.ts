@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import { redactUrl } from './logger.ts';
+
+/** Options of the HTTP server factory every service starts from. */
+export interface HttpServerOptions {
+  logger: Logger;
+  /** Largest request body in bytes; larger gets 413. */
+  bodyLimit: number;
+  /** Extra URL redaction for service-specific secret path segments. */
+  redact?: (url: string) => string;
+  /** Trust X-Forwarded-* from a proxy in front. */
+  trustProxy?: boolean;
+}
+
+/** A Fastify app typed for zod schemas. */
+export type App = FastifyInstance<any, any, any, Logger, ZodTypeProvider>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Prometheus registry of this app: services add their own gauges and counters. */
+    metrics: Registry;
+  }
+}
+
+/**
+ * Creates a Fastify app with what every service shares: request ids
+ * (`X-Request-Id` in and out), redacted one-line access logs, zod validation,
+ * Prometheus metrics at `/metrics`, and the body limit.
+ */
+export function createHttpServer(options: HttpServerOptions): App {
+  const redact = (url: string) => redactUrl(options.redact ? options.redact(url) : url);
+  const fastifyOptions: FastifyServerOptions = {
+    loggerInstance: options.logger,
+    bodyLimit: options.bodyLimit,
+    disableRequestLogging: true,
+    requestIdHeader: 'x-request-id',
+    requestIdLogLabel: 'request_id',
+    genReqId: () => randomUUID(),
+    trustProxy: options.trustProxy ?? false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  };
+  const app = Fastify(fastifyOptions).withTypeProvider<ZodTypeProvider>() as unknown as App;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method and route',
+    labelNames: ['method', 'route'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [registry],
+  });
+  app.decorate('metrics', registry);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The route template (never the raw URL) keeps secrets and cardinality out of metrics.
+    const route = request.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    latency.observe({ method: request.method, route }, seconds);
+    request.log.info(
+      { method: request.method, url: redact(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
+      'request',
+    );
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    reply.type(registry.contentType);
+    return registry.metrics();
+  });
+  return app;
+}
+
+/** Registers `/openapi.json` and `/docs` (Swagger UI, served locally) from the routes' zod schemas. */
+export async function registerOpenApi(
+  app: App,
+  info: { title: string; version: string; description: string },
+  extra: { components?: Record<string, unknown>; security?: Array<Record<string, string[]>> } = {},
+): Promise<void> {
+  const swagger = (await import('@fastify/swagger')).default;
+  const swaggerUi = (await import('@fastify/swagger-ui')).default;
+  await app.register(swagger, {
+    openapi: { openapi: '3.1.0', info, ...(extra.components ? { components: extra.components as never } : {}), ...(extra.security ? { security: extra.security } : {}) },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false, uiConfig: { docExpansion: 'list', deepLinking: false } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+/** Listens on the configured host and port and returns the base URL actually bound (port 0 resolved). */
+export async function listen(app: App, host: string, port: number): Promise<string> {
+  await app.listen({ host, port });
+  const address = app.server.address();
+  const boundPort = typeof address === 'object' && address ? address.port : port;
+  const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return `http://${shownHost}:${boundPort}`;
+}
+
+/** The public base URL: PUBLIC_BASE_URL when configured, else from the request's host and protocol. */
+export function baseUrlOf(request: { protocol: string; host: string }, configured: string | undefined): string {
+  return configured ?? `${request.protocol}://${request.host}`;
+}

@@ -1,0 +1,108 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database, VersionedMigration } from './database.ts';
+import type { Rate } from './config.ts';
+
+/** Outcome of counting one request against a limit. */
+export interface RateDecision {
+  allowed: boolean;
+  /** Whole seconds until the window resets (for `Retry-After`); 0 when allowed. */
+  retryAfterSeconds: number;
+}
+
+/** Counts requests per key in fixed windows. */
+export interface RateLimiter {
+  hit(key: string, rate: Rate, now?: number): Promise<RateDecision>;
+  close(): Promise<void>;
+}
+
+function decide(count: number, rate: Rate, windowStart: number, now: number): RateDecision {
+  if (count <= rate.count) return { allowed: true, retryAfterSeconds: 0 };
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((windowStart + rate.windowMs - now) / 1000)) };
+}
+
+/** In-process limiter: right for a single instance (the SQLite deployment). */
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  async hit(key: string, rate: Rate, now = Date.now()): Promise<RateDecision> {
+    const start = now - (now % rate.windowMs);
+    let window = this.windows.get(key);
+    if (!window || window.start !== start) {
+      window = { start, count: 0 };
+      this.windows.set(key, window);
+      if (this.windows.size > 10_000) this.sweep(now, rate.windowMs);
+    }
+    window.count += 1;
+    return decide(window.count, rate, start, now);
+  }
+
+  private sweep(now: number, windowMs: number): void {
+    for (const [key, window] of this.windows) if (window.start + windowMs < now) this.windows.delete(key);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Database-backed limiter: shared by every instance on one PostgreSQL. */
+export class SqlRateLimiter implements RateLimiter {
+  constructor(private readonly db: Kysely<any>) {}
+
+  async hit(key: string, rate: Rate, now = Date.now()): Promise<RateDecision> {
+    const start = now - (now % rate.windowMs);
+    const row = await sql<{ count: number }>`
+      insert into rate_limit_windows (key, window_start, count) values (${key}, ${start}, 1)
+      on conflict (key, window_start) do update set count = rate_limit_windows.count + 1
+      returning count`.execute(this.db);
+    if (Math.random() < 0.01) {
+      await sql`delete from rate_limit_windows where window_start < ${now - 86_400_000}`.execute(this.db);
+    }
+    return decide(Number(row.rows[0].count), rate, start, now);
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Redis limiter (REDIS_URL): shared by every instance. */
+export class RedisRateLimiter implements RateLimiter {
+  private constructor(private readonly client: import('ioredis').Redis) {}
+
+  static async connect(url: string): Promise<RedisRateLimiter> {
+    const { Redis } = await import('ioredis');
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+    await client.connect();
+    return new RedisRateLimiter(client);
+  }
+
+  async hit(key: string, rate: Rate, now = Date.now()): Promise<RateDecision> {
+    const start = now - (now % rate.windowMs);
+    const redisKey = `switchboard:rl:${key}:${start}`;
+    const [[, count]] = (await this.client.multi().incr(redisKey).pexpire(redisKey, rate.windowMs + 1000).exec()) as [[null, number]];
+    return decide(count, rate, start, now);
+  }
+
+  async close(): Promise<void> {
+    await this.client.quit();
+  }
+}
+
+/** Picks the limiter for a deployment: Redis when configured, the database on PostgreSQL, memory on SQLite. */
+export async function createRateLimiter(database: Database<any>, redisUrl: string | undefined): Promise<RateLimiter> {
+  if (redisUrl) return RedisRateLimiter.connect(redisUrl);
+  if (database.dialect === 'postgres') return new SqlRateLimiter(database.db as Kysely<any>);
+  return new MemoryRateLimiter();
+}
+
+/** Migrations every service includes for the shared tables of core. */
+export const coreMigrations: Record<string, VersionedMigration> = {
+  '0000_core_rate_limits': {
+    async up(db) {
+      await db.schema
+        .createTable('rate_limit_windows')
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('window_start', 'bigint', (c) => c.notNull())
+        .addColumn('count', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('rate_limit_windows_pk', ['key', 'window_start'])
+        .execute();
+    },
+  },
+};

@@ -1,0 +1,127 @@
+import { randomBytes, randomUUID, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Kysely } from 'kysely';
+import { openDatabase, isoNow, type Database } from './database.ts';
+import { AppError } from './errors.ts';
+import type { Env } from './config.ts';
+import { envUrl } from './config.ts';
+import { resolve } from 'node:path';
+
+const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
+
+/** The deployment's people: they log in to the web UIs and are the ticket board's members. */
+export interface UserTable {
+  id: string;
+  email: string;
+  name: string;
+  role: 'admin' | 'member';
+  password_hash: string;
+  created_at: string;
+}
+
+/** Tables of the platform database (users, bootstrap state). */
+export interface PlatformTables {
+  users: UserTable;
+}
+
+/** A user as the API shows it (never the password hash). */
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  role: 'admin' | 'member';
+  created_at: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** Opens the platform database: `DATA_DIR/switchboard.db`, or schema `platform` on DATABASE_URL. */
+export function openPlatformDatabase(env: Env = process.env): Promise<Database<PlatformTables>> {
+  const dataDir = resolve(env.DATA_DIR || './data');
+  return openDatabase<PlatformTables>({
+    url: envUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    urlVariable: 'DATABASE_URL',
+    sqliteFile: join(dataDir, 'switchboard.db'),
+    schema: 'platform',
+    migrations: {
+      '0001_users': {
+        async up(db) {
+          await db.schema
+            .createTable('users')
+            .addColumn('id', 'text', (c) => c.primaryKey())
+            .addColumn('email', 'text', (c) => c.notNull().unique())
+            .addColumn('name', 'text', (c) => c.notNull())
+            .addColumn('role', 'text', (c) => c.notNull())
+            .addColumn('password_hash', 'text', (c) => c.notNull())
+            .addColumn('created_at', 'text', (c) => c.notNull())
+            .execute();
+        },
+      },
+    },
+  });
+}
+
+/** Hashes a password with scrypt (`scrypt$salt$hash`, base64url). */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scrypt(password, salt, 32);
+  return `scrypt$${salt.toString('base64url')}$${hash.toString('base64url')}`;
+}
+
+/** Checks a password against a stored scrypt hash in constant time. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const actual = await scrypt(password, Buffer.from(salt, 'base64url'), expected.length);
+  return timingSafeEqual(actual, expected);
+}
+
+/** Users of the deployment. */
+export class UserStore {
+  constructor(private readonly db: Kysely<PlatformTables>) {}
+
+  /** Creates a user; a missing password is generated and returned once. */
+  async create(input: { email: string; password?: string; admin?: boolean; name?: string }): Promise<{ user: User; password: string }> {
+    const email = input.email.trim().toLowerCase();
+    if (!EMAIL.test(email)) throw new AppError('invalid_request', `"${input.email}" is not an email address`);
+    const password = input.password ?? randomBytes(12).toString('base64url');
+    if (password.length < 8) throw new AppError('invalid_request', 'password must be at least 8 characters');
+    const existing = await this.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    if (existing) throw new AppError('conflict', `a user with email ${email} already exists`);
+    const row: UserTable = {
+      id: randomUUID(),
+      email,
+      name: input.name ?? email.split('@')[0],
+      role: input.admin ? 'admin' : 'member',
+      password_hash: await hashPassword(password),
+      created_at: isoNow(),
+    };
+    await this.db.insertInto('users').values(row).execute();
+    return { user: presentUser(row), password };
+  }
+
+  /** Every user, oldest first. */
+  async list(): Promise<User[]> {
+    const rows = await this.db.selectFrom('users').selectAll().orderBy('created_at').orderBy('email').execute();
+    return rows.map(presentUser);
+  }
+
+  /** The number of users (zero means the deployment was never bootstrapped). */
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The user with these credentials, or undefined. */
+  async authenticate(email: string, password: string): Promise<User | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+    if (!row || !(await verifyPassword(password, row.password_hash))) return undefined;
+    return presentUser(row);
+  }
+}
+
+function presentUser(row: UserTable): User {
+  return { id: row.id, email: row.email, name: row.name, role: row.role, created_at: row.created_at };
+}

@@ -1,0 +1,172 @@
+import { describe, expect, it, afterAll } from 'vitest';
+import { sql } from 'kysely';
+import {
+  AppError,
+  ConfigError,
+  MemoryRateLimiter,
+  SqlRateLimiter,
+  UserStore,
+  constantTimeEqual,
+  coreMigrations,
+  decryptCredential,
+  encryptCredential,
+  fromFrameworkError,
+  hashSecret,
+  issueSecret,
+  loadPlatformConfig,
+  openDatabase,
+  openPlatformDatabase,
+  parseRate,
+  redactUrl,
+} from '../src/index.ts';
+import { createTestDatabase, dialectsUnderTest } from '../src/testing.ts';
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const config = loadPlatformConfig('sms', { DATA_DIR: '/tmp/sb-core-test', SWITCHBOARD_SECRET: 'x'.repeat(20) });
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 8101, bodyLimit: 1_048_576, logLevel: 'info', databaseUrl: undefined });
+    expect(loadPlatformConfig('flows', { SWITCHBOARD_SECRET: 'x'.repeat(20), DATA_DIR: '/tmp/sb-core-test' }).port).toBe(8102);
+    expect(loadPlatformConfig('tickets', { SWITCHBOARD_SECRET: 'x'.repeat(20), DATA_DIR: '/tmp/sb-core-test' }).port).toBe(8103);
+  });
+
+  it('names the variable of a bad value', () => {
+    const base = { DATA_DIR: '/tmp/sb-core-test', SWITCHBOARD_SECRET: 'x'.repeat(20) };
+    expect(() => loadPlatformConfig('sms', { ...base, SMS_PORT: 'abc' })).toThrow(new ConfigError('SMS_PORT', 'must be an integer, got "abc"'));
+    expect(() => loadPlatformConfig('sms', { ...base, SMS_PORT: '70000' })).toThrow('SMS_PORT: must be at most 65535, got 70000');
+    expect(() => loadPlatformConfig('sms', { ...base, DATABASE_URL: 'mysql://x' })).toThrow('DATABASE_URL: must use postgres: or postgresql:, got mysql:');
+    expect(() => loadPlatformConfig('sms', { ...base, LOG_LEVEL: 'loud' })).toThrow(/^LOG_LEVEL: must be one of/);
+    expect(loadPlatformConfig('sms', { ...base, DATABASE_URL: 'postgres://a/b', SMS_DATABASE_URL: 'postgres://c/d' })).toMatchObject({
+      databaseUrl: 'postgres://c/d',
+      databaseUrlVariable: 'SMS_DATABASE_URL',
+    });
+  });
+
+  it('parses rates', () => {
+    expect(parseRate('60/m')).toEqual({ count: 60, windowMs: 60_000 });
+    expect(parseRate('30/30m')).toEqual({ count: 30, windowMs: 1_800_000 });
+    expect(parseRate('600/h')).toEqual({ count: 600, windowMs: 3_600_000 });
+    expect(parseRate('0/m')).toBeUndefined();
+    expect(parseRate('ten/m')).toBeUndefined();
+  });
+});
+
+describe('secrets', () => {
+  it('issues prefixed 32-byte tokens and stores only their hash', () => {
+    const issued = issueSecret('sms_');
+    expect(issued.value).toMatch(/^sms_[A-Za-z0-9_-]{43}$/);
+    expect(issued.hash).toBe(hashSecret(issued.value));
+    expect(issued.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(issueSecret('sms_').value).not.toBe(issued.value);
+  });
+
+  it('compares in constant time', () => {
+    expect(constantTimeEqual('abc', 'abc')).toBe(true);
+    expect(constantTimeEqual('abc', 'abd')).toBe(false);
+    expect(constantTimeEqual('abc', 'abcd')).toBe(false);
+  });
+
+  it('encrypts credentials with AES-256-GCM and detects tampering', () => {
+    const key = Buffer.alloc(32, 7);
+    const sealed = encryptCredential(key, 'hunter2');
+    expect(sealed).not.toContain('hunter2');
+    expect(decryptCredential(key, sealed)).toBe('hunter2');
+    expect(() => decryptCredential(Buffer.alloc(32, 8), sealed)).toThrow();
+    const parts = sealed.split(':');
+    parts[3] = Buffer.from('hunter3').toString('base64url');
+    expect(() => decryptCredential(key, parts.join(':'))).toThrow();
+  });
+
+  it('redacts credentials from URLs', () => {
+    expect(redactUrl('/webhook?key=sms_abcdefghijklmnop&x=1')).toBe('/webhook?key=[redacted]&x=1');
+    expect(redactUrl('/messages/acme/sms_abcdefghijklmnopqrstu?limit=5')).toBe('/messages/acme/sms_[redacted]?limit=5');
+  });
+});
+
+describe('errors', () => {
+  it('maps framework errors to the catalogue', () => {
+    expect(fromFrameworkError({ code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413, message: 'x' })?.status).toBe(413);
+    expect(fromFrameworkError({ code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400, message: 'bad' })?.code).toBe('invalid_json');
+    expect(fromFrameworkError(new AppError('conflict', 'taken'))?.status).toBe(409);
+    expect(fromFrameworkError(new Error('boom'))).toBeUndefined();
+  });
+});
+
+describe('in-memory rate limiter', () => {
+  it('allows the configured count per window then asks to retry after the window', async () => {
+    const limiter = new MemoryRateLimiter();
+    const rate = { count: 2, windowMs: 60_000 };
+    const t0 = 120_000;
+    expect(await limiter.hit('k', rate, t0)).toEqual({ allowed: true, retryAfterSeconds: 0 });
+    expect(await limiter.hit('k', rate, t0 + 1)).toEqual({ allowed: true, retryAfterSeconds: 0 });
+    expect(await limiter.hit('k', rate, t0 + 30_000)).toEqual({ allowed: false, retryAfterSeconds: 30 });
+    expect(await limiter.hit('other', rate, t0 + 30_000)).toEqual({ allowed: true, retryAfterSeconds: 0 });
+    expect(await limiter.hit('k', rate, t0 + 60_000)).toEqual({ allowed: true, retryAfterSeconds: 0 });
+  });
+});
+
+describe.each(dialectsUnderTest())('database on %s', (dialect) => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it('migrates once, answers ping, and counts rate-limit windows in SQL', async () => {
+    const test = await createTestDatabase(dialect);
+    cleanups.push(test.cleanup);
+    const options = {
+      url: test.env.DATABASE_URL,
+      urlVariable: 'DATABASE_URL',
+      sqliteFile: `${test.env.DATA_DIR}/core.db`,
+      schema: 'core',
+      migrations: {
+        ...coreMigrations,
+        '0001_things': {
+          async up(db: any) {
+            await db.schema.createTable('things').addColumn('name', 'text').execute();
+          },
+        },
+      },
+    };
+    const first = await openDatabase<any>(options);
+    expect(first.dialect).toBe(dialect);
+    expect(await first.ping()).toBe(true);
+    await first.db.insertInto('things').values({ name: 'a' }).execute();
+    await first.close();
+    const second = await openDatabase<any>(options);
+    const rows = await second.db.selectFrom('things').selectAll().execute();
+    expect(rows).toEqual([{ name: 'a' }]);
+    const limiter = new SqlRateLimiter(second.db);
+    const rate = { count: 1, windowMs: 60_000 };
+    expect(await limiter.hit('org', rate, 60_000)).toEqual({ allowed: true, retryAfterSeconds: 0 });
+    expect(await limiter.hit('org', rate, 90_000)).toEqual({ allowed: false, retryAfterSeconds: 30 });
+    const count = await sql<{ n: number }>`select count(*) as n from rate_limit_windows`.execute(second.db);
+    expect(Number(count.rows[0].n)).toBe(1);
+    await second.close();
+  });
+
+  it('keeps users with hashed passwords', async () => {
+    const test = await createTestDatabase(dialect);
+    cleanups.push(test.cleanup);
+    const platform = await openPlatformDatabase(test.env);
+    const users = new UserStore(platform.db);
+    expect(await users.count()).toBe(0);
+    const { user, password } = await users.create({ email: 'Admin@Example.com', admin: true });
+    expect(user).toMatchObject({ email: 'admin@example.com', role: 'admin', name: 'admin' });
+    expect(password.length).toBeGreaterThanOrEqual(16);
+    expect(await users.authenticate('admin@example.com', password)).toEqual(user);
+    expect(await users.authenticate('admin@example.com', 'wrong-password')).toBeUndefined();
+    await expect(users.create({ email: 'admin@example.com' })).rejects.toThrow('a user with email admin@example.com already exists');
+    const stored = await platform.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow();
+    expect(stored.password_hash).toMatch(/^scrypt\$/);
+    expect(stored.password_hash).not.toContain(password);
+    await platform.close();
+  });
+});
+
+describe('database errors', () => {
+  it('reports an unreachable PostgreSQL against the variable that named it', async () => {
+    await expect(
+      openDatabase({ url: 'postgres://127.0.0.1:1/nope', urlVariable: 'SMS_DATABASE_URL', sqliteFile: '/tmp/x.db', schema: 'sms', migrations: {} }),
+    ).rejects.toThrow(/^SMS_DATABASE_URL: cannot connect to PostgreSQL/);
+  });
+});
