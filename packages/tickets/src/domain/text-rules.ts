@@ -1,0 +1,68 @@
+import { AppError } from '@switchboard/core';
+
+/** Largest README excerpt in get_project_status and document excerpt in get_all_tickets. */
+export const DOCUMENT_CLIP = 3000;
+/** Largest summary length in get_all_tickets. */
+export const SUMMARY_CLIP = 200;
+/** Number of recently updated tickets in get_project_status. */
+export const RECENT_TICKETS = 5;
+
+/** Text cut to its first `max` characters, and whether it was cut. */
+export function clip(text: string, max: number): { text: string; truncated: boolean } {
+  // Array.from counts code points, so a cut never splits a surrogate pair.
+  const chars = Array.from(text);
+  return chars.length <= max ? { text, truncated: false } : { text: chars.slice(0, max).join(''), truncated: true };
+}
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** A URL slug made from a title: lower case, ASCII letters and digits joined by dashes. */
+export function slugify(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+    .replace(/-+$/g, '');
+  return slug || 'page';
+}
+
+/** Validates a caller-chosen slug. */
+export function validateSlug(raw: string): string {
+  const slug = raw.trim().toLowerCase();
+  if (!SLUG.test(slug) || slug.length > 80) {
+    throw new AppError('invalid_request', `Slug "${raw}" is invalid: use lower-case letters, digits and single dashes (e.g. getting-started), at most 80 characters.`);
+  }
+  return slug;
+}
+
+/**
+ * A summary made without a model: the title, then the first sentences of the
+ * description (markdown markup removed) up to about 200 characters.
+ */
+export function extractiveSummary(title: string, description: string, latestComment?: string): string {
+  const plain = (text: string) =>
+    text
+      .replace(/```[\s\S]*?```/g, ' ')
+      .replace(/`([^`]*)`/g, '$1')
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/^\s{0,3}(?:#{1,6}|[-*+]|\d+\.|>)\s+/gm, '')
+      .replace(/[*_~]{1,3}([^*_~]+)[*_~]{1,3}/g, '$1')
+      .replace(/\s+/g, ' ')
+      .trim();
+  const body = plain(description);
+  const sentences = body.match(/[^.!?]+[.!?]+(?=\s|$)|[^.!?]+$/g) ?? [];
+  let summary = plain(title).replace(/[.!?]*$/, '.');
+  for (const sentence of sentences) {
+    const next = `${summary} ${sentence.trim()}`;
+    if (next.length > SUMMARY_CLIP) break;
+    summary = next;
+  }
+  if (summary.length < 120 && latestComment) {
+    const comment = plain(latestComment);
+    if (comment) summary = clip(`${summary} Latest: ${comment}`, SUMMARY_CLIP).text;
+  }
+  return clip(summary, SUMMARY_CLIP).text;
+}

@@ -1,0 +1,49 @@
+import { AppError } from '@switchboard/core';
+
+/** Ticket priorities, lowest first; `medium` is the default. */
+export const PRIORITIES = ['lowest', 'low', 'medium', 'high', 'highest'] as const;
+/** A ticket priority. */
+export type Priority = (typeof PRIORITIES)[number];
+
+/** Ticket types; `task` is the default. */
+export const TICKET_TYPES = ['task', 'bug', 'story', 'epic'] as const;
+/** A ticket type. */
+export type TicketType = (typeof TICKET_TYPES)[number];
+
+/** Document types; `wiki` is the default. */
+export const DOC_TYPES = ['readme', 'claude_md', 'wiki', 'changelog', 'custom'] as const;
+/** A document type. */
+export type DocType = (typeof DOC_TYPES)[number];
+
+/** Scopes of `search`; `all` is the default. */
+export const SEARCH_SCOPES = ['all', 'tickets', 'documents'] as const;
+/** A search scope. */
+export type SearchScope = (typeof SEARCH_SCOPES)[number];
+
+/** `status` filter of `list_tickets`: open = not in a done column, completed = in one. */
+export const TICKET_STATUSES = ['open', 'completed'] as const;
+/** A ticket status filter. */
+export type TicketStatus = (typeof TICKET_STATUSES)[number];
+
+/** Actions recorded in a ticket's activity. */
+export const ACTIVITY_ACTIONS = ['created', 'updated', 'moved', 'commented', 'converted', 'promoted', 'auto_moved', 'sub_ticket_deleted'] as const;
+/** An activity action. */
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
+
+/** Default and largest `limit` of `list_tickets`. */
+export const LIST_LIMIT = { default: 50, max: 500 } as const;
+
+/**
+ * The refusal for a value outside a fixed set: it lists the valid values, so
+ * an AI client corrects its call in one step.
+ */
+export function invalidValue(field: string, value: unknown, valid: readonly string[]): AppError {
+  return new AppError('invalid_request', `Unknown ${field} "${String(value)}". Valid values: ${valid.join(', ')}.`, { field, valid_values: valid });
+}
+
+/** Checks a value against a fixed set, case-insensitively, and returns the canonical spelling. */
+export function oneOf<T extends string>(field: string, value: string, valid: readonly T[]): T {
+  const found = valid.find((candidate) => candidate === value.trim().toLowerCase());
+  if (!found) throw invalidValue(field, value, valid);
+  return found;
+}

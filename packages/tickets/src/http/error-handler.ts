@@ -1,0 +1,26 @@
+import { AppError, fromFrameworkError } from '@switchboard/core';
+import type { App } from '@switchboard/core';
+
+/** The `WWW-Authenticate` challenge sent with every 401. */
+export const BEARER_CHALLENGE = 'Bearer realm="switchboard-tickets"';
+
+/** The REST error body: `{"error": {"code", "message", "details"?}}`. */
+export function errorBody(error: AppError) {
+  return { error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
+}
+
+/** One error handler for the service: AppErrors and framework errors keep their status; anything else is a 500 without internals. */
+export function installErrorHandler(app: App): void {
+  app.setErrorHandler((error, request, reply) => {
+    const known = fromFrameworkError(error);
+    if (!known) {
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.code(500).send(errorBody(new AppError('internal', 'Internal error; the request id in X-Request-Id identifies it in the logs.')));
+    }
+    if (known.code === 'unauthorized') reply.header('www-authenticate', BEARER_CHALLENGE);
+    return reply.code(known.status).send(errorBody(known));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody(new AppError('not_found', `No route ${request.method} ${request.url.split('?')[0]}.`)));
+  });
+}

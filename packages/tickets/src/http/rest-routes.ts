@@ -1,0 +1,55 @@
+import { AppError, type App } from '@switchboard/core';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { REST_ENDPOINTS } from '../tools/catalogue.ts';
+import { runTool, type ToolDefinition } from '../tools/tool.ts';
+import { contextFor, type CallerResolver } from './caller.ts';
+
+/** The base path of the REST API and the MCP endpoint. */
+export const BASE_PATH = '/api/mcp/v1';
+
+function restArguments(tool: ToolDefinition, request: FastifyRequest): Record<string, unknown> {
+  const { method, idParam, aliases } = tool.rest;
+  const source = method === 'GET' || method === 'DELETE' ? request.query : request.body;
+  const args: Record<string, unknown> = source && typeof source === 'object' && !Array.isArray(source) ? { ...(source as object) } : {};
+  if (source !== undefined && source !== null && (typeof source !== 'object' || Array.isArray(source))) {
+    throw new AppError('invalid_request', `The request body of ${tool.name} must be a JSON object of its parameters.`);
+  }
+  for (const [alias, field] of Object.entries(aliases ?? {})) {
+    if (alias in args) {
+      if (!(field in args)) args[field] = args[alias];
+      delete args[alias];
+    }
+  }
+  if (idParam) args[idParam] = (request.params as { id: string }).id;
+  return args;
+}
+
+/** Documentation schema of an endpoint (OpenAPI); validation itself runs in runTool, the same for MCP and REST. */
+function docSchema(tool: ToolDefinition) {
+  const { method, idParam, aliases } = tool.rest;
+  let input = idParam ? tool.input.omit({ [idParam]: true } as never) : tool.input;
+  for (const [alias, field] of Object.entries(aliases ?? {})) input = input.extend({ [alias]: tool.input.shape[field] }).partial({ [field]: true } as never);
+  return {
+    summary: tool.name,
+    description: tool.description,
+    tags: [tool.mcp === false ? 'REST only' : 'tools'],
+    security: [{ bearer: [] }],
+    ...(idParam ? { params: z.object({ id: z.string().describe(`${idParam}: key, number or UUID`) }) } : {}),
+    ...(method === 'GET' || method === 'DELETE' ? (Object.keys(input.shape).length ? { querystring: input } : {}) : { body: input }),
+  };
+}
+
+/** Mounts every tool (and the REST-only endpoints) at its spec'd method and path. */
+export function registerRestRoutes(app: App, resolver: CallerResolver): void {
+  for (const tool of REST_ENDPOINTS) {
+    app.route({
+      method: tool.rest.method,
+      url: BASE_PATH + tool.rest.path.replace('{id}', ':id'),
+      schema: docSchema(tool),
+      // The tool validates its own input (one code path and one message style for MCP and REST).
+      validatorCompiler: () => (data: unknown) => ({ value: data }),
+      handler: async (request) => runTool(tool, await contextFor(resolver, request), restArguments(tool, request)),
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { App, Logger } from '@switchboard/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { contextFor, type CallerResolver } from '../http/caller.ts';
+import { BASE_PATH } from '../http/rest-routes.ts';
+import { createMcpServer } from './mcp-server.ts';
+
+/** The MCP endpoint (Streamable HTTP). */
+export const MCP_PATH = `${BASE_PATH}/mcp`;
+
+function webHeaders(request: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
+
+async function handle(resolver: CallerResolver, request: FastifyRequest, reply: FastifyReply) {
+  const ctx = await contextFor(resolver, request);
+  if (request.method !== 'POST') {
+    // Stateless mode: no server-initiated stream and no session to delete.
+    reply.code(405).header('allow', 'POST');
+    return { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this stateless MCP server takes JSON-RPC over POST only.' }, id: null };
+  }
+  const server = createMcpServer(ctx, request.log as Logger);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    const url = `http://${request.host || 'localhost'}${request.url}`;
+    const response = await transport.handleRequest(new Request(url, { method: 'POST', headers: webHeaders(request) }), { parsedBody: request.body });
+    reply.code(response.status);
+    response.headers.forEach((value, name) => {
+      if (name !== 'content-length') reply.header(name, value);
+    });
+    const body = await response.text();
+    return reply.send(body === '' ? undefined : body);
+  } finally {
+    await transport.close();
+    await server.close();
+  }
+}
+
+/** Mounts the MCP endpoint: POST for JSON-RPC; GET and DELETE answer 405 (stateless, JSON responses). */
+export function registerMcpEndpoint(app: App, resolver: CallerResolver): void {
+  for (const method of ['POST', 'GET', 'DELETE'] as const) {
+    app.route({ method, url: MCP_PATH, schema: { hide: true }, handler: (request, reply) => handle(resolver, request, reply) });
+  }
+}

@@ -1,0 +1,66 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { isAppError, type Logger } from '@switchboard/core';
+import type { BoardContext } from '../service/board-context.ts';
+import { TOOLS } from '../tools/catalogue.ts';
+import { MCP_INSTRUCTIONS } from '../tools/instructions.ts';
+import { runTool, type ToolDefinition } from '../tools/tool.ts';
+
+/** Name and version the server reports in `initialize`. */
+export const SERVER_INFO = { name: 'switchboard-tickets', version: '1.0.0' } as const;
+
+function jsonSchemaOf(tool: ToolDefinition): Tool['inputSchema'] {
+  const schema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema as Tool['inputSchema'];
+}
+
+// Computed once per process: a stateless server answers tools/list without converting 19 schemas per request.
+const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
+  name: tool.name,
+  description: tool.description,
+  inputSchema: jsonSchemaOf(tool),
+  annotations: {
+    readOnlyHint: tool.rest.method === 'GET',
+    destructiveHint: tool.rest.method === 'DELETE',
+    idempotentHint: tool.rest.method !== 'POST',
+    openWorldHint: false,
+  },
+}));
+const TOOL_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
+
+/** The tools as `tools/list` reports them. */
+export function listedTools(): readonly Tool[] {
+  return TOOL_LIST;
+}
+
+/** A tool's result: the JSON as structuredContent and the same JSON as text. */
+export function toolResult(result: object): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
+}
+
+/**
+ * An MCP server for one request of one caller (stateless Streamable HTTP: any
+ * instance answers any request). Only the low-level Server is built per
+ * request; tool schemas and handlers are shared.
+ */
+export function createMcpServer(ctx: BoardContext, logger: Logger): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = TOOL_BY_NAME.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Valid tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
+    try {
+      return toolResult(await runTool(tool, ctx, request.params.arguments ?? {}));
+    } catch (error) {
+      if (!isAppError(error)) {
+        logger.error({ err: error, tool: tool.name }, 'tool failed');
+        return { isError: true, content: [{ type: 'text', text: `${tool.name} failed with an internal error; retry the call, and report it if it persists.` }] };
+      }
+      const body = { error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
+      return { isError: true, content: [{ type: 'text', text: error.message }], structuredContent: body };
+    }
+  });
+  return server;
+}

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@switchboard/core';
+import type { BoardContext } from './board-context.ts';
+import { slugify, validateSlug } from '../domain/text-rules.ts';
+import type { DocType } from '../domain/vocabulary.ts';
+import { deleteDocumentRow, documentBySlugOrId, insertDocument, slugTaken, updateDocumentRow } from '../store/document-store.ts';
+import { presentDocument } from './presenters.ts';
+
+async function requireDocument(ctx: BoardContext, ref: string) {
+  const row = await documentBySlugOrId(ctx.db, ctx.project.id, ref);
+  if (!row) throw new AppError('not_found', `Document "${ref}" not found in project ${ctx.project.key}. Use list_documents to see the slugs.`);
+  return row;
+}
+
+/** get_document: a document by slug or id. */
+export async function getDocument(ctx: BoardContext, input: { doc_id: string }) {
+  return presentDocument(await requireDocument(ctx, input.doc_id));
+}
+
+/** create_document: a page; the slug comes from the title when not given (a taken given slug is a conflict). */
+export async function createDocument(ctx: BoardContext, input: { title: string; content?: string; slug?: string; doc_type?: DocType }) {
+  const now = ctx.now();
+  const id = randomUUID();
+  let slug: string;
+  if (input.slug !== undefined) {
+    slug = validateSlug(input.slug);
+    if (await slugTaken(ctx.db, ctx.project.id, slug)) {
+      throw new AppError('conflict', `The slug "${slug}" is already taken in project ${ctx.project.key}. Choose another slug or update_document "${slug}".`);
+    }
+  } else {
+    const base = slugify(input.title);
+    slug = base;
+    for (let n = 2; await slugTaken(ctx.db, ctx.project.id, slug); n++) slug = `${base}-${n}`;
+  }
+  try {
+    await insertDocument(ctx.db, {
+      id,
+      project_id: ctx.project.id,
+      slug,
+      title: input.title.trim(),
+      content: input.content ?? '',
+      doc_type: input.doc_type ?? 'wiki',
+      created_at: now,
+      updated_at: now,
+    });
+  } catch (error) {
+    // Two creations racing for one slug: the unique index decides.
+    if (await slugTaken(ctx.db, ctx.project.id, slug)) throw new AppError('conflict', `The slug "${slug}" is already taken in project ${ctx.project.key}.`);
+    throw error;
+  }
+  return getDocument(ctx, { doc_id: id });
+}
+
+/** update_document: changes title, content (and optionally doc_type). */
+export async function updateDocument(ctx: BoardContext, input: { doc_id: string; title?: string; content?: string; doc_type?: DocType }) {
+  const row = await requireDocument(ctx, input.doc_id);
+  const changes = {
+    ...(input.title !== undefined ? { title: input.title.trim() } : {}),
+    ...(input.content !== undefined ? { content: input.content } : {}),
+    ...(input.doc_type !== undefined ? { doc_type: input.doc_type } : {}),
+  };
+  if (Object.keys(changes).length > 0) await updateDocumentRow(ctx.db, row.id, { ...changes, updated_at: ctx.now() });
+  return getDocument(ctx, { doc_id: row.id });
+}
+
+/** DELETE /documents/{slug} (REST only). */
+export async function deleteDocument(ctx: BoardContext, input: { doc_id: string }) {
+  const row = await requireDocument(ctx, input.doc_id);
+  await deleteDocumentRow(ctx.db, row.id);
+  return { deleted: true as const, slug: row.slug };
+}

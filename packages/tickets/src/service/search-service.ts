@@ -1,0 +1,54 @@
+import type { BoardContext } from './board-context.ts';
+import type { SearchScope } from '../domain/vocabulary.ts';
+import { ticketKey } from '../domain/ticket-rules.ts';
+import { projectColumns } from '../store/project-store.ts';
+import { queryTerms, searchIndex } from '../store/search-store.ts';
+import { ticketsByIds } from '../store/ticket-store.ts';
+
+/** Default and largest number of search results. */
+export const SEARCH_LIMIT = { default: 20, max: 100 } as const;
+
+/** search: ranked full-text over the project's tickets and documents, with highlighted snippets. */
+export async function search(ctx: BoardContext, input: { query: string; scope?: SearchScope; limit?: number }) {
+  const scope = input.scope ?? 'all';
+  const limit = input.limit ?? SEARCH_LIMIT.default;
+  const terms = queryTerms(input.query);
+  const [ticketHits, documentHits] = await Promise.all([
+    scope === 'documents' ? [] : searchIndex(ctx.db, ctx.dialect, ctx.project.id, 'ticket', terms, limit),
+    scope === 'tickets' ? [] : searchIndex(ctx.db, ctx.dialect, ctx.project.id, 'document', terms, limit),
+  ]);
+  const [tickets, columns, documents] = await Promise.all([
+    ticketsByIds(ctx.db, ctx.project.id, ticketHits.map((hit) => hit.id)),
+    ticketHits.length > 0 ? projectColumns(ctx.db, ctx.project.id) : [],
+    documentHits.length > 0
+      ? ctx.db.selectFrom('documents').select(['id', 'slug', 'title', 'doc_type']).where('project_id', '=', ctx.project.id).where('id', 'in', documentHits.map((hit) => hit.id)).execute()
+      : [],
+  ]);
+  const ticketById = new Map(tickets.map((row) => [row.id, row]));
+  const documentById = new Map(documents.map((row) => [row.id, row]));
+  const columnName = new Map(columns.map((column) => [column.id, column.name]));
+  const results = [...ticketHits, ...documentHits]
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
+    .map((hit) => {
+      if (hit.kind === 'ticket') {
+        const row = ticketById.get(hit.id)!;
+        return {
+          kind: 'ticket' as const,
+          key: ticketKey(ctx.project.key, row.number),
+          title: row.title,
+          ticket_type: row.ticket_type,
+          column: columnName.get(row.column_id) ?? null,
+          score: round(hit.score),
+          snippet: hit.snippet,
+        };
+      }
+      const row = documentById.get(hit.id)!;
+      return { kind: 'document' as const, slug: row.slug, title: row.title, doc_type: row.doc_type, score: round(hit.score), snippet: hit.snippet };
+    });
+  return { results };
+}
+
+function round(score: number): number {
+  return Number(score.toPrecision(6));
+}

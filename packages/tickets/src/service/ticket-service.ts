@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '@switchboard/core';
+import type { BoardContext } from './board-context.ts';
+import { completedAtAfterMove, epicAdvance, resolveColumn, type BoardColumn } from '../domain/board-rules.ts';
+import {
+  assertCanBeParent,
+  assertConvertible,
+  assertMovable,
+  assertTypeChange,
+  needsPromotion,
+  parseTicketRef,
+  parseTimestamp,
+  subTicketPriority,
+  ticketKey,
+} from '../domain/ticket-rules.ts';
+import type { Priority, TicketType } from '../domain/vocabulary.ts';
+import { projectColumns, listLabels, type Db } from '../store/project-store.ts';
+import {
+  countSubTickets,
+  deleteTicketRow,
+  detachSubTickets,
+  insertActivity,
+  insertComment,
+  insertTicket,
+  nextTicketNumber,
+  setTicketLabels,
+  subTicketsOf,
+  ticketByRef,
+  updateTicketRow,
+  type TicketRow,
+} from '../store/ticket-store.ts';
+import { presentComment } from './presenters.ts';
+import { ticketView } from './ticket-queries.ts';
+
+/** Fields of create_ticket / create_sub_ticket. */
+export interface CreateTicketInput {
+  title: string;
+  description?: string;
+  column_name?: string;
+  priority?: Priority;
+  ticket_type?: TicketType;
+  created_at?: string;
+  labels?: string[];
+  assignee?: string | null;
+}
+
+/** Fields of update_ticket. */
+export interface UpdateTicketInput {
+  ticket_id: string | number;
+  title?: string;
+  description?: string;
+  priority?: Priority;
+  ticket_type?: TicketType;
+  created_at?: string;
+  labels?: string[];
+  assignee?: string | null;
+}
+
+type Ref = string | number;
+
+function inTransaction<T>(ctx: BoardContext, work: (trx: Db) => Promise<T>): Promise<T> {
+  return ctx.db.transaction().execute(work);
+}
+
+/** Loads a ticket of the context's project by any id form, or throws not_found. */
+export async function requireTicket(ctx: BoardContext, db: Db, raw: Ref, field = 'ticket_id', lock = false): Promise<TicketRow> {
+  const ref = parseTicketRef(raw, field);
+  if (ref.kind === 'number' && ref.projectKey && ref.projectKey !== ctx.project.key) {
+    throw new AppError('not_found', `Ticket ${String(raw)} not found in project ${ctx.project.key}.`);
+  }
+  const row = await ticketByRef(db, ctx.dialect, ctx.project.id, ref, lock);
+  if (!row) throw new AppError('not_found', `Ticket ${String(raw)} not found in project ${ctx.project.key}. Use list_tickets or search to find the right key.`);
+  return row;
+}
+
+function keyOf(ctx: BoardContext, row: Pick<TicketRow, 'number'>): string {
+  return ticketKey(ctx.project.key, row.number);
+}
+
+async function record(ctx: BoardContext, trx: Db, ticketId: string, action: string, detail: string, at: string, actor = ctx.actor) {
+  await insertActivity(trx, { ticket_id: ticketId, project_id: ctx.project.id, action, detail, actor, created_at: at });
+}
+
+async function resolveLabels(ctx: BoardContext, trx: Db, names: readonly string[]): Promise<string[]> {
+  const labels = await listLabels(trx, ctx.project.id);
+  return names.map((name) => {
+    const label = labels.find((candidate) => candidate.name.toLowerCase() === name.trim().toLowerCase());
+    if (!label) {
+      throw new AppError('invalid_request', `Unknown label "${name}". Valid values: ${labels.map((l) => l.name).join(', ') || '(no labels yet)'}.`, {
+        field: 'labels',
+        valid_values: labels.map((l) => l.name),
+      });
+    }
+    return label.id;
+  });
+}
+
+async function resolveAssignee(ctx: BoardContext, raw: string | null | undefined): Promise<string | null | undefined> {
+  if (raw === undefined) return undefined;
+  if (raw === null || raw.trim() === '') return null;
+  const members = await ctx.members.list();
+  const wanted = raw.trim().toLowerCase();
+  const member = members.find((m) => m.id === wanted || m.email.toLowerCase() === wanted);
+  if (!member) {
+    throw new AppError('invalid_request', `Unknown assignee "${raw}". Valid values: ${members.map((m) => m.email).join(', ') || '(no members)'}.`, {
+      field: 'assignee',
+      valid_values: members.map((m) => m.email),
+    });
+  }
+  return JSON.stringify({ id: member.id, name: member.name, email: member.email });
+}
+
+/**
+ * Applies the epic rule after a change to one of its sub-tickets, recording
+ * an automatic move as `auto_moved` by `system`.
+ */
+export async function advanceEpic(ctx: BoardContext, trx: Db, columns: readonly BoardColumn[], epicId: string, now: string): Promise<void> {
+  const epic = await requireTicket(ctx, trx, epicId, 'epic_id', true);
+  const byId = new Map(columns.map((column) => [column.id, column]));
+  const subs = await subTicketsOf(trx, ctx.project.id, [epic.id]);
+  const current = byId.get(epic.column_id)!;
+  const advance = epicAdvance(
+    columns,
+    current,
+    subs.map((sub) => byId.get(sub.column_id)!),
+  );
+  if (!advance) return;
+  await updateTicketRow(trx, epic.id, {
+    column_id: advance.to.id,
+    updated_at: now,
+    completed_at: completedAtAfterMove(advance.to, { completedAt: epic.completed_at, wasDone: current.isDone }, now),
+  });
+  await record(ctx, trx, epic.id, 'auto_moved', `moved from ${current.name} to ${advance.to.name}: ${advance.reason}`, now, 'system');
+}
+
+async function createIn(ctx: BoardContext, input: CreateTicketInput, parentRef: Ref | undefined) {
+  const id = await inTransaction(ctx, async (trx) => {
+    const now = ctx.now();
+    const columns = await projectColumns(trx, ctx.project.id);
+    const column = resolveColumn(columns, input.column_name);
+    const parent = parentRef === undefined ? undefined : await requireTicket(ctx, trx, parentRef, 'parent_ticket_id', true);
+    if (parent) assertCanBeParent({ ...parent, key: keyOf(ctx, parent), ticketType: parent.ticket_type as TicketType, parentId: parent.parent_id, subTicketCount: 0 });
+    if (parent && input.ticket_type === 'epic') throw new AppError('conflict', 'A sub-ticket cannot be an epic (sub-tickets are one level deep). Leave ticket_type out or use task, bug or story.');
+    const labelIds = input.labels ? await resolveLabels(ctx, trx, input.labels) : [];
+    const assignee = await resolveAssignee(ctx, input.assignee);
+    const createdAt = input.created_at ? parseTimestamp(input.created_at) : now;
+    const number = await nextTicketNumber(trx, ctx.project.id);
+    const id = randomUUID();
+    await insertTicket(trx, {
+      id,
+      project_id: ctx.project.id,
+      number,
+      title: input.title.trim(),
+      description: input.description ?? '',
+      priority: parent ? subTicketPriority(parent.priority as Priority, input.priority) : (input.priority ?? 'medium'),
+      ticket_type: input.ticket_type ?? 'task',
+      column_id: column.id,
+      parent_id: parent?.id ?? null,
+      assignee: assignee ?? null,
+      created_at: createdAt,
+      updated_at: createdAt,
+      completed_at: column.isDone ? createdAt : null,
+      ai_summary: null,
+      ai_summary_source: null,
+      summary_version: 1,
+      summarized_version: 0,
+      summary_claimed_until: null,
+    });
+    if (labelIds.length > 0) await setTicketLabels(trx, id, labelIds);
+    const where = parent ? ` as a sub-ticket of ${keyOf(ctx, parent)}` : '';
+    await record(ctx, trx, id, 'created', `created in ${column.name}${where}`, createdAt);
+    if (parent) {
+      if (needsPromotion({ ...parent, key: '', ticketType: parent.ticket_type as TicketType, parentId: null, subTicketCount: 0 })) {
+        await updateTicketRow(trx, parent.id, { ticket_type: 'epic', updated_at: now });
+        await record(ctx, trx, parent.id, 'promoted', `promoted from ${parent.ticket_type} to epic: sub-ticket ${ticketKey(ctx.project.key, number)} was created`, now);
+      }
+      await advanceEpic(ctx, trx, columns, parent.id, now);
+    }
+    return id;
+  });
+  ctx.onSummaryDue();
+  return ticketView(ctx, id);
+}
+
+/** create_ticket: a ticket in the named column (case-insensitive) or the first. */
+export function createTicket(ctx: BoardContext, input: CreateTicketInput) {
+  return createIn(ctx, input, undefined);
+}
+
+/** create_sub_ticket: a sub-ticket under a parent (promoted to epic), priority from the parent unless given. */
+export function createSubTicket(ctx: BoardContext, input: CreateTicketInput & { parent_ticket_id: Ref }) {
+  return createIn(ctx, input, input.parent_ticket_id);
+}
+
+/** convert_to_sub_ticket: re-parents a standalone ticket under an epic (promoted if needed). */
+export async function convertToSubTicket(ctx: BoardContext, input: { ticket_id: Ref; epic_id: Ref }) {
+  const id = await inTransaction(ctx, async (trx) => {
+    const now = ctx.now();
+    const columns = await projectColumns(trx, ctx.project.id);
+    const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
+    const epic = await requireTicket(ctx, trx, input.epic_id, 'epic_id', true);
+    const shape = async (row: TicketRow) => ({
+      id: row.id,
+      key: keyOf(ctx, row),
+      ticketType: row.ticket_type as TicketType,
+      parentId: row.parent_id,
+      subTicketCount: await countSubTickets(trx, row.id),
+    });
+    assertConvertible(await shape(ticket), await shape(epic), ticket.id);
+    await updateTicketRow(trx, ticket.id, { parent_id: epic.id, updated_at: now });
+    await record(ctx, trx, ticket.id, 'converted', `converted to a sub-ticket of ${keyOf(ctx, epic)}`, now);
+    if (epic.ticket_type !== 'epic') {
+      await updateTicketRow(trx, epic.id, { ticket_type: 'epic', updated_at: now });
+      await record(ctx, trx, epic.id, 'promoted', `promoted from ${epic.ticket_type} to epic: ${keyOf(ctx, ticket)} became its sub-ticket`, now);
+    }
+    await advanceEpic(ctx, trx, columns, epic.id, now);
+    return ticket.id;
+  });
+  return ticketView(ctx, id);
+}
+
+/** update_ticket: changes properties; records which. */
+export async function updateTicket(ctx: BoardContext, input: UpdateTicketInput) {
+  let summaryDue = false;
+  const id = await inTransaction(ctx, async (trx) => {
+    const now = ctx.now();
+    const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
+    const subCount = input.ticket_type ? await countSubTickets(trx, ticket.id) : 0;
+    assertTypeChange({ key: keyOf(ctx, ticket), ticketType: ticket.ticket_type as TicketType, parentId: ticket.parent_id, subTicketCount: subCount }, input.ticket_type);
+    if (input.ticket_type === 'epic' && ticket.parent_id !== null) {
+      throw new AppError('conflict', `${keyOf(ctx, ticket)} is a sub-ticket and cannot be an epic (sub-tickets are one level deep).`);
+    }
+    const changes: Parameters<typeof updateTicketRow>[2] = {};
+    const notes: string[] = [];
+    const change = <K extends 'title' | 'description' | 'priority' | 'ticket_type' | 'created_at'>(field: K, next: string | undefined, show = true) => {
+      if (next === undefined || next === ticket[field]) return;
+      changes[field] = next;
+      notes.push(show ? `${field}: ${ticket[field]} → ${next}` : field);
+    };
+    change('title', input.title?.trim(), false);
+    change('description', input.description, false);
+    change('priority', input.priority);
+    change('ticket_type', input.ticket_type);
+    change('created_at', input.created_at === undefined ? undefined : parseTimestamp(input.created_at));
+    if (input.labels !== undefined) {
+      const labelIds = await resolveLabels(ctx, trx, input.labels);
+      await setTicketLabels(trx, ticket.id, labelIds);
+      notes.push(`labels: ${input.labels.join(', ') || '(none)'}`);
+    }
+    const assignee = await resolveAssignee(ctx, input.assignee);
+    if (assignee !== undefined && assignee !== ticket.assignee) {
+      changes.assignee = assignee;
+      notes.push(`assignee: ${assignee ? (JSON.parse(assignee) as { email: string }).email : '(none)'}`);
+    }
+    if (notes.length === 0) return ticket.id;
+    summaryDue = changes.title !== undefined || changes.description !== undefined;
+    await updateTicketRow(trx, ticket.id, {
+      ...changes,
+      updated_at: now,
+      ...(summaryDue ? { summary_version: ticket.summary_version + 1 } : {}),
+    });
+    await record(ctx, trx, ticket.id, 'updated', `changed ${notes.join('; ')}`, now);
+    return ticket.id;
+  });
+  if (summaryDue) ctx.onSummaryDue();
+  return ticketView(ctx, id);
+}
+
+/** move_ticket: moves a ticket (not an epic with sub-tickets) and lets its epic follow. */
+export async function moveTicket(ctx: BoardContext, input: { ticket_id: Ref; column_name: string }) {
+  const id = await inTransaction(ctx, async (trx) => {
+    const now = ctx.now();
+    const columns = await projectColumns(trx, ctx.project.id);
+    const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
+    assertMovable({ key: keyOf(ctx, ticket), ticketType: ticket.ticket_type as TicketType, parentId: ticket.parent_id, subTicketCount: await countSubTickets(trx, ticket.id) });
+    const target = resolveColumn(columns, input.column_name);
+    const current = columns.find((column) => column.id === ticket.column_id)!;
+    if (target.id === current.id) return ticket.id;
+    await updateTicketRow(trx, ticket.id, {
+      column_id: target.id,
+      updated_at: now,
+      completed_at: completedAtAfterMove(target, { completedAt: ticket.completed_at, wasDone: current.isDone }, now),
+    });
+    await record(ctx, trx, ticket.id, 'moved', `moved from ${current.name} to ${target.name}`, now);
+    if (ticket.parent_id) await advanceEpic(ctx, trx, columns, ticket.parent_id, now);
+    return ticket.id;
+  });
+  return ticketView(ctx, id);
+}
+
+/** add_comment: a markdown comment; the summary may take it into account. */
+export async function addComment(ctx: BoardContext, input: { ticket_id: Ref; content: string }) {
+  const comment = await inTransaction(ctx, async (trx) => {
+    const now = ctx.now();
+    const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
+    const row = { id: randomUUID(), ticket_id: ticket.id, project_id: ctx.project.id, content: input.content, author: ctx.actor, created_at: now };
+    await insertComment(trx, row);
+    await updateTicketRow(trx, ticket.id, { updated_at: now, summary_version: ticket.summary_version + 1 });
+    const preview = input.content.replace(/\s+/g, ' ').trim();
+    await record(ctx, trx, ticket.id, 'commented', preview.length > 120 ? `${preview.slice(0, 119)}…` : preview, now);
+    return { ...presentComment(row), ticket_key: keyOf(ctx, ticket) };
+  });
+  ctx.onSummaryDue();
+  return comment;
+}
+
+/** delete_ticket: deletes for good; an epic's sub-tickets become standalone, a sub-ticket's epic is re-evaluated. */
+export async function deleteTicket(ctx: BoardContext, input: { ticket_id: Ref }) {
+  return inTransaction(ctx, async (trx) => {
+    const now = ctx.now();
+    const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
+    const key = keyOf(ctx, ticket);
+    const children = await detachSubTickets(trx, ctx.project.id, ticket.id, now);
+    for (const child of children) await record(ctx, trx, child.id, 'updated', `parent ${key} was deleted; now a standalone ticket`, now);
+    await deleteTicketRow(trx, ticket.id);
+    if (ticket.parent_id) {
+      const parent = await requireTicket(ctx, trx, ticket.parent_id, 'parent', true);
+      await updateTicketRow(trx, parent.id, { updated_at: now });
+      await record(ctx, trx, parent.id, 'sub_ticket_deleted', `deleted sub-ticket ${key}: ${ticket.title}`, now);
+      await advanceEpic(ctx, trx, await projectColumns(trx, ctx.project.id), parent.id, now);
+    }
+    return { deleted: true as const, key };
+  });
+}

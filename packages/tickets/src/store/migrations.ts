@@ -1,0 +1,179 @@
+import { sql, type Kysely } from 'kysely';
+import { coreMigrations, type DialectName, type VersionedMigration } from '@switchboard/core';
+
+/** A text primary key on PostgreSQL; on SQLite the integer `seq` is the rowid and `id` a unique key. */
+function createSeqTable(db: Kysely<any>, dialect: DialectName, table: string) {
+  let builder = db.schema.createTable(table);
+  builder =
+    dialect === 'sqlite'
+      ? builder.addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement()).addColumn('id', 'text', (c) => c.notNull().unique())
+      : builder.addColumn('seq', 'bigserial', (c) => c.notNull().unique()).addColumn('id', 'text', (c) => c.primaryKey());
+  return builder;
+}
+
+const schema: VersionedMigration = {
+  async up(db, dialect) {
+    const serial = dialect === 'postgres' ? 'bigserial' : 'integer';
+    await db.schema
+      .createTable('projects')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('key', 'text', (c) => c.notNull().unique())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('auto_summary', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('ticket_counter', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('boards')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('boards_project').on('boards').columns(['project_id', 'position']).execute();
+    await db.schema
+      .createTable('board_columns')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('board_id', 'text', (c) => c.notNull().references('boards.id').onDelete('cascade'))
+      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('position', 'integer', (c) => c.notNull())
+      .addColumn('is_done', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema.createIndex('board_columns_project').on('board_columns').columns(['project_id']).execute();
+
+    await createSeqTable(db, dialect, 'tickets')
+      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+      .addColumn('number', 'integer', (c) => c.notNull())
+      .addColumn('title', 'text', (c) => c.notNull())
+      .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('priority', 'text', (c) => c.notNull())
+      .addColumn('ticket_type', 'text', (c) => c.notNull())
+      .addColumn('column_id', 'text', (c) => c.notNull().references('board_columns.id'))
+      .addColumn('parent_id', 'text', (c) => c.references('tickets.id').onDelete('set null'))
+      .addColumn('assignee', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addColumn('completed_at', 'text')
+      .addColumn('ai_summary', 'text')
+      .addColumn('ai_summary_source', 'text')
+      .addColumn('summary_version', 'integer', (c) => c.notNull().defaultTo(1))
+      .addColumn('summarized_version', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('summary_claimed_until', 'text')
+      .execute();
+    // Key lookups (KEY-N) and the per-project numbering: never two tickets with one number.
+    await db.schema.createIndex('tickets_project_number').unique().on('tickets').columns(['project_id', 'number']).execute();
+    await db.schema.createIndex('tickets_parent').on('tickets').columns(['parent_id']).execute();
+    await db.schema.createIndex('tickets_project_updated').on('tickets').columns(['project_id', 'updated_at']).execute();
+    await db.schema.createIndex('tickets_column').on('tickets').columns(['column_id']).execute();
+    await db.schema.createIndex('tickets_summary_due').on('tickets').columns(['summarized_version', 'summary_version']).execute();
+
+    await db.schema
+      .createTable('labels')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('color', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addUniqueConstraint('labels_project_name', ['project_id', 'name'])
+      .execute();
+    await db.schema
+      .createTable('ticket_labels')
+      .addColumn('ticket_id', 'text', (c) => c.notNull().references('tickets.id').onDelete('cascade'))
+      .addColumn('label_id', 'text', (c) => c.notNull().references('labels.id').onDelete('cascade'))
+      .addPrimaryKeyConstraint('ticket_labels_pk', ['ticket_id', 'label_id'])
+      .execute();
+    await db.schema
+      .createTable('comments')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('ticket_id', 'text', (c) => c.notNull().references('tickets.id').onDelete('cascade'))
+      .addColumn('project_id', 'text', (c) => c.notNull())
+      .addColumn('content', 'text', (c) => c.notNull())
+      .addColumn('author', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('comments_ticket').on('comments').columns(['ticket_id', 'created_at']).execute();
+    await db.schema
+      .createTable('activity')
+      .addColumn('id', serial, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+      .addColumn('ticket_id', 'text', (c) => c.notNull().references('tickets.id').onDelete('cascade'))
+      .addColumn('project_id', 'text', (c) => c.notNull())
+      .addColumn('action', 'text', (c) => c.notNull())
+      .addColumn('detail', 'text', (c) => c.notNull())
+      .addColumn('actor', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('activity_ticket').on('activity').columns(['ticket_id', 'created_at']).execute();
+
+    await createSeqTable(db, dialect, 'documents')
+      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+      .addColumn('slug', 'text', (c) => c.notNull())
+      .addColumn('title', 'text', (c) => c.notNull())
+      .addColumn('content', 'text', (c) => c.notNull().defaultTo(''))
+      .addColumn('doc_type', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addUniqueConstraint('documents_project_slug', ['project_id', 'slug'])
+      .execute();
+
+    await db.schema
+      .createTable('api_tokens')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('hint', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('last_used_at', 'text')
+      .addColumn('revoked_at', 'text')
+      .execute();
+    await db.schema.createIndex('api_tokens_project').on('api_tokens').columns(['project_id']).execute();
+  },
+};
+
+/** Full-text search: FTS5 external-content tables kept by triggers on SQLite, stored tsvector columns on PostgreSQL. */
+const fullText: VersionedMigration = {
+  async up(db, dialect) {
+    if (dialect === 'postgres') {
+      await sql`ALTER TABLE tickets ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (
+        setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', description), 'B')) STORED`.execute(db);
+      await sql`CREATE INDEX tickets_search ON tickets USING gin (search_vector)`.execute(db);
+      await sql`ALTER TABLE documents ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (
+        setweight(to_tsvector('english', title), 'A') || setweight(to_tsvector('english', content), 'B')) STORED`.execute(db);
+      await sql`CREATE INDEX documents_search ON documents USING gin (search_vector)`.execute(db);
+      return;
+    }
+    for (const [table, body] of [
+      ['tickets', 'description'],
+      ['documents', 'content'],
+    ] as const) {
+      const fts = `${table}_fts`;
+      await sql
+        .raw(`CREATE VIRTUAL TABLE ${fts} USING fts5(title, ${body}, content='${table}', content_rowid='seq', tokenize='porter unicode61')`)
+        .execute(db);
+      await sql
+        .raw(`CREATE TRIGGER ${table}_fts_insert AFTER INSERT ON ${table} BEGIN
+          INSERT INTO ${fts}(rowid, title, ${body}) VALUES (new.seq, new.title, new.${body}); END`)
+        .execute(db);
+      await sql
+        .raw(`CREATE TRIGGER ${table}_fts_delete AFTER DELETE ON ${table} BEGIN
+          INSERT INTO ${fts}(${fts}, rowid, title, ${body}) VALUES ('delete', old.seq, old.title, old.${body}); END`)
+        .execute(db);
+      await sql
+        .raw(`CREATE TRIGGER ${table}_fts_update AFTER UPDATE OF title, ${body} ON ${table} BEGIN
+          INSERT INTO ${fts}(${fts}, rowid, title, ${body}) VALUES ('delete', old.seq, old.title, old.${body});
+          INSERT INTO ${fts}(rowid, title, ${body}) VALUES (new.seq, new.title, new.${body}); END`)
+        .execute(db);
+    }
+  },
+};
+
+/** The ticket board's migrations, in order (core's shared tables first). */
+export const ticketMigrations: Record<string, VersionedMigration> = {
+  ...coreMigrations,
+  '0001_board': schema,
+  '0002_full_text': fullText,
+};

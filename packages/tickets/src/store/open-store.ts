@@ -1,0 +1,17 @@
+import { join } from 'node:path';
+import { openDatabase, type Database } from '@switchboard/core';
+import type { TicketsConfig } from '../config.ts';
+import { ticketMigrations } from './migrations.ts';
+import type { TicketsDatabase } from './tables.ts';
+
+/** Opens (and migrates) the ticket board's database: `DATA_DIR/tickets.db` or schema `tickets`. */
+export function openTicketsDatabase(config: Pick<TicketsConfig, 'databaseUrl' | 'databaseUrlVariable' | 'dataDir'>): Promise<Database<TicketsDatabase>> {
+  return openDatabase<TicketsDatabase>({
+    url: config.databaseUrl,
+    urlVariable: config.databaseUrlVariable,
+    sqliteFile: join(config.dataDir, 'tickets.db'),
+    schema: 'tickets',
+    migrations: ticketMigrations,
+    poolSize: 10,
+  });
+}

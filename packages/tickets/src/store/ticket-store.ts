@@ -1,0 +1,179 @@
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { DialectName } from '@switchboard/core';
+import type { ActivityTable, CommentsTable, TicketsTable } from './tables.ts';
+import { lockingOn, type Db, type LabelRow } from './project-store.ts';
+import type { TicketRef } from '../domain/ticket-rules.ts';
+
+/** A ticket row. */
+export type TicketRow = Selectable<TicketsTable>;
+/** A comment row. */
+export type CommentRow = Selectable<CommentsTable>;
+/** An activity row. */
+export type ActivityRow = Selectable<ActivityTable>;
+/** A ticket's parent or sub-ticket, as much as a ticket view shows of it. */
+export type RelatedTicketRow = Pick<TicketRow, 'id' | 'number' | 'title' | 'column_id' | 'priority' | 'ticket_type' | 'parent_id' | 'completed_at'>;
+
+const RELATED_COLUMNS = ['id', 'number', 'title', 'column_id', 'priority', 'ticket_type', 'parent_id', 'completed_at'] as const;
+
+/** Hands out the project's next ticket number; the row lock (or SQLite's single writer) makes concurrent creations take turns. */
+export async function nextTicketNumber(trx: Db, projectId: string): Promise<number> {
+  const row = await trx
+    .updateTable('projects')
+    .set((eb) => ({ ticket_counter: eb('ticket_counter', '+', 1) }))
+    .where('id', '=', projectId)
+    .returning('ticket_counter')
+    .executeTakeFirstOrThrow();
+  return Number(row.ticket_counter);
+}
+
+/** Inserts a ticket. */
+export async function insertTicket(trx: Db, row: Insertable<TicketsTable>): Promise<void> {
+  await trx.insertInto('tickets').values(row).execute();
+}
+
+/** Finds a ticket of a project by its parsed id; `lock` takes a row lock on PostgreSQL. */
+export async function ticketByRef(db: Db, dialect: DialectName, projectId: string, ref: TicketRef, lock = false): Promise<TicketRow | undefined> {
+  let query = db.selectFrom('tickets').selectAll().where('project_id', '=', projectId);
+  query = ref.kind === 'uuid' ? query.where('id', '=', ref.id) : query.where('number', '=', ref.number);
+  if (lock) query = lockingOn(dialect)(query);
+  return query.executeTakeFirst();
+}
+
+/** Tickets by id (any project's rows are filtered by the caller's project). */
+export async function ticketsByIds(db: Db, projectId: string, ids: readonly string[]): Promise<RelatedTicketRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('tickets').select(RELATED_COLUMNS).where('project_id', '=', projectId).where('id', 'in', ids).execute();
+}
+
+/** The sub-tickets of these parents, by number. */
+export async function subTicketsOf(db: Db, projectId: string, parentIds: readonly string[]): Promise<RelatedTicketRow[]> {
+  if (parentIds.length === 0) return [];
+  return db
+    .selectFrom('tickets')
+    .select(RELATED_COLUMNS)
+    .where('project_id', '=', projectId)
+    .where('parent_id', 'in', parentIds)
+    .orderBy('number')
+    .execute();
+}
+
+/** Number of sub-tickets of a ticket. */
+export async function countSubTickets(db: Db, parentId: string): Promise<number> {
+  const row = await db
+    .selectFrom('tickets')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('parent_id', '=', parentId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Changes a ticket's columns. */
+export async function updateTicketRow(trx: Db, id: string, changes: Updateable<TicketsTable>): Promise<void> {
+  await trx.updateTable('tickets').set(changes).where('id', '=', id).execute();
+}
+
+/** Deletes a ticket (comments, activity and labels go with it). */
+export async function deleteTicketRow(trx: Db, id: string): Promise<void> {
+  await trx.deleteFrom('tickets').where('id', '=', id).execute();
+}
+
+/** Detaches an epic's sub-tickets (they become standalone); returns them. */
+export async function detachSubTickets(trx: Db, projectId: string, parentId: string, now: string): Promise<RelatedTicketRow[]> {
+  const children = await subTicketsOf(trx, projectId, [parentId]);
+  if (children.length > 0) await trx.updateTable('tickets').set({ parent_id: null, updated_at: now }).where('parent_id', '=', parentId).execute();
+  return children;
+}
+
+/** Records one change of a ticket. */
+export async function insertActivity(trx: Db, row: Insertable<ActivityTable>): Promise<void> {
+  await trx.insertInto('activity').values(row).execute();
+}
+
+/** A ticket's activity, oldest first. */
+export async function activityOf(db: Db, ticketId: string): Promise<ActivityRow[]> {
+  return db.selectFrom('activity').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** Adds a comment. */
+export async function insertComment(trx: Db, row: CommentRow): Promise<void> {
+  await trx.insertInto('comments').values(row).execute();
+}
+
+/** A ticket's comments, oldest first. */
+export async function commentsOf(db: Db, ticketId: string): Promise<CommentRow[]> {
+  return db.selectFrom('comments').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id').execute();
+}
+
+/** The latest comment of a ticket (for summaries). */
+export async function latestComment(db: Db, ticketId: string): Promise<CommentRow | undefined> {
+  return db.selectFrom('comments').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+}
+
+/** Labels of these tickets, by ticket id. */
+export async function labelsOf(db: Db, ticketIds: readonly string[]): Promise<Map<string, LabelRow[]>> {
+  const out = new Map<string, LabelRow[]>();
+  if (ticketIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('ticket_labels as tl')
+    .innerJoin('labels as l', 'l.id', 'tl.label_id')
+    .select(['tl.ticket_id', 'l.id', 'l.project_id', 'l.name', 'l.color', 'l.created_at'])
+    .where('tl.ticket_id', 'in', ticketIds)
+    .orderBy('l.name')
+    .execute();
+  for (const { ticket_id, ...label } of rows) {
+    const list = out.get(ticket_id) ?? [];
+    list.push(label);
+    out.set(ticket_id, list);
+  }
+  return out;
+}
+
+/** Replaces a ticket's labels. */
+export async function setTicketLabels(trx: Db, ticketId: string, labelIds: readonly string[]): Promise<void> {
+  await trx.deleteFrom('ticket_labels').where('ticket_id', '=', ticketId).execute();
+  if (labelIds.length > 0) await trx.insertInto('ticket_labels').values(labelIds.map((label_id) => ({ ticket_id: ticketId, label_id }))).execute();
+}
+
+/** Filters of list_tickets, already resolved to column ids. */
+export interface TicketFilter {
+  columnIds?: readonly string[];
+  priority?: string;
+  search?: string;
+  limit: number;
+}
+
+/** Tickets matching a filter, most recently updated first. */
+export async function findTickets(db: Db, projectId: string, filter: TicketFilter): Promise<TicketRow[]> {
+  let query = db.selectFrom('tickets').selectAll().where('project_id', '=', projectId);
+  if (filter.columnIds) query = query.where('column_id', 'in', filter.columnIds.length > 0 ? filter.columnIds : ['-']);
+  if (filter.priority) query = query.where('priority', '=', filter.priority);
+  if (filter.search) {
+    const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) =>
+      eb.or([sql<boolean>`lower(title) LIKE ${pattern} ESCAPE '\\'`, sql<boolean>`lower(description) LIKE ${pattern} ESCAPE '\\'`]),
+    );
+  }
+  return query.orderBy('updated_at', 'desc').orderBy('number', 'desc').limit(filter.limit).execute();
+}
+
+/** The compact index of every ticket (no descriptions), by number. */
+export async function ticketIndex(db: Db, projectId: string) {
+  return db
+    .selectFrom('tickets')
+    .select(['id', 'number', 'title', 'ticket_type', 'priority', 'column_id', 'parent_id', 'ai_summary', 'created_at', 'updated_at', 'completed_at'])
+    .where('project_id', '=', projectId)
+    .orderBy('number')
+    .execute();
+}
+
+/** The most recently updated tickets, metadata only. */
+export async function recentTickets(db: Db, projectId: string, limit: number) {
+  return db
+    .selectFrom('tickets')
+    .select(['id', 'number', 'title', 'ticket_type', 'priority', 'column_id', 'parent_id', 'created_at', 'updated_at', 'completed_at'])
+    .where('project_id', '=', projectId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('number', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { DOC_TYPES, SEARCH_SCOPES } from '../domain/vocabulary.ts';
+import { allTickets, listColumns, listDocumentsMeta, projectStatus } from '../service/ticket-queries.ts';
+import { search, SEARCH_LIMIT } from '../service/search-service.ts';
+import { createDocument, deleteDocument, getDocument, updateDocument } from '../service/document-service.ts';
+import { listLabels } from '../store/project-store.ts';
+import { presentLabel } from '../service/presenters.ts';
+import { defineTool, enumParam } from './tool.ts';
+
+const docType = enumParam('doc_type', DOC_TYPES, 'One of readme, claude_md, wiki (default), changelog, custom.');
+const docId = z.string().trim().min(1).describe('The document\'s slug (e.g. "readme") or id.');
+
+/** The project-wide tools: status, index, columns, search, documents, labels, members. */
+export const projectTools = [
+  defineTool({
+    name: 'get_project_status',
+    description:
+      'Call this FIRST in every session. Returns the project (key, name, settings), stats, every board with its columns (use these exact column names, never guess) and each column\'s ticket index, the 5 most recently updated tickets, documents (the README\'s first 3000 characters when Auto-Summary is on) and labels.',
+    input: z.strictObject({}),
+    rest: { method: 'GET', path: '/status' },
+    handler: (ctx) => projectStatus(ctx),
+  }),
+  defineTool({
+    name: 'get_all_tickets',
+    description:
+      'Compact index of every ticket (key, title, ticket_type, column, parent key, AI summary cut to 200 characters; no descriptions or comments) and every document with its content clipped to 3000 characters. Use it to find related epics before creating feature work.',
+    input: z.strictObject({}),
+    rest: { method: 'GET', path: '/all-tickets' },
+    handler: (ctx) => allTickets(ctx),
+  }),
+  defineTool({
+    name: 'list_columns',
+    description: 'All columns of all boards with name, is_done_column, board_name and ticket_count. Column names for column_name come from here or get_project_status.',
+    input: z.strictObject({}),
+    rest: { method: 'GET', path: '/columns' },
+    handler: (ctx) => listColumns(ctx),
+  }),
+  defineTool({
+    name: 'search',
+    description:
+      'Ranked full-text search over ticket titles and descriptions and document titles and content, with highlighted snippets (**match**). Search before creating feature work or a bug ticket: a related epic or completed sub-ticket may exist. scope: all (default), tickets, documents.',
+    input: z.strictObject({
+      query: z.string().trim().min(1).describe('Words to find (all must match; prefixes match too).'),
+      scope: enumParam('scope', SEARCH_SCOPES, 'all (default), tickets or documents.').optional(),
+      limit: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(SEARCH_LIMIT.max, { error: () => `must be at most ${SEARCH_LIMIT.max} (the maximum)` })
+        .describe(`Largest number of results: default ${SEARCH_LIMIT.default}, maximum ${SEARCH_LIMIT.max}.`)
+        .optional(),
+    }),
+    rest: { method: 'GET', path: '/search', aliases: { q: 'query' } },
+    handler: (ctx, input) => search(ctx, input),
+  }),
+  defineTool({
+    name: 'list_documents',
+    description: 'List the project\'s wiki and documentation pages (metadata, no content); optionally only one doc_type.',
+    input: z.strictObject({ doc_type: docType.optional() }),
+    rest: { method: 'GET', path: '/documents' },
+    handler: (ctx, input) => listDocumentsMeta(ctx, input.doc_type),
+  }),
+  defineTool({
+    name: 'get_document',
+    description: 'A document with its full content, by slug or id.',
+    input: z.strictObject({ doc_id: docId }),
+    rest: { method: 'GET', path: '/documents/{id}', idParam: 'doc_id' },
+    handler: (ctx, input) => getDocument(ctx, input),
+  }),
+  defineTool({
+    name: 'create_document',
+    description:
+      'Create a wiki or documentation page (markdown). slug is unique in the project and made from the title when not given; doc_type is readme, claude_md, wiki (default), changelog or custom. The README (doc_type readme) is shown in get_project_status.',
+    input: z.strictObject({
+      title: z.string().trim().min(1).max(500).describe('Page title.'),
+      content: z.string().max(1_000_000).describe('Markdown content.').optional(),
+      slug: z.string().describe('URL slug: lower-case letters, digits and dashes; from the title when omitted.').optional(),
+      doc_type: docType.optional(),
+    }),
+    rest: { method: 'POST', path: '/documents' },
+    handler: (ctx, input) => createDocument(ctx, input),
+  }),
+  defineTool({
+    name: 'update_document',
+    description: 'Change a document\'s title or content (by slug or id); the slug stays.',
+    input: z.strictObject({
+      doc_id: docId,
+      title: z.string().trim().min(1).max(500).describe('New title.').optional(),
+      content: z.string().max(1_000_000).describe('New markdown content (replaces the old).').optional(),
+      doc_type: docType.optional(),
+    }),
+    rest: { method: 'PUT', path: '/documents/{id}', idParam: 'doc_id' },
+    handler: (ctx, input) => updateDocument(ctx, input),
+  }),
+  defineTool({
+    name: 'list_labels',
+    description: 'All labels of the project ({id, name, color}); use their names in the labels parameter of create_ticket and update_ticket.',
+    input: z.strictObject({}),
+    rest: { method: 'GET', path: '/labels' },
+    handler: async (ctx) => ({ labels: (await listLabels(ctx.db, ctx.project.id)).map(presentLabel) }),
+  }),
+  defineTool({
+    name: 'list_members',
+    description: 'Organization members available for assignment ({id, name, email, role}); pass an email as assignee to create_ticket or update_ticket.',
+    input: z.strictObject({}),
+    rest: { method: 'GET', path: '/members' },
+    handler: async (ctx) => ({ members: (await ctx.members.list()).map(({ id, name, email, role }) => ({ id, name, email, role })) }),
+  }),
+];
+
+/** REST-only endpoints that are not MCP tools. */
+export const restOnlyEndpoints = [
+  defineTool({
+    name: 'delete_document',
+    description: 'Delete a document by slug or id (REST only).',
+    input: z.strictObject({ doc_id: docId }),
+    rest: { method: 'DELETE', path: '/documents/{id}', idParam: 'doc_id' },
+    mcp: false,
+    handler: (ctx, input) => deleteDocument(ctx, input),
+  }),
+];

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { AppError } from '@switchboard/core';
+import type { BoardContext } from '../service/board-context.ts';
+import { invalidValue } from '../domain/vocabulary.ts';
+
+/** Where a tool lives over REST: method, path under the base, and which parameter `{id}` stands for. */
+export interface RestBinding {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Path under /api/mcp/v1, with `{id}` for the id parameter. */
+  path: string;
+  /** The input field `{id}` fills. */
+  idParam?: string;
+  /** Query or body names that mean an input field (`q` → `query`). */
+  aliases?: Record<string, string>;
+}
+
+/** One tool: defined once, mounted on the MCP server and as a REST endpoint. */
+export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  /** What the tool does and the conventions that concern it (shown to the model). */
+  description: string;
+  input: S;
+  rest: RestBinding;
+  /** False for REST-only endpoints (DELETE /documents/{slug}). */
+  mcp?: boolean;
+  handler(ctx: BoardContext, input: z.output<S>): Promise<object>;
+}
+
+/** Declares a tool with its input type inferred from the schema. */
+export function defineTool<S extends z.ZodObject>(tool: ToolDefinition<S>): ToolDefinition {
+  return tool as unknown as ToolDefinition;
+}
+
+/** A refusal-listing enum: an unknown value names every valid one. */
+export function enumParam<const T extends readonly [string, ...string[]]>(field: string, values: T, description: string) {
+  return z.enum(values, { error: (issue) => invalidValue(field, issue.input, values).message }).describe(description);
+}
+
+/** A ticket id parameter: the key (`DEMO-12`, any case), the number (string or JSON number) or the UUID. */
+export function ticketIdParam(description = 'The ticket: its key (e.g. DEMO-12, any case), its number (12) or its UUID.') {
+  return z.union([z.string().trim().min(1), z.number().int().positive()], { error: () => 'must be a ticket key (e.g. DEMO-12), a number or a UUID' }).describe(description);
+}
+
+/** An ISO 8601 timestamp parameter (validated by the domain, which names the expected format). */
+export function timestampParam(description: string) {
+  return z.string().describe(description);
+}
+
+function describeIssue(issue: z.core.$ZodIssue, shape: Record<string, unknown>): string {
+  const field = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    return `Unknown parameter${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}. Valid parameters: ${Object.keys(shape).join(', ')}.`;
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) return `${field} is required.`;
+  if (issue.code === 'invalid_type') return `${field} must be ${issue.expected === 'int' ? 'an integer' : `a ${issue.expected}`}.`;
+  if (issue.code === 'too_small' && issue.origin === 'string') return `${field} must not be empty.`;
+  return field && !issue.message.startsWith('Unknown ') ? `${field}: ${issue.message}` : issue.message;
+}
+
+/** Validates a tool's arguments; a failure is an invalid_request naming each problem and how to fix it. */
+export function parseInput<S extends z.ZodObject>(tool: ToolDefinition<S>, args: unknown): z.output<S> {
+  const result = tool.input.safeParse(args ?? {}, { reportInput: true });
+  if (result.success) return result.data;
+  const messages = result.error.issues.map((issue) => describeIssue(issue, tool.input.shape));
+  throw new AppError('invalid_request', `Invalid arguments for ${tool.name}: ${messages.join(' ')}`, {
+    issues: result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: describeIssue(issue, tool.input.shape) })),
+  });
+}
+
+/** Runs a tool for a caller: validation, then the handler. Both transports go through here. */
+export async function runTool(tool: ToolDefinition, ctx: BoardContext, args: unknown): Promise<object> {
+  return tool.handler(ctx, parseInput(tool, args));
+}
