@@ -1,0 +1,33 @@
+import { envInt, envRate, envUrl, loadPlatformConfig, type Env, type PlatformConfig, type Rate } from '@switchboard/core';
+
+/** Settings of the flow-execution service: the shared platform settings plus its own. */
+export interface FlowsConfig extends PlatformConfig {
+  /** Requests per token per window before 429 (FLOWS_RATE_LIMIT, default 600/m). */
+  rateLimit: Rate;
+  /** Longest a run may take before it is aborted with 504 (FLOWS_RUN_TIMEOUT_MS, default 120000). */
+  runTimeoutMs: number;
+  /** Retries of a failed provider call by the AI SDK (FLOWS_PROVIDER_RETRIES, default 0: errors surface at once). */
+  providerRetries: number;
+  /** Fallback `openai` connection's key when the organization has none (OPENAI_API_KEY). */
+  openaiApiKey: string | undefined;
+  /** Fallback `openai` connection's base URL (OPENAI_BASE_URL). */
+  openaiBaseUrl: string | undefined;
+  /** Fallback `anthropic` connection's key when the organization has none (ANTHROPIC_API_KEY). */
+  anthropicApiKey: string | undefined;
+  /** Fallback `anthropic` connection's base URL (ANTHROPIC_BASE_URL). */
+  anthropicBaseUrl: string | undefined;
+}
+
+/** Loads and validates the flow service's configuration from the environment. */
+export function loadConfig(env: Env = process.env): FlowsConfig {
+  return {
+    ...loadPlatformConfig('flows', env),
+    rateLimit: envRate(env, 'FLOWS_RATE_LIMIT', '600/m'),
+    runTimeoutMs: envInt(env, 'FLOWS_RUN_TIMEOUT_MS', 120_000, { min: 1 }),
+    providerRetries: envInt(env, 'FLOWS_PROVIDER_RETRIES', 0, { min: 0, max: 5 }),
+    openaiApiKey: env.OPENAI_API_KEY || undefined,
+    openaiBaseUrl: envUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']),
+    anthropicApiKey: env.ANTHROPIC_API_KEY || undefined,
+    anthropicBaseUrl: envUrl(env, 'ANTHROPIC_BASE_URL', ['http:', 'https:']),
+  };
+}

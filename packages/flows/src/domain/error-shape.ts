@@ -1,0 +1,37 @@
+import { type AppError, type ErrorCode } from '@switchboard/core';
+import { FlowsError } from './errors.ts';
+
+/** OpenAI's error body: `{"error": {message, type, param, code, details?}}`. */
+export interface ApiErrorBody {
+  error: { message: string; type: string; param: string | null; code: string; details?: unknown };
+}
+
+const TYPES: Record<ErrorCode, [type: string, code: string]> = {
+  invalid_request: ['invalid_request_error', 'invalid_request'],
+  invalid_json: ['invalid_request_error', 'invalid_json'],
+  unauthorized: ['authentication_error', 'invalid_api_key'],
+  forbidden: ['permission_error', 'permission_denied'],
+  not_found: ['not_found_error', 'not_found'],
+  conflict: ['invalid_request_error', 'conflict'],
+  payload_too_large: ['invalid_request_error', 'body_too_large'],
+  unsupported_media_type: ['invalid_request_error', 'unsupported_media_type'],
+  validation_failed: ['invalid_request_error', 'invalid_input'],
+  rate_limited: ['rate_limit_error', 'rate_limit_exceeded'],
+  internal: ['api_error', 'internal_error'],
+  upstream_error: ['api_error', 'upstream_error'],
+  unavailable: ['api_error', 'unavailable'],
+  timeout: ['api_error', 'timeout'],
+};
+
+/** The body an AppError becomes, in OpenAI's shape (design/flows.md, Errors). */
+export function presentError(error: AppError): ApiErrorBody {
+  const [type, defaultCode] = TYPES[error.code] ?? TYPES.internal;
+  const body: ApiErrorBody['error'] = {
+    message: error.message,
+    type,
+    param: error instanceof FlowsError ? error.param : null,
+    code: error instanceof FlowsError ? error.apiCode : defaultCode,
+  };
+  if (error.details !== undefined) body.details = error.details;
+  return { error: body };
+}

@@ -1,0 +1,86 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { LanguageModel } from 'ai';
+import type { FlowsConfig } from '../config.ts';
+import type { OrgStore, ProviderConnection } from '../store/org-store.ts';
+import { FlowsError } from '../domain/errors.ts';
+
+/** The provider connections of one organization, as AI SDK models. */
+export class OrgProviders {
+  private readonly models = new Map<string, LanguageModel>();
+  private readonly byName: Map<string, ProviderConnection>;
+
+  constructor(connections: ProviderConnection[]) {
+    this.byName = new Map(connections.map((c) => [c.name, c]));
+  }
+
+  /** Names a flow of this organization may use. */
+  names(): Set<string> {
+    return new Set(this.byName.keys());
+  }
+
+  /** The API key of a connection, so error messages can be scrubbed of it. */
+  secretOf(name: string): string | null {
+    return this.byName.get(name)?.apiKey ?? null;
+  }
+
+  /** The model `modelId` of connection `name`, built once and reused. */
+  model(name: string, modelId: string): LanguageModel {
+    const key = `${name}\u0000${modelId}`;
+    let model = this.models.get(key);
+    if (!model) {
+      const connection = this.byName.get(name);
+      if (!connection) throw new FlowsError('upstream_error', `No provider connection named "${name}"`, 'upstream_error');
+      model = buildModel(connection, modelId);
+      this.models.set(key, model);
+    }
+    return model;
+  }
+}
+
+function buildModel(connection: ProviderConnection, modelId: string): LanguageModel {
+  const apiKey = connection.apiKey ?? '';
+  const baseURL = connection.baseUrl ?? undefined;
+  switch (connection.kind) {
+    case 'openai':
+      // Chat Completions rather than the Responses API: it is what OPENAI_BASE_URL proxies and gateways speak.
+      return createOpenAI({ apiKey, baseURL }).chat(modelId);
+    case 'anthropic':
+      return createAnthropic({ apiKey, baseURL })(modelId);
+    case 'openai-compatible':
+      return createOpenAICompatible({ name: connection.name, baseURL: baseURL!, apiKey: connection.apiKey ?? undefined, includeUsage: true }).chatModel(modelId);
+  }
+}
+
+/**
+ * Resolves an organization's providers, falling back to OPENAI_API_KEY /
+ * ANTHROPIC_API_KEY for the names `openai` / `anthropic`. Cached per
+ * organization and `providers_version`, which every change bumps, so a change
+ * is seen on the next request by every instance.
+ */
+export class ProviderRegistry {
+  private readonly cache = new Map<number, { version: number; providers: OrgProviders }>();
+
+  constructor(
+    private readonly orgs: OrgStore,
+    private readonly config: FlowsConfig,
+  ) {}
+
+  /** The providers of an organization at the given providers_version. */
+  async forOrg(orgId: number, providersVersion: number): Promise<OrgProviders> {
+    const hit = this.cache.get(orgId);
+    if (hit && hit.version === providersVersion) return hit.providers;
+    const connections = await this.orgs.loadProviders(orgId);
+    const names = new Set(connections.map((c) => c.name));
+    if (!names.has('openai') && this.config.openaiApiKey) {
+      connections.push({ name: 'openai', kind: 'openai', apiKey: this.config.openaiApiKey, baseUrl: this.config.openaiBaseUrl ?? null });
+    }
+    if (!names.has('anthropic') && this.config.anthropicApiKey) {
+      connections.push({ name: 'anthropic', kind: 'anthropic', apiKey: this.config.anthropicApiKey, baseUrl: this.config.anthropicBaseUrl ?? null });
+    }
+    const providers = new OrgProviders(connections);
+    this.cache.set(orgId, { version: providersVersion, providers });
+    return providers;
+  }
+}

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { AppError, isoNow } from '@switchboard/core';
+import type { FlowsConfig } from '../config.ts';
+import { compileFlow, type CompiledFlow } from '../domain/compiled-flow.ts';
+import { flowNotFound } from '../domain/errors.ts';
+import { presentError } from '../domain/error-shape.ts';
+import { runOutput } from '../domain/response-shapes.ts';
+import type { FlowStore } from '../store/flow-store.ts';
+import type { Principal } from '../store/org-store.ts';
+import type { RunRecorder, Usage } from '../store/run-store.ts';
+import { runFlow, RunFailure, type RunResult } from './flow-runner.ts';
+import type { ConversationMessage, RunEvent } from './node-handler.ts';
+import type { ProviderRegistry } from './provider-registry.ts';
+import { RunTimeout } from './run-errors.ts';
+
+const CACHE_LIMIT = 1000;
+
+/** A flow at its current version, ready to run. */
+export interface LoadedFlow {
+  slug: string;
+  version: number;
+  compiled: CompiledFlow;
+}
+
+/** A run that passed validation, about to start. */
+export interface RunPlan {
+  principal: Principal;
+  flow: LoadedFlow;
+  input: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  conversation: ConversationMessage[];
+  callerSystem?: string;
+}
+
+/** Identifiers of one run, known before it starts (X-Run-Id, the completion id). */
+export interface RunIds {
+  runId: string;
+  completionId: string;
+  created: number;
+}
+
+/** How a run ended, as the transports present it. */
+export type RunOutcome =
+  | { ok: true; result: RunResult; output: unknown; usage: Usage }
+  | { ok: false; error: AppError; usage: Usage };
+
+/** A started run: its ids, its outcome, and a way to cancel it (client gone). */
+export interface RunningFlow {
+  ids: RunIds;
+  outcome: Promise<RunOutcome>;
+  abort(reason: Error): void;
+}
+
+/** Loads flows (cached per flow id and version), starts runs with a timeout, records them. */
+export class RunService {
+  // Definitions are immutable per (flow id, version), so caching them is always safe.
+  private readonly compiled = new Map<string, CompiledFlow>();
+
+  constructor(
+    private readonly flows: FlowStore,
+    private readonly providers: ProviderRegistry,
+    private readonly recorder: RunRecorder,
+    private readonly config: FlowsConfig,
+  ) {}
+
+  /** The current version of a flow, compiled; 404 flow_not_found when the organization has no such flow. */
+  async load(orgId: number, slug: string): Promise<LoadedFlow> {
+    const current = await this.flows.currentVersion(orgId, slug);
+    if (!current) throw flowNotFound(slug);
+    const key = `${current.id}:${current.version}`;
+    let compiled = this.compiled.get(key);
+    if (!compiled) {
+      compiled = compileFlow(await this.flows.definition(current.id, current.version));
+      if (this.compiled.size >= CACHE_LIMIT) this.compiled.delete(this.compiled.keys().next().value!);
+      this.compiled.set(key, compiled);
+    }
+    return { slug, version: current.version, compiled };
+  }
+
+  /** New run ids. */
+  newIds(now = new Date()): RunIds {
+    const hex = randomBytes(12).toString('hex');
+    return { runId: `run_${hex}`, completionId: `chatcmpl-${hex}`, created: Math.floor(now.getTime() / 1000) };
+  }
+
+  /** Starts a run; `emit` receives its events when streaming. The outcome never rejects. */
+  start(plan: RunPlan, options: { ids: RunIds; streaming: boolean; emit: (event: RunEvent) => void }): RunningFlow {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new RunTimeout(this.config.runTimeoutMs)), this.config.runTimeoutMs);
+    const startedAt = new Date();
+    const began = performance.now();
+    const { ids } = options;
+    const compiled = plan.flow.compiled;
+    const outcome = this.providers
+      .forOrg(plan.principal.orgId, plan.principal.providersVersion)
+      .then((providers) => runFlow({
+      flow: compiled,
+      input: plan.input,
+      metadata: plan.metadata,
+      conversation: plan.conversation,
+      callerSystem: plan.callerSystem,
+      providers,
+      signal: controller.signal,
+      streaming: options.streaming,
+      emit: options.emit,
+      providerRetries: this.config.providerRetries,
+    }))
+      .then(
+      (result): RunOutcome => {
+        const output = runOutput(compiled.output.format, ids, result.text, result.value, result.finishReason, result.usage);
+        this.record(plan, ids, startedAt, began, { status: 'succeeded', output, error: null, usage: result.usage, trace: result.trace });
+        return { ok: true, result, output, usage: result.usage };
+      },
+      (failure: unknown): RunOutcome => {
+        const known = failure instanceof RunFailure;
+        const error = known ? failure.error : new AppError('internal', 'Internal error while running the flow');
+        const usage = known ? failure.usage : { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+        this.record(plan, ids, startedAt, began, { status: 'failed', output: null, error: presentError(error).error, usage, trace: known ? failure.trace : [] });
+        return { ok: false, error, usage };
+      },
+    ).finally(() => clearTimeout(timer));
+    return { ids, outcome, abort: (reason) => controller.abort(reason) };
+  }
+
+  private record(
+    plan: RunPlan,
+    ids: RunIds,
+    startedAt: Date,
+    began: number,
+    end: { status: 'succeeded' | 'failed'; output: unknown; error: unknown; usage: Usage; trace: RunResult['trace'] },
+  ): void {
+    this.recorder.record({
+      id: ids.runId,
+      orgId: plan.principal.orgId,
+      flow: plan.flow.slug,
+      version: plan.flow.version,
+      status: end.status,
+      input: plan.input,
+      metadata: plan.metadata,
+      output: end.output,
+      error: end.error,
+      usage: end.usage,
+      latencyMs: Math.round(performance.now() - began),
+      startedAt: isoNow(startedAt),
+      finishedAt: isoNow(),
+      trace: end.trace,
+    });
+  }
+}

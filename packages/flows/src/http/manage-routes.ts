@@ -1,0 +1,151 @@
+import { AppError, baseUrlOf, type App } from '@switchboard/core';
+import type { FlowAdmin } from '../flow-admin.ts';
+import { inputJsonSchema } from '../domain/input-variables.ts';
+import { buildSnippets } from '../domain/snippets.ts';
+import { compileFlow } from '../domain/compiled-flow.ts';
+import type { FlowStore } from '../store/flow-store.ts';
+import type { OrgStore } from '../store/org-store.ts';
+import type { RunRecorder, RunStore } from '../store/run-store.ts';
+import { presentFlow, presentFlowSummary, presentRun, presentToken } from './presenters.ts';
+import { bearer, definitionBody, flowParams, orgParams, providerBody, providerParams, runParams, runsQuery, tokenBody, tokenParams } from './schema.ts';
+
+/** Dependencies of the management API. */
+export interface ManageDeps {
+  admin: FlowAdmin;
+  flows: FlowStore;
+  orgs: OrgStore;
+  runs: RunStore;
+  recorder: RunRecorder;
+  publicBaseUrl: string | undefined;
+}
+
+/** The management API under /api/llm/{org_code}: flows, runs, tokens, providers (manage scope). */
+export function registerManageRoutes(app: App, deps: ManageDeps): void {
+  const { admin, flows, orgs } = deps;
+  const flowTags = ['flows'];
+
+  app.get('/api/llm/:org_code/flows', { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'List flows', params: orgParams, security: bearer } }, async (request) => {
+    const principal = request.principal!;
+    return { flows: (await flows.list(principal.orgId)).map(presentFlowSummary) };
+  });
+
+  app.post(
+    '/api/llm/:org_code/flows',
+    { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'Save a flow (creates, or updates the flow its slug names)', params: orgParams, body: definitionBody, security: bearer } },
+    async (request, reply) => {
+      const principal = request.principal!;
+      const saved = await admin.save({ id: principal.orgId, providersVersion: principal.providersVersion }, request.body);
+      reply.status(saved.created ? 201 : 200);
+      return presentFlow(saved.flow, saved.definition);
+    },
+  );
+
+  app.get('/api/llm/:org_code/flows/:slug', { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'Get a flow', params: flowParams, security: bearer } }, async (request) => {
+    const principal = request.principal!;
+    const { flow, definition } = await admin.current(principal.orgId, request.params.slug);
+    return presentFlow(flow, definition);
+  });
+
+  app.put(
+    '/api/llm/:org_code/flows/:slug',
+    { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'Save a new version of a flow', params: flowParams, body: definitionBody, security: bearer } },
+    async (request) => {
+      const principal = request.principal!;
+      const saved = await admin.save({ id: principal.orgId, providersVersion: principal.providersVersion }, request.body, request.params.slug);
+      return presentFlow(saved.flow, saved.definition);
+    },
+  );
+
+  app.delete('/api/llm/:org_code/flows/:slug', { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'Delete a flow', params: flowParams, security: bearer } }, async (request) => {
+    const principal = request.principal!;
+    await flows.delete(principal.orgId, request.params.slug);
+    return { deleted: true };
+  });
+
+  app.get(
+    '/api/llm/:org_code/flows/:slug/schema',
+    { config: { scope: 'manage' }, schema: { tags: flowTags, summary: "The JSON Schema of the flow's input", params: flowParams, security: bearer } },
+    async (request) => {
+      const principal = request.principal!;
+      const { definition } = await admin.current(principal.orgId, request.params.slug);
+      return inputJsonSchema(compileFlow(definition).variables, definition.name);
+    },
+  );
+
+  app.get(
+    '/api/llm/:org_code/flows/:slug/snippets',
+    { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'Ready-made code to call the flow', params: flowParams, security: bearer } },
+    async (request) => {
+      const principal = request.principal!;
+      const { flow, definition } = await admin.current(principal.orgId, request.params.slug);
+      const compiled = compileFlow(definition);
+      const snippets = buildSnippets({
+        baseUrl: baseUrlOf(request, deps.publicBaseUrl),
+        orgCode: principal.orgCode,
+        slug: flow.slug,
+        variables: compiled.variables,
+        format: compiled.output.format,
+      });
+      return { token_variable: 'SWITCHBOARD_TOKEN', snippets };
+    },
+  );
+
+  app.get('/api/llm/:org_code/runs', { config: { scope: 'manage' }, schema: { tags: ['runs'], summary: 'Runs, newest first', params: orgParams, querystring: runsQuery, security: bearer } }, async (request) => {
+    const principal = request.principal!;
+    // Runs are written just after their response; reading waits for this instance's pending writes.
+    await deps.recorder.flush();
+    const list = await deps.runs.list(principal.orgId, { flow: request.query.flow, limit: request.query.limit ?? 50, before: request.query.before });
+    return { runs: list.map(presentRun) };
+  });
+
+  app.get('/api/llm/:org_code/runs/:run_id', { config: { scope: 'manage' }, schema: { tags: ['runs'], summary: 'One run with its trace', params: runParams, security: bearer } }, async (request) => {
+    const principal = request.principal!;
+    await deps.recorder.flush();
+    const run = await deps.runs.get(principal.orgId, request.params.run_id);
+    if (!run) throw new AppError('not_found', `Run "${request.params.run_id}" not found`);
+    return presentRun(run);
+  });
+
+  app.get('/api/llm/:org_code/tokens', { config: { scope: 'manage' }, schema: { tags: ['tokens'], summary: 'List tokens (never their secrets)', params: orgParams, security: bearer } }, async (request) => {
+    const principal = request.principal!;
+    return { tokens: (await orgs.listTokens(principal.orgId)).map(presentToken) };
+  });
+
+  app.post(
+    '/api/llm/:org_code/tokens',
+    { config: { scope: 'manage' }, schema: { tags: ['tokens'], summary: 'Create a token (the secret is shown once)', params: orgParams, body: tokenBody, security: bearer } },
+    async (request, reply) => {
+      const principal = request.principal!;
+      const created = await orgs.createToken(principal.orgId, { name: request.body?.name, scope: request.body?.scope });
+      reply.status(201);
+      return { token_id: created.id, token: created.token, ...presentToken(created.row) };
+    },
+  );
+
+  app.delete('/api/llm/:org_code/tokens/:token_id', { config: { scope: 'manage' }, schema: { tags: ['tokens'], summary: 'Revoke a token', params: tokenParams, security: bearer } }, async (request) => {
+    const principal = request.principal!;
+    await orgs.revokeToken(principal.orgId, request.params.token_id);
+    return { revoked: true };
+  });
+
+  app.get('/api/llm/:org_code/providers', { config: { scope: 'manage' }, schema: { tags: ['providers'], summary: 'Provider connections (keys never returned)', params: orgParams, security: bearer } }, async (request) => {
+    const principal = request.principal!;
+    return { providers: await orgs.listProviders(principal.orgId) };
+  });
+
+  app.put(
+    '/api/llm/:org_code/providers/:name',
+    { config: { scope: 'manage' }, schema: { tags: ['providers'], summary: 'Create or replace a provider connection', params: providerParams, body: providerBody, security: bearer } },
+    async (request) => {
+      const principal = request.principal!;
+      const body = request.body;
+      return orgs.setProvider(principal.orgId, { name: request.params.name, kind: body.kind, baseUrl: body.base_url, apiKey: body.api_key });
+    },
+  );
+
+  app.delete('/api/llm/:org_code/providers/:name', { config: { scope: 'manage' }, schema: { tags: ['providers'], summary: 'Remove a provider connection', params: providerParams, security: bearer } }, async (request) => {
+    const principal = request.principal!;
+    await orgs.deleteProvider(principal.orgId, request.params.name);
+    return { deleted: true };
+  });
+}

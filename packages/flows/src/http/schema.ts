@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+/** Path parameters `{org_code}`. */
+export const orgParams = z.object({ org_code: z.string() });
+/** Path parameters `{org_code}/flows/{slug}`. */
+export const flowParams = z.object({ org_code: z.string(), slug: z.string() });
+/** Path parameters `{org_code}/runs/{run_id}`. */
+export const runParams = z.object({ org_code: z.string(), run_id: z.string() });
+/** Path parameters `{org_code}/tokens/{token_id}`. */
+export const tokenParams = z.object({ org_code: z.string(), token_id: z.string() });
+/** Path parameters `{org_code}/providers/{name}`. */
+export const providerParams = z.object({ org_code: z.string(), name: z.string() });
+
+/** Run request body, documented; checked by domain/run-request.ts for exact error messages. */
+export const runBody = z
+  .any()
+  .describe('{"input": {...}, "stream"?: boolean, "metadata"?: {...}}: input keys must match the Input node');
+
+/** Chat completion request body, documented; checked by domain/run-request.ts. */
+export const chatBody = z.any().describe('OpenAI chat completion request: {"model": "service-flow", "messages": [...], "stream"?: boolean, "input"?: {...}}');
+
+/** A flow definition (design/flows.md), checked by domain/flow-validation.ts. */
+export const definitionBody = z.any().describe('Flow definition: {"name", "slug"?, "description"?, "nodes": [...], "edges": [...]}');
+
+/** Query of the runs list. */
+export const runsQuery = z.object({
+  flow: z.string().optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+  before: z.string().optional(),
+});
+
+/** Body of token creation. */
+export const tokenBody = z
+  .object({ name: z.string().min(1).max(100).optional(), scope: z.enum(['run', 'manage']).optional() })
+  .optional();
+
+/** Body of a provider connection. */
+export const providerBody = z.object({
+  kind: z.enum(['openai', 'anthropic', 'openai-compatible']),
+  base_url: z.string().optional(),
+  api_key: z.string().optional(),
+});
+
+/** Bearer security requirement shared by every API route. */
+export const bearer = [{ bearerAuth: [] }];

@@ -1,0 +1,126 @@
+import { isoNow } from '@switchboard/core';
+import type { Kysely } from 'kysely';
+import type { FlowsDatabase } from './database.ts';
+import type { FlowDefinition } from '../domain/flow-definition.ts';
+import { slugCandidate, slugify } from '../domain/slug.ts';
+import { flowNotFound } from '../domain/errors.ts';
+
+/** A flow's current state as listed. */
+export interface FlowSummary {
+  id: number;
+  slug: string;
+  name: string;
+  description: string | null;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Flows and their versions. */
+export class FlowStore {
+  constructor(private readonly db: Kysely<FlowsDatabase>) {}
+
+  /**
+   * Saves a validated definition as a new version. A `slug` that exists updates
+   * that flow; a free `slug` creates the flow with it; no slug creates a flow
+   * whose slug derives from the name (`-2`, `-3`… when taken).
+   */
+  async save(orgId: number, definition: FlowDefinition, now = new Date()): Promise<{ flow: FlowSummary; created: boolean }> {
+    if (definition.slug) {
+      const existing = await this.find(orgId, definition.slug);
+      if (existing) return { flow: await this.addVersion(existing, definition, now), created: false };
+    }
+    const base = definition.slug ?? slugify(definition.name);
+    for (let attempt = 1; attempt < 1000; attempt++) {
+      const slug = definition.slug ?? slugCandidate(base, attempt);
+      if (!definition.slug && (await this.find(orgId, slug))) continue;
+      try {
+        return { flow: await this.create(orgId, slug, definition, now), created: true };
+      } catch (error) {
+        // Lost a race for the slug: with an explicit slug, the other save made it an update.
+        if (!isUniqueViolation(error)) throw error;
+        if (definition.slug) return this.save(orgId, definition, now);
+      }
+    }
+    throw new Error('no free slug found');
+  }
+
+  private async create(orgId: number, slug: string, definition: FlowDefinition, now: Date): Promise<FlowSummary> {
+    const stamp = isoNow(now);
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .insertInto('flows')
+        .values({ org_id: orgId, slug, name: definition.name, description: definition.description ?? null, version: 1, created_at: stamp, updated_at: stamp })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await trx.insertInto('flow_versions').values({ flow_id: row.id, version: 1, definition: JSON.stringify({ ...definition, slug }), created_at: stamp }).execute();
+      return presentSummary(row);
+    });
+  }
+
+  private async addVersion(existing: FlowSummary, definition: FlowDefinition, now: Date): Promise<FlowSummary> {
+    const stamp = isoNow(now);
+    return this.db.transaction().execute(async (trx) => {
+      // Incrementing in SQL keeps concurrent saves from taking the same version number.
+      const row = await trx
+        .updateTable('flows')
+        .set((eb) => ({ version: eb('version', '+', 1), name: definition.name, description: definition.description ?? null, updated_at: stamp }))
+        .where('id', '=', existing.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('flow_versions')
+        .values({ flow_id: row.id, version: row.version, definition: JSON.stringify({ ...definition, slug: row.slug }), created_at: stamp })
+        .execute();
+      return presentSummary(row);
+    });
+  }
+
+  /** The flow with this slug, if any. */
+  async find(orgId: number, slug: string): Promise<FlowSummary | undefined> {
+    const row = await this.db.selectFrom('flows').selectAll().where('org_id', '=', orgId).where('slug', '=', slug).executeTakeFirst();
+    return row && presentSummary(row);
+  }
+
+  /** The flow with this slug, or 404 flow_not_found. */
+  async require(orgId: number, slug: string): Promise<FlowSummary> {
+    const flow = await this.find(orgId, slug);
+    if (!flow) throw flowNotFound(slug);
+    return flow;
+  }
+
+  /** The id and current version of a flow: the one query a run needs when the definition is cached. */
+  async currentVersion(orgId: number, slug: string): Promise<{ id: number; version: number } | undefined> {
+    return this.db.selectFrom('flows').select(['id', 'version']).where('org_id', '=', orgId).where('slug', '=', slug).executeTakeFirst();
+  }
+
+  /** The stored definition of one version. */
+  async definition(flowId: number, version: number): Promise<FlowDefinition> {
+    const row = await this.db.selectFrom('flow_versions').select('definition').where('flow_id', '=', flowId).where('version', '=', version).executeTakeFirstOrThrow();
+    return JSON.parse(row.definition) as FlowDefinition;
+  }
+
+  /** Every flow of the organization, by slug. */
+  async list(orgId: number): Promise<FlowSummary[]> {
+    const rows = await this.db.selectFrom('flows').selectAll().where('org_id', '=', orgId).orderBy('slug').execute();
+    return rows.map(presentSummary);
+  }
+
+  /** Deletes a flow and its versions (its runs stay, naming the slug). */
+  async delete(orgId: number, slug: string): Promise<void> {
+    const flow = await this.require(orgId, slug);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('flow_versions').where('flow_id', '=', flow.id).execute();
+      await trx.deleteFrom('flows').where('id', '=', flow.id).execute();
+    });
+  }
+}
+
+function presentSummary(row: Omit<FlowsDatabase['flows'], 'id'> & { id: number }): FlowSummary {
+  return { id: row.id, slug: row.slug, name: row.name, description: row.description, version: row.version, createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(e?.message ?? '');
+}

@@ -1,0 +1,202 @@
+import { randomBytes } from 'node:crypto';
+import { AppError, decryptCredential, encryptCredential, hashSecret, isoNow, issueSecret } from '@switchboard/core';
+import type { Kysely } from 'kysely';
+import type { FlowsDatabase } from './database.ts';
+import { ORG_CODE_PATTERN } from '../domain/slug.ts';
+
+/** Token scopes: `run` calls flows, `manage` also administers the organization. */
+export const TOKEN_SCOPES = ['run', 'manage'] as const;
+/** One of TOKEN_SCOPES. */
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+/** Provider connection kinds, each served by its AI SDK provider. */
+export const PROVIDER_KINDS = ['openai', 'anthropic', 'openai-compatible'] as const;
+/** One of PROVIDER_KINDS. */
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+const PROVIDER_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+// Writing last_used_at on every request would turn each call into a write; a minute's precision is enough.
+const LAST_USED_PRECISION_MS = 60_000;
+
+/** An organization. */
+export interface Org {
+  id: number;
+  code: string;
+  name: string;
+  providersVersion: number;
+  createdAt: string;
+}
+
+/** The result of authenticating a bearer token: who is calling, for which organization. */
+export interface Principal {
+  tokenId: string;
+  scope: TokenScope;
+  orgId: number;
+  orgCode: string;
+  /** Bumped on every provider change, so provider caches can key on it. */
+  providersVersion: number;
+}
+
+/** A token as listed (never its secret). */
+export interface TokenRow {
+  id: string;
+  name: string;
+  scope: TokenScope;
+  hint: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** A provider connection with its key decrypted, for the engine only. */
+export interface ProviderConnection {
+  name: string;
+  kind: ProviderKind;
+  baseUrl: string | null;
+  apiKey: string | null;
+}
+
+/** Organizations, their tokens and provider connections. */
+export class OrgStore {
+  constructor(
+    private readonly db: Kysely<FlowsDatabase>,
+    private readonly secret: Buffer,
+  ) {}
+
+  /** Creates an organization; 409 when the code is taken. */
+  async createOrg(code: string, name?: string, now = new Date()): Promise<Org> {
+    if (!ORG_CODE_PATTERN.test(code)) throw new AppError('invalid_request', 'org_code must be 2 to 40 characters of a-z, 0-9 and -');
+    if (await this.findOrg(code)) throw new AppError('conflict', `Organization "${code}" already exists`);
+    const row = await this.db
+      .insertInto('orgs')
+      .values({ code, name: name ?? code, providers_version: 0, created_at: isoNow(now) })
+      .returning(['id', 'code', 'name', 'providers_version', 'created_at'])
+      .executeTakeFirstOrThrow();
+    return { id: row.id, code: row.code, name: row.name, providersVersion: row.providers_version, createdAt: row.created_at };
+  }
+
+  /** The organization with this code, if any. */
+  async findOrg(code: string): Promise<Org | undefined> {
+    const row = await this.db.selectFrom('orgs').selectAll().where('code', '=', code).executeTakeFirst();
+    return row && { id: row.id, code: row.code, name: row.name, providersVersion: row.providers_version, createdAt: row.created_at };
+  }
+
+  /** The organization with this code, or a 404. */
+  async requireOrg(code: string): Promise<Org> {
+    const org = await this.findOrg(code);
+    if (!org) throw new AppError('not_found', `Organization "${code}" not found`);
+    return org;
+  }
+
+  /** Issues a token; the secret is returned here only. */
+  async createToken(orgId: number, options: { name?: string; scope?: TokenScope } = {}, now = new Date()): Promise<{ id: string; token: string; row: TokenRow }> {
+    const scope = options.scope ?? 'run';
+    if (!TOKEN_SCOPES.includes(scope)) throw new AppError('invalid_request', `scope must be one of ${TOKEN_SCOPES.join(', ')}`);
+    const issued = issueSecret('sbf_');
+    const id = `tok_${randomBytes(9).toString('base64url')}`;
+    const row = { id, org_id: orgId, name: options.name ?? `${scope} token`, scope, token_hash: issued.hash, hint: issued.hint, created_at: isoNow(now), last_used_at: null, revoked_at: null };
+    await this.db.insertInto('tokens').values(row).execute();
+    return { id, token: issued.value, row: presentTokenRow(row) };
+  }
+
+  /** Every token of the organization, newest first. */
+  async listTokens(orgId: number): Promise<TokenRow[]> {
+    const rows = await this.db.selectFrom('tokens').selectAll().where('org_id', '=', orgId).orderBy('created_at', 'desc').orderBy('id').execute();
+    return rows.map(presentTokenRow);
+  }
+
+  /** Revokes a token; the next request with it fails. 404 when the organization has no such token. */
+  async revokeToken(orgId: number, tokenId: string, now = new Date()): Promise<void> {
+    const result = await this.db
+      .updateTable('tokens')
+      .set({ revoked_at: isoNow(now) })
+      .where('org_id', '=', orgId)
+      .where('id', '=', tokenId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) {
+      const exists = await this.db.selectFrom('tokens').select('id').where('org_id', '=', orgId).where('id', '=', tokenId).executeTakeFirst();
+      if (!exists) throw new AppError('not_found', `Token "${tokenId}" not found`);
+    }
+  }
+
+  /**
+   * Looks a presented token up by its hash in one indexed query (joined with
+   * its organization); undefined when unknown or revoked. Refreshes
+   * last_used_at in the background when it is older than a minute.
+   */
+  async authenticate(token: string, now = new Date()): Promise<{ principal: Principal; touch?: Promise<void> } | undefined> {
+    const row = await this.db
+      .selectFrom('tokens')
+      .innerJoin('orgs', 'orgs.id', 'tokens.org_id')
+      .select(['tokens.id', 'tokens.scope', 'tokens.org_id', 'tokens.last_used_at', 'orgs.code', 'orgs.providers_version'])
+      .where('tokens.token_hash', '=', hashSecret(token))
+      .where('tokens.revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const principal: Principal = { tokenId: row.id, scope: row.scope as TokenScope, orgId: row.org_id, orgCode: row.code, providersVersion: row.providers_version };
+    if (row.last_used_at !== null && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_PRECISION_MS) return { principal };
+    const touch = this.db
+      .updateTable('tokens')
+      .set({ last_used_at: isoNow(now) })
+      .where('id', '=', row.id)
+      .execute()
+      .then(() => undefined);
+    return { principal, touch };
+  }
+
+  /** Creates or replaces a provider connection; the API key is stored encrypted. */
+  async setProvider(orgId: number, input: { name: string; kind: string; baseUrl?: string; apiKey?: string }, now = new Date()): Promise<{ name: string; kind: ProviderKind }> {
+    if (!PROVIDER_NAME.test(input.name)) throw new AppError('invalid_request', 'Provider name must be 1-40 characters of a-z, 0-9, "_" and "-"');
+    if (!PROVIDER_KINDS.includes(input.kind as ProviderKind)) throw new AppError('invalid_request', `kind must be one of ${PROVIDER_KINDS.join(', ')}`);
+    if (input.baseUrl !== undefined) {
+      let url: URL | undefined;
+      try {
+        url = new URL(input.baseUrl);
+      } catch {
+        url = undefined;
+      }
+      if (!url || !['http:', 'https:'].includes(url.protocol)) throw new AppError('invalid_request', 'base_url must be an http(s) URL');
+    }
+    if (input.kind === 'openai-compatible' && !input.baseUrl) throw new AppError('invalid_request', 'An openai-compatible connection needs a base_url');
+    const stamp = isoNow(now);
+    const values = {
+      kind: input.kind,
+      base_url: input.baseUrl?.replace(/\/+$/, '') ?? null,
+      api_key: input.apiKey ? encryptCredential(this.secret, input.apiKey) : null,
+      updated_at: stamp,
+    };
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('provider_connections')
+        .values({ org_id: orgId, name: input.name, created_at: stamp, ...values })
+        .onConflict((oc) => oc.columns(['org_id', 'name']).doUpdateSet(values))
+        .execute();
+      await trx.updateTable('orgs').set((eb) => ({ providers_version: eb('providers_version', '+', 1) })).where('id', '=', orgId).execute();
+    });
+    return { name: input.name, kind: input.kind as ProviderKind };
+  }
+
+  /** Removes a provider connection; 404 when there is none by that name. */
+  async deleteProvider(orgId: number, name: string): Promise<void> {
+    const result = await this.db.deleteFrom('provider_connections').where('org_id', '=', orgId).where('name', '=', name).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw new AppError('not_found', `Provider connection "${name}" not found`);
+    await this.db.updateTable('orgs').set((eb) => ({ providers_version: eb('providers_version', '+', 1) })).where('id', '=', orgId).execute();
+  }
+
+  /** Connections as listed (no key, only whether one is set). */
+  async listProviders(orgId: number): Promise<Array<{ name: string; kind: ProviderKind; base_url: string | null; has_api_key: boolean; updated_at: string }>> {
+    const rows = await this.db.selectFrom('provider_connections').selectAll().where('org_id', '=', orgId).orderBy('name').execute();
+    return rows.map((r) => ({ name: r.name, kind: r.kind as ProviderKind, base_url: r.base_url, has_api_key: r.api_key !== null, updated_at: r.updated_at }));
+  }
+
+  /** Connections with decrypted keys, for building AI SDK providers. */
+  async loadProviders(orgId: number): Promise<ProviderConnection[]> {
+    const rows = await this.db.selectFrom('provider_connections').selectAll().where('org_id', '=', orgId).execute();
+    return rows.map((r) => ({ name: r.name, kind: r.kind as ProviderKind, baseUrl: r.base_url, apiKey: r.api_key === null ? null : decryptCredential(this.secret, r.api_key) }));
+  }
+}
+
+function presentTokenRow(row: FlowsDatabase['tokens']): TokenRow {
+  return { id: row.id, name: row.name, scope: row.scope as TokenScope, hint: row.hint, createdAt: row.created_at, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at };
+}

@@ -1,0 +1,148 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from '@switchboard/core';
+import type { FlowsDatabase } from './database.ts';
+
+/** Token counts in OpenAI's names, summed over every model call of a run. */
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** One node's entry in a run's trace. */
+export interface TraceEntry {
+  node: string;
+  type: string;
+  status: 'succeeded' | 'failed' | 'skipped';
+  started_at: string;
+  ms: number;
+  output?: unknown;
+  usage?: Usage;
+  tool_calls?: unknown[];
+  error?: { message: string; type: string; code: string };
+}
+
+/** A finished (or failed) run as stored and presented. */
+export interface RunRecord {
+  id: string;
+  orgId: number;
+  flow: string;
+  version: number;
+  status: 'running' | 'succeeded' | 'failed';
+  input: unknown;
+  metadata: unknown;
+  output: unknown;
+  error: unknown;
+  usage: Usage;
+  latencyMs: number | null;
+  startedAt: string;
+  finishedAt: string | null;
+  trace: TraceEntry[];
+}
+
+/** Reads and writes run records. */
+export class RunStore {
+  constructor(private readonly db: Kysely<FlowsDatabase>) {}
+
+  /** Stores a run record (one insert). */
+  async insert(run: RunRecord): Promise<void> {
+    await this.db
+      .insertInto('runs')
+      .values({
+        id: run.id,
+        org_id: run.orgId,
+        flow: run.flow,
+        version: run.version,
+        status: run.status,
+        input: JSON.stringify(run.input ?? {}),
+        metadata: JSON.stringify(run.metadata ?? {}),
+        output: run.output === undefined ? null : JSON.stringify(run.output),
+        error: run.error === undefined || run.error === null ? null : JSON.stringify(run.error),
+        usage: JSON.stringify(run.usage),
+        latency_ms: run.latencyMs,
+        started_at: run.startedAt,
+        finished_at: run.finishedAt,
+        trace: JSON.stringify(run.trace),
+      })
+      .execute();
+  }
+
+  /** Runs of the organization, newest first, optionally of one flow. */
+  async list(orgId: number, options: { flow?: string; limit: number; before?: string }): Promise<RunRecord[]> {
+    let query = this.db.selectFrom('runs').selectAll().where('org_id', '=', orgId);
+    if (options.flow) query = query.where('flow', '=', options.flow);
+    if (options.before) query = query.where('started_at', '<', options.before);
+    const rows = await query.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+    return rows.map(fromRow);
+  }
+
+  /** One run of the organization, if it exists. */
+  async get(orgId: number, id: string): Promise<RunRecord | undefined> {
+    const row = await this.db.selectFrom('runs').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    return row && fromRow(row);
+  }
+}
+
+function fromRow(row: FlowsDatabase['runs']): RunRecord {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    flow: row.flow,
+    version: row.version,
+    status: row.status as RunRecord['status'],
+    input: JSON.parse(row.input),
+    metadata: JSON.parse(row.metadata),
+    output: row.output === null ? null : JSON.parse(row.output),
+    error: row.error === null ? null : JSON.parse(row.error),
+    usage: JSON.parse(row.usage),
+    latencyMs: row.latency_ms,
+    startedAt: row.started_at,
+    finishedAt: row.finished_at,
+    trace: JSON.parse(row.trace),
+  };
+}
+
+/**
+ * Writes run records off the response path: the caller gets its answer first,
+ * the insert follows. Pending writes are retried, awaited by `flush()` (run
+ * reads and shutdown call it), so a record is never dropped while the process lives.
+ */
+export class RunRecorder {
+  private readonly pending = new Set<Promise<void>>();
+  /** Called for every record queued (metrics). */
+  onRecord: ((run: RunRecord) => void) | undefined;
+
+  constructor(
+    private readonly store: RunStore,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Queues a record for writing. */
+  record(run: RunRecord): void {
+    this.onRecord?.(run);
+    const write = this.write(run).finally(() => this.pending.delete(write));
+    this.pending.add(write);
+  }
+
+  private async write(run: RunRecord): Promise<void> {
+    // Yield first so that the response leaves before the insert runs (SQLite writes are synchronous).
+    await new Promise((resolve) => setImmediate(resolve));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.store.insert(run);
+        return;
+      } catch (error) {
+        if (attempt >= 5) {
+          this.logger.error({ err: error, run_id: run.id }, 'could not record run');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
+      }
+    }
+  }
+
+  /** Resolves when every queued record is written. */
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+}

@@ -1,0 +1,36 @@
+import type { Database } from '@switchboard/core';
+import type { FlowsConfig } from './config.ts';
+import { FlowAdmin } from './flow-admin.ts';
+import { ProviderRegistry } from './engine/provider-registry.ts';
+import { openFlowsDatabase, type FlowsDatabase } from './store/database.ts';
+import { FlowStore } from './store/flow-store.ts';
+import { OrgStore } from './store/org-store.ts';
+import { RunStore } from './store/run-store.ts';
+
+/** The flows database with its stores: what the service and the CLI share. */
+export interface FlowsStores {
+  database: Database<FlowsDatabase>;
+  orgs: OrgStore;
+  flows: FlowStore;
+  runs: RunStore;
+  providers: ProviderRegistry;
+  admin: FlowAdmin;
+  close(): Promise<void>;
+}
+
+/** Opens (and migrates) the database and builds the stores on it. */
+export async function openFlowsStores(config: FlowsConfig): Promise<FlowsStores> {
+  const database = await openFlowsDatabase(config);
+  const orgs = new OrgStore(database.db, config.secret);
+  const flows = new FlowStore(database.db);
+  const providers = new ProviderRegistry(orgs, config);
+  return {
+    database,
+    orgs,
+    flows,
+    runs: new RunStore(database.db),
+    providers,
+    admin: new FlowAdmin(flows, providers),
+    close: () => database.close(),
+  };
+}

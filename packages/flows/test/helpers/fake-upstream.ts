@@ -1,0 +1,103 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+/** One request the fake upstream received. */
+export interface UpstreamCall {
+  model: string;
+  stream: boolean;
+  body: Record<string, unknown>;
+  authorization: string | undefined;
+  /** True when the caller closed the connection before the reply ended. */
+  aborted: boolean;
+}
+
+/**
+ * A fake OpenAI-compatible server (POST /v1/chat/completions). The model name
+ * picks the behaviour:
+ * - `echo` (default): answers "Echo: <last user message>" in word tokens;
+ * - `reply:<text>`: answers <text> in word tokens;
+ * - `fail`: 500 with an OpenAI error body;
+ * - `fail-mid`: streams two tokens, then drops the connection;
+ * - `slow`: streams a token every 100 ms, 50 of them;
+ * - `hang`: never answers.
+ * Usage is prompt_tokens 7, completion_tokens = number of tokens.
+ */
+export class FakeUpstream {
+  readonly calls: UpstreamCall[] = [];
+  private server: Server | undefined;
+  url = '';
+  /** Resolves the next time a call is aborted by the client. */
+  private abortWaiters: Array<() => void> = [];
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const address = this.server.address() as { port: number };
+    this.url = `http://127.0.0.1:${address.port}/v1`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+
+  /** Waits until some call has been aborted by its client. */
+  waitForAbort(): Promise<void> {
+    if (this.calls.some((c) => c.aborted)) return Promise.resolve();
+    return new Promise((resolve) => this.abortWaiters.push(resolve));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+      return;
+    }
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+    const model = String(body.model);
+    const call: UpstreamCall = { model, stream: body.stream === true, body, authorization: req.headers.authorization, aborted: false };
+    this.calls.push(call);
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        call.aborted = true;
+        for (const waiter of this.abortWaiters.splice(0)) waiter();
+      }
+    });
+    if (model === 'hang') return;
+    if (model === 'fail') {
+      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'upstream exploded', type: 'server_error', code: null } }));
+      return;
+    }
+    const messages = (body.messages as Array<{ role: string; content: unknown }>) ?? [];
+    const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+    const text = model.startsWith('reply:') ? model.slice('reply:'.length) : model === 'slow' ? Array.from({ length: 50 }, (_, i) => `t${i} `).join('') : `Echo: ${String(lastUser?.content ?? '')}`;
+    const tokens = text.match(/\S+\s*|\s+/g) ?? [];
+    const usage = { prompt_tokens: 7, completion_tokens: tokens.length, total_tokens: 7 + tokens.length };
+    const id = 'chatcmpl-upstream';
+    if (!call.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ id, object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage }),
+      );
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const send = (value: unknown) => res.write(`data: ${JSON.stringify(value)}\n\n`);
+    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ id, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    send(chunk({ role: 'assistant', content: '' }, null));
+    for (const [index, token] of tokens.entries()) {
+      if (model === 'fail-mid' && index === 2) {
+        res.destroy();
+        return;
+      }
+      if (model === 'slow') {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        if (res.destroyed) return;
+      }
+      send(chunk({ content: token }, null));
+    }
+    send(chunk({}, 'stop'));
+    send({ id, object: 'chat.completion.chunk', created: 1, model, choices: [], usage });
+    res.end('data: [DONE]\n\n');
+  }
+}
