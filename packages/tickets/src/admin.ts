@@ -54,8 +54,8 @@ export async function listProjectTokens(db: Db, projectKey: string) {
 export async function setProject(db: Db, projectKey: string, changes: { name?: string; description?: string; autoSummary?: boolean }) {
   const project = await projectByKey(db, projectKey);
   if (changes.name !== undefined && !changes.name.trim()) throw new AppError('invalid_request', 'The project name must not be empty.');
-  const updated = await updateProject(db, project.id, { ...changes, name: changes.name?.trim() }, isoNow());
-  return presentProject(updated);
+  const updated = presentProject(await updateProject(db, project.id, { ...changes, name: changes.name?.trim() }, isoNow()));
+  return { key: updated.key, name: updated.name, settings: updated.settings };
 }
 
 /** Creates a label in a project. */

@@ -1,6 +1,97 @@
 import type { Command } from 'commander';
+import {
+  createLabel,
+  createProject,
+  createToken,
+  listProjectTokens,
+  revokeProjectToken,
+  setProject,
+  withTicketsStore,
+} from '@switchboard/tickets';
+import { action, printResult, type CommonOptions } from '../output.ts';
 
-/** `switchboard tickets …` commands (added with the tickets service). */
+function onOff(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new Error(`--auto-summary must be on or off, got "${value}"`);
+}
+
+/** `switchboard tickets …`: projects, tokens and labels of the ticket board (works whether the service runs or not). */
 export function registerTicketsCommands(program: Command): void {
-  program.command('tickets').description('tickets service administration (not built yet)');
+  const tickets = program.command('tickets').description('ticket board administration: projects, tokens, labels');
+
+  const project = tickets.command('project').description('ticket projects');
+  project
+    .command('create <key>')
+    .description('create a project (key: 2-10 upper-case letters/digits, starting with a letter) with the default board')
+    .requiredOption('--name <name>', 'project name')
+    .option('--description <text>', 'project description')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (key: string, options: CommonOptions & { name: string; description?: string }) => {
+        const result = await withTicketsStore(process.env, (db) => createProject(db, { key, name: options.name, description: options.description }));
+        printResult(options, result, `created project ${result.key} (id ${result.project_id})`);
+      }),
+    );
+  project
+    .command('set <key>')
+    .description('change a project: name, description, Auto-Summary')
+    .option('--auto-summary <state>', 'on or off')
+    .option('--name <name>', 'project name')
+    .option('--description <text>', 'project description')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (key: string, options: CommonOptions & { autoSummary?: string; name?: string; description?: string }) => {
+        const autoSummary = onOff(options.autoSummary);
+        const result = await withTicketsStore(process.env, (db) => setProject(db, key, { name: options.name, description: options.description, autoSummary }));
+        printResult(options, result, `project ${result.key}: ${result.name} (auto-summary ${result.settings.auto_summary ? 'on' : 'off'})`);
+      }),
+    );
+
+  const token = tickets.command('token').description('project-scoped API tokens (sbt_…) for MCP and REST');
+  token
+    .command('create <key>')
+    .description('issue a token for a project (shown once)')
+    .option('--name <name>', 'token name (appears in activity as token:NAME)', 'default')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (key: string, options: CommonOptions & { name: string }) => {
+        const result = await withTicketsStore(process.env, (db) => createToken(db, key, options.name));
+        printResult(options, result, `token ${result.token_id}\n${result.token}\n(shown once; keep it safe)`);
+      }),
+    );
+  token
+    .command('revoke <key> <tokenId>')
+    .description('revoke a token; it fails on the very next request')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (key: string, tokenId: string, options: CommonOptions) => {
+        const result = await withTicketsStore(process.env, (db) => revokeProjectToken(db, key, tokenId));
+        printResult(options, result, `revoked token ${tokenId}`);
+      }),
+    );
+  token
+    .command('list <key>')
+    .description("list a project's tokens (never the secret)")
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (key: string, options: CommonOptions) => {
+        const result = await withTicketsStore(process.env, (db) => listProjectTokens(db, key));
+        printResult(options, result);
+      }),
+    );
+
+  const label = tickets.command('label').description('project labels');
+  label
+    .command('create <key> <name>')
+    .description('create a label')
+    .option('--color <color>', 'colour as #rgb or #rrggbb', '#6b7280')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (key: string, name: string, options: CommonOptions & { color: string }) => {
+        const result = await withTicketsStore(process.env, (db) => createLabel(db, key, name, options.color));
+        printResult(options, result, `created label ${result.name} (${result.color})`);
+      }),
+    );
 }
