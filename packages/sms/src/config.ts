@@ -1,0 +1,30 @@
+import { envInt, envRate, loadPlatformConfig, type Env, type PlatformConfig, type Rate } from '@switchboard/core';
+
+/** Settings of the SMS message store: the platform's plus the outbox and rate limits. */
+export interface SmsConfig extends PlatformConfig {
+  /** Attempts per outbound message before it is `failed` (SMS_SEND_MAX_ATTEMPTS, default 5). */
+  sendMaxAttempts: number;
+  /** Wait before the first retry, doubling after each failed attempt (SMS_SEND_RETRY_BASE_MS, default 30000). */
+  sendRetryBaseMs: number;
+  /** Pace of phone-based drivers per SIM (SMS_SIM_RATE, default 30/30m: the Android app's own limit). */
+  simRate: Rate;
+  /** Per-organization limit on POST /send (SMS_SEND_RATE_LIMIT, default 60/m). */
+  sendRateLimit: Rate;
+  /** How often the outbox worker looks for due messages (SMS_WORKER_INTERVAL_MS, default 1000; 0 disables the worker). */
+  workerIntervalMs: number;
+  /** Timeout of one call to a gateway (SMS_SEND_TIMEOUT_MS, default 15000). */
+  sendTimeoutMs: number;
+}
+
+/** Loads and validates the SMS service's configuration from the environment. */
+export function loadConfig(env: Env = process.env): SmsConfig {
+  return {
+    ...loadPlatformConfig('sms', env),
+    sendMaxAttempts: envInt(env, 'SMS_SEND_MAX_ATTEMPTS', 5, { min: 1, max: 100 }),
+    sendRetryBaseMs: envInt(env, 'SMS_SEND_RETRY_BASE_MS', 30_000, { min: 1 }),
+    simRate: envRate(env, 'SMS_SIM_RATE', '30/30m'),
+    sendRateLimit: envRate(env, 'SMS_SEND_RATE_LIMIT', '60/m'),
+    workerIntervalMs: envInt(env, 'SMS_WORKER_INTERVAL_MS', 1000, { min: 0 }),
+    sendTimeoutMs: envInt(env, 'SMS_SEND_TIMEOUT_MS', 15_000, { min: 100 }),
+  };
+}

@@ -1,0 +1,73 @@
+/** The four webhook formats the service understands. */
+export type WebhookFormat = 'native' | 'android' | 'httpsms' | 'twilio';
+
+/** A received SMS, normalized from any format. */
+export interface ReceivedEvent {
+  kind: 'received';
+  /** The gateway's id for this delivery of the event; the same id posted twice is stored once. */
+  eventId: string | null;
+  sim: string | null;
+  from: string;
+  /** Our number, when the gateway says it; else the SIM's known number is used. */
+  to: string | null;
+  body: string;
+  externalId: string | null;
+  /** ISO 8601 UTC, or null to use the time it is stored. */
+  receivedAt: string | null;
+  deviceId: string | null;
+  slot: number | null;
+}
+
+/** A delivery report about an outbound message. */
+export interface StatusEvent {
+  kind: 'status';
+  eventId: string | null;
+  status: 'sent' | 'delivered' | 'failed';
+  /** Our message id (native reports only). */
+  messageId: number | null;
+  externalId: string | null;
+  error: string | null;
+  /** When the gateway says it happened (ISO 8601 UTC), else null. */
+  at: string | null;
+}
+
+/** Something a webhook call reports. */
+export type WebhookEvent = ReceivedEvent | StatusEvent;
+
+/** A recognized webhook call. */
+export interface ParsedWebhook {
+  format: WebhookFormat;
+  events: WebhookEvent[];
+}
+
+/** A body of a known format whose content is not usable; the message is shown to the caller. */
+export class WebhookFormatError extends Error {}
+
+/** Converts a timestamp with any offset to ISO 8601 UTC; null when absent or unreadable. */
+export function toUtcIso(value: unknown): string | null {
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** A gateway's SIM slot (`1`, `"SIM1"`) as our SIM identifier (`"sim1"`). */
+export function simFromSlot(value: unknown): string | null {
+  if (typeof value === 'number' && Number.isInteger(value)) return `sim${value}`;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const match = /^sim\s*(\d+)$/i.exec(value.trim());
+    return match ? `sim${match[1]}` : /^\d+$/.test(value.trim()) ? `sim${value.trim()}` : value.trim();
+  }
+  return null;
+}
+
+/** A text field of a gateway payload, or null. */
+export function optionalText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return null;
+}
+
+/** True for a plain JSON object. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,23 @@
+import { baseUrlOf, type App } from '@switchboard/core';
+import { z } from 'zod';
+import type { SmsContext } from './context.ts';
+import { homePage } from './home-page.ts';
+import { llmsText } from './llms-text.ts';
+import { healthSchema } from './schema.ts';
+
+/** GET /, /llms.txt and /health. */
+export function registerPageRoutes(app: App, context: SmsContext): void {
+  app.get('/', { schema: { summary: 'HTML page: the service, its endpoints and a small inbox', response: { 200: z.string() } } }, async (request, reply) => {
+    reply.type('text/html; charset=utf-8');
+    return homePage(baseUrlOf(request, context.config.publicBaseUrl));
+  });
+  app.get('/llms.txt', { schema: { summary: 'Plain-text guide for LLM agents (llms.txt)', response: { 200: z.string() } } }, async (request, reply) => {
+    reply.type('text/plain; charset=utf-8');
+    return llmsText(baseUrlOf(request, context.config.publicBaseUrl));
+  });
+  app.get('/health', { schema: { summary: 'Health of the service and its database', response: { 200: healthSchema, 503: healthSchema } } }, async (_request, reply) => {
+    const ok = await context.database.ping(2000);
+    if (!ok) return reply.status(503).send({ status: 'unavailable', version: '1.0', database: 'unavailable' });
+    return { status: 'ok', version: '1.0', database: 'ok' };
+  });
+}

@@ -1,0 +1,172 @@
+import type { Kysely } from 'kysely';
+import { countSegments } from '../domain/segments.ts';
+import { statusAdvances, type MessageRecord, type MessageStatus } from '../domain/message.ts';
+import type { ListQuery } from '../domain/validation.ts';
+import type { ReceivedEvent, StatusEvent, WebhookEvent } from '../domain/webhook-event.ts';
+import { MESSAGE_COLUMNS, lockOrganization, presentMessage, tally, touchSims, type MessageRow, type SimTouch } from './message-rows.ts';
+import type { SmsTables } from './schema.ts';
+
+/** One page of a listing. */
+export interface MessagePage {
+  messages: MessageRecord[];
+  hasMore: boolean;
+}
+
+/** What a webhook call changed. */
+export interface WebhookOutcome {
+  stored: number[];
+  duplicates: number;
+  updated: number;
+}
+
+// Stay well below PostgreSQL's 65535 bind parameters per statement.
+const INSERT_CHUNK = 500;
+
+/** Messages: the incremental listing and what webhooks report. */
+export class MessageStore {
+  constructor(private readonly db: Kysely<SmsTables>) {}
+
+  /** Messages with id > since_id, ascending, at most `limit`, filtered by direction and SIM (id or phone number). */
+  async list(orgId: string, query: ListQuery): Promise<MessagePage> {
+    let select = this.db
+      .selectFrom('messages')
+      .select(MESSAGE_COLUMNS)
+      .where('org_id', '=', orgId)
+      .where('id', '>', query.sinceId);
+    if (query.direction) select = select.where('direction', '=', query.direction);
+    if (query.sim !== null) {
+      const sim = query.sim;
+      select = select.where((eb) =>
+        eb.or([
+          eb('sim', '=', sim),
+          eb('sim', 'in', eb.selectFrom('sims').select('sims.sim').where('sims.org_id', '=', orgId).where('sims.phone_number', '=', sim)),
+        ]),
+      );
+    }
+    const rows = (await select.orderBy('id').limit(query.limit + 1).execute()) as MessageRow[];
+    const hasMore = rows.length > query.limit;
+    if (hasMore) rows.pop();
+    return { messages: rows.map(presentMessage), hasMore };
+  }
+
+  /** One message of an organization, or undefined. */
+  async get(orgId: string, id: number): Promise<MessageRecord | undefined> {
+    const row = await this.db.selectFrom('messages').select(MESSAGE_COLUMNS).where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+    return row ? presentMessage(row as MessageRow) : undefined;
+  }
+
+  /**
+   * Applies a webhook's events in one transaction: received messages are
+   * stored (a gateway event id seen before counts as a duplicate), delivery
+   * reports update outbound messages. Returns after the commit, so a 200
+   * answer means the messages are durable.
+   */
+  async applyWebhook(orgId: string, gateway: string, events: WebhookEvent[], now: Date): Promise<WebhookOutcome> {
+    const at = now.toISOString();
+    return this.db.transaction().execute(async (trx) => {
+      await lockOrganization(trx, orgId);
+      const fresh = new Set<WebhookEvent>();
+      let duplicates = 0;
+      const ids = new Set<string>();
+      const withIds: WebhookEvent[] = [];
+      for (const event of events) {
+        if (event.eventId === null) {
+          fresh.add(event);
+        } else if (ids.has(event.eventId)) {
+          duplicates += 1;
+        } else {
+          ids.add(event.eventId);
+          withIds.push(event);
+        }
+      }
+      for (let i = 0; i < withIds.length; i += INSERT_CHUNK) {
+        const chunk = withIds.slice(i, i + INSERT_CHUNK);
+        const inserted = await trx
+          .insertInto('webhook_events')
+          .values(chunk.map((event) => ({ org_id: orgId, gateway, event_id: event.eventId!, created_at: at })))
+          .onConflict((oc) => oc.columns(['org_id', 'gateway', 'event_id']).doNothing())
+          .returning('event_id')
+          .execute();
+        const insertedIds = new Set(inserted.map((row) => row.event_id));
+        for (const event of chunk) {
+          if (insertedIds.has(event.eventId!)) fresh.add(event);
+          else duplicates += 1;
+        }
+      }
+
+      const received = events.filter((event): event is ReceivedEvent => event.kind === 'received' && fresh.has(event));
+      const stored = await this.insertReceived(trx, orgId, gateway, received, at);
+      let updated = 0;
+      for (const event of events) {
+        if (event.kind === 'status' && fresh.has(event)) updated += await this.applyStatus(trx, orgId, event, at);
+      }
+      return { stored, duplicates, updated };
+    });
+  }
+
+  private async insertReceived(trx: Kysely<SmsTables>, orgId: string, gateway: string, events: ReceivedEvent[], at: string): Promise<number[]> {
+    if (events.length === 0) return [];
+    // Gateways that do not say which number received the message (the Android app): use the SIM's known number.
+    const unknownTo = [...new Set(events.filter((event) => !event.to && event.sim !== null).map((event) => event.sim!))];
+    const simNumbers = new Map<string, string>();
+    if (unknownTo.length > 0) {
+      const rows = await trx.selectFrom('sims').select(['sim', 'phone_number']).where('org_id', '=', orgId).where('sim', 'in', unknownTo).execute();
+      for (const row of rows) if (row.phone_number) simNumbers.set(row.sim, row.phone_number);
+    }
+    const touches = new Map<string, SimTouch>();
+    const rows = events.map((event) => {
+      tally(touches, event.sim, 'inbound', { phoneNumber: event.to || null, deviceId: event.deviceId, slot: event.slot });
+      return {
+        org_id: orgId,
+        direction: 'inbound',
+        sim: event.sim,
+        from_number: event.from,
+        to_number: event.to || (event.sim !== null ? simNumbers.get(event.sim) : undefined) || '',
+        body: event.body,
+        status: 'received',
+        segments: countSegments(event.body),
+        gateway,
+        external_id: event.externalId,
+        error: null,
+        received_at: event.receivedAt ?? at,
+        sent_at: null,
+        delivered_at: null,
+        created_at: at,
+        updated_at: at,
+      };
+    });
+    const stored: number[] = [];
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const inserted = await trx.insertInto('messages').values(rows.slice(i, i + INSERT_CHUNK)).returning('id').execute();
+      for (const row of inserted) stored.push(Number(row.id));
+    }
+    await touchSims(trx, orgId, touches.values(), at);
+    // Ids are drawn in insertion order, so ascending ids are the events' order.
+    return stored.sort((a, b) => a - b);
+  }
+
+  private async applyStatus(trx: Kysely<SmsTables>, orgId: string, event: StatusEvent, at: string): Promise<number> {
+    let select = trx.selectFrom('messages').select(['id', 'status', 'sent_at']).where('org_id', '=', orgId).where('direction', '=', 'outbound');
+    select = event.messageId !== null ? select.where('id', '=', event.messageId) : select.where('external_id', '=', event.externalId!);
+    const targets = await select.execute();
+    let updated = 0;
+    for (const target of targets) {
+      if (!statusAdvances(target.status as MessageStatus, event.status)) continue;
+      const when = event.at ?? at;
+      const changes: { status: string; updated_at: string; sent_at?: string; delivered_at?: string; error?: string | null; external_id?: string } = {
+        status: event.status,
+        updated_at: at,
+      };
+      if (event.status === 'sent' || event.status === 'delivered') changes.sent_at = target.sent_at ?? when;
+      if (event.status === 'delivered') changes.delivered_at = when;
+      if (event.status === 'delivered') changes.error = null;
+      if (event.status === 'failed') changes.error = event.error ?? 'failed';
+      if (event.externalId !== null && event.messageId !== null) changes.external_id = event.externalId;
+      await trx.updateTable('messages').set(changes).where('id', '=', target.id).execute();
+      // A final report ends any pending retry.
+      if (event.status !== 'sent') await trx.deleteFrom('outbox').where('message_id', '=', target.id).execute();
+      updated += 1;
+    }
+    return updated;
+  }
+}

@@ -1,0 +1,103 @@
+import { sql, type Kysely } from 'kysely';
+import { coreMigrations, serialPrimaryKey, type VersionedMigration } from '@switchboard/core';
+
+/** Schema of the SMS service, after core's shared tables. */
+export const smsMigrations: Record<string, VersionedMigration> = {
+  ...coreMigrations,
+  '0100_sms_initial': {
+    async up(db: Kysely<any>, dialect) {
+      await db.schema
+        .createTable('organizations')
+        .addColumn('org_id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('active_driver', 'text', (c) => c.notNull().defaultTo('none'))
+        .addColumn('seq', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('id', sql.raw(serialPrimaryKey(dialect)))
+        .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.org_id'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('hash', 'text', (c) => c.notNull().unique())
+        .addColumn('hint', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_used_at', 'text')
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await db.schema.createIndex('api_keys_org').on('api_keys').columns(['org_id', 'id']).execute();
+      await db.schema
+        .createTable('gateways')
+        .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.org_id'))
+        .addColumn('driver', 'text', (c) => c.notNull())
+        .addColumn('config', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('gateways_pk', ['org_id', 'driver'])
+        .execute();
+      await db.schema
+        .createTable('sims')
+        .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.org_id'))
+        .addColumn('sim', 'text', (c) => c.notNull())
+        .addColumn('label', 'text')
+        .addColumn('phone_number', 'text')
+        .addColumn('device_id', 'text')
+        .addColumn('slot', 'integer')
+        .addColumn('message_count', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('inbound_count', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('outbound_count', 'bigint', (c) => c.notNull().defaultTo(0))
+        .addColumn('first_seen_at', 'text', (c) => c.notNull())
+        .addColumn('last_seen_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('sims_pk', ['org_id', 'sim'])
+        .execute();
+      await db.schema.createIndex('sims_phone').on('sims').columns(['org_id', 'phone_number']).execute();
+      await db.schema
+        .createTable('messages')
+        .addColumn('id', sql.raw(serialPrimaryKey(dialect)))
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('direction', 'text', (c) => c.notNull())
+        .addColumn('sim', 'text')
+        .addColumn('from_number', 'text', (c) => c.notNull())
+        .addColumn('to_number', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('segments', 'integer', (c) => c.notNull())
+        .addColumn('gateway', 'text')
+        .addColumn('external_id', 'text')
+        .addColumn('error', 'text')
+        .addColumn('received_at', 'text')
+        .addColumn('sent_at', 'text')
+        .addColumn('delivered_at', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      // The listing reads (org_id, id > since_id) in id order: this index serves it without a sort.
+      await db.schema.createIndex('messages_org_id').on('messages').columns(['org_id', 'id']).execute();
+      await db.schema.createIndex('messages_org_external').on('messages').columns(['org_id', 'external_id']).execute();
+      await db.schema
+        .createTable('webhook_events')
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('gateway', 'text', (c) => c.notNull())
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('webhook_events_pk', ['org_id', 'gateway', 'event_id'])
+        .execute();
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('message_id', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['org_id', 'key'])
+        .execute();
+      await db.schema
+        .createTable('outbox')
+        .addColumn('message_id', 'bigint', (c) => c.primaryKey())
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+        .addColumn('lease_until', 'bigint')
+        .execute();
+      await db.schema.createIndex('outbox_due').on('outbox').columns(['next_attempt_at']).execute();
+    },
+  },
+};
