@@ -1,0 +1,126 @@
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createTestDatabase, type TestDatabase } from '@switchboard/core/testing';
+import type { App } from '@switchboard/core';
+import { buildApp, createProject, createToken, loadConfig, withTicketsStore, TOOLS, type TicketsConfig } from '../src/index.ts';
+
+/** A running ticket board on a real port, with one project and its token. */
+export interface Board {
+  app: App;
+  url: string;
+  token: string;
+  projectKey: string;
+  database: TestDatabase;
+  env: Record<string, string>;
+  /** Creates another project with a token on the same deployment. */
+  addProject(key: string, tokenName?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts a board for a dialect; the worker does not poll (tests drain it). */
+export async function startBoard(dialect: 'sqlite' | 'postgres', options: { key?: string; env?: Record<string, string> } = {}): Promise<Board> {
+  const database = await createTestDatabase(dialect);
+  const env = { ...database.env, LOG_LEVEL: 'silent', TICKETS_SUMMARY_WORKER: 'off', ...options.env };
+  const projectKey = options.key ?? 'DEMO';
+  const addProject = async (key: string, tokenName = 'agent') =>
+    withTicketsStore(env, async (db) => {
+      await createProject(db, { key, name: `Project ${key}` });
+      return (await createToken(db, key, tokenName)).token;
+    });
+  const token = await addProject(projectKey);
+  const config: TicketsConfig = loadConfig(env);
+  const app = await buildApp(config);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return {
+    app,
+    url,
+    token,
+    projectKey,
+    database,
+    env,
+    addProject,
+    async close() {
+      await app.close();
+      await database.cleanup();
+    },
+  };
+}
+
+/** Calls a tool one way or the other; both return the tool's JSON or throw ToolCallError. */
+export type Caller = (name: string, args?: Record<string, unknown>) => Promise<any>;
+
+/** A refused call: HTTP status (REST) or isError (MCP), with the message. */
+export class ToolCallError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** Calls a tool through its REST method and path. */
+export function restCaller(url: string, token: string): Caller {
+  return async (name, args = {}) => {
+    const tool = TOOLS.find((t) => t.name === name) ?? { rest: { method: 'DELETE', path: '/documents/{id}', idParam: 'doc_id', aliases: undefined } };
+    const { method, idParam, aliases } = tool.rest;
+    const rest: Record<string, unknown> = { ...args };
+    let path = tool.rest.path;
+    if (idParam) {
+      path = path.replace('{id}', encodeURIComponent(String(rest[idParam])));
+      delete rest[idParam];
+    }
+    for (const [alias, field] of Object.entries(aliases ?? {})) {
+      if (field in rest) {
+        rest[alias] = rest[field];
+        delete rest[field];
+      }
+    }
+    const init: RequestInit = { method, headers: { authorization: `Bearer ${token}` } };
+    if (method === 'GET' || method === 'DELETE') {
+      const query = new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, String(v)])).toString();
+      if (query) path += `?${query}`;
+    } else {
+      init.body = JSON.stringify(rest);
+      init.headers = { ...init.headers, 'content-type': 'application/json' };
+    }
+    const response = await fetch(`${url}/api/mcp/v1${path}`, init);
+    const body = await response.json();
+    if (!response.ok) throw new ToolCallError(body.error.message, response.status, body.error.code);
+    return body;
+  };
+}
+
+/** Connects an MCP SDK client over Streamable HTTP. */
+export async function connectMcp(url: string, token: string): Promise<Client> {
+  const client = new Client({ name: 'switchboard-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/api/mcp/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  await client.connect(transport);
+  return client;
+}
+
+/** Calls a tool through an MCP client; checks that text content and structuredContent carry the same JSON. */
+export function mcpCaller(client: Client): Caller {
+  return async (name, args = {}) => {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    const text = (result.content[0] as { type: 'text'; text: string }).text;
+    if (result.isError) throw new ToolCallError(text, undefined, (result.structuredContent as any)?.error?.code);
+    if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(result.structuredContent)) throw new Error('text content and structuredContent differ');
+    return result.structuredContent;
+  };
+}
+
+/** The error a refused call raises. */
+export async function refusal(promise: Promise<unknown>): Promise<ToolCallError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ToolCallError) return error;
+    throw error;
+  }
+  throw new Error('the call was expected to fail');
+}
