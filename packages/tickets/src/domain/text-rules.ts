@@ -46,9 +46,11 @@ export function extractiveSummary(title: string, description: string, latestComm
   const plain = (text: string) =>
     text
       .replace(/```[\s\S]*?```/g, ' ')
+      // Headings name sections; they are not sentences of the summary.
+      .replace(/^\s{0,3}#{1,6}\s.*$/gm, ' ')
       .replace(/`([^`]*)`/g, '$1')
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/^\s{0,3}(?:#{1,6}|[-*+]|\d+\.|>)\s+/gm, '')
+      .replace(/^\s{0,3}(?:[-*+]|\d+\.|>)\s+/gm, '')
       .replace(/[*_~]{1,3}([^*_~]+)[*_~]{1,3}/g, '$1')
       .replace(/\s+/g, ' ')
       .trim();
