@@ -1,0 +1,22 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialectsUnderTest } from '@switchboard/core/testing';
+import { restCaller, startBoard, type Board } from './helpers.ts';
+
+describe.each(dialectsUnderTest())('ticket numbering on %s', (dialect) => {
+  let board: Board;
+  beforeAll(async () => {
+    board = await startBoard(dialect);
+  });
+  afterAll(async () => {
+    await board.close();
+  });
+
+  it('gives 200 tickets created at once 200 distinct consecutive numbers', async () => {
+    const call = restCaller(board.url, board.token);
+    const created = await Promise.all(Array.from({ length: 200 }, (_, i) => call('create_ticket', { title: `Concurrent ${i}` })));
+    const numbers = created.map((ticket) => ticket.number).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    expect(new Set(created.map((ticket) => ticket.key)).size).toBe(200);
+    expect((await call('list_tickets', { limit: 500 })).count).toBe(200);
+  });
+});
