@@ -1,6 +1,115 @@
+import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { AppError } from '@switchboard/core';
+import { loadConfig, openFlowsStores, PROVIDER_KINDS, TOKEN_SCOPES, type FlowsStores, type TokenScope } from '@switchboard/flows';
+import { action, printResult, type CommonOptions } from '../output.ts';
 
-/** `switchboard flows …` commands (added with the flows service). */
+async function withStores<T>(run: (stores: FlowsStores) => Promise<T>): Promise<T> {
+  const stores = await openFlowsStores(loadConfig());
+  try {
+    return await run(stores);
+  } finally {
+    await stores.close();
+  }
+}
+
+/** `switchboard flows …`: organizations, tokens, provider connections and flows of the flow-execution service. */
 export function registerFlowsCommands(program: Command): void {
-  program.command('flows').description('flows service administration (not built yet)');
+  const flows = program.command('flows').description('flow execution service: organizations, tokens, providers, flows');
+
+  const org = flows.command('org').description('organizations');
+  org
+    .command('create <org_code>')
+    .description('create an organization and its first token (scope manage)')
+    .option('--name <name>', 'display name')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (orgCode: string, options: CommonOptions & { name?: string }) => {
+        const result = await withStores(async (stores) => {
+          const created = await stores.orgs.createOrg(orgCode, options.name);
+          const { token } = await stores.orgs.createToken(created.id, { scope: 'manage', name: 'initial manage token' });
+          return { org_code: created.code, token };
+        });
+        printResult(options, result, `created organization ${result.org_code}\ntoken (scope manage, shown once): ${result.token}`);
+      }),
+    );
+
+  const token = flows.command('token').description('API tokens (prefix sbf_)');
+  token
+    .command('create <org_code>')
+    .description('issue a token; the secret is shown once')
+    .option('--name <name>', 'name shown in listings')
+    .option('--scope <scope>', `${TOKEN_SCOPES.join(' or ')}`, 'run')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (orgCode: string, options: CommonOptions & { name?: string; scope: string }) => {
+        if (!TOKEN_SCOPES.includes(options.scope as TokenScope)) throw new AppError('invalid_request', `--scope must be one of ${TOKEN_SCOPES.join(', ')}`);
+        const result = await withStores(async (stores) => {
+          const found = await stores.orgs.requireOrg(orgCode);
+          const created = await stores.orgs.createToken(found.id, { name: options.name, scope: options.scope as TokenScope });
+          return { token_id: created.id, token: created.token };
+        });
+        printResult(options, result, `token ${result.token_id} (scope ${options.scope}, shown once): ${result.token}`);
+      }),
+    );
+  token
+    .command('revoke <org_code> <token_id>')
+    .description('revoke a token; it fails on the next request')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (orgCode: string, tokenId: string, options: CommonOptions) => {
+        await withStores(async (stores) => stores.orgs.revokeToken((await stores.orgs.requireOrg(orgCode)).id, tokenId));
+        printResult(options, { revoked: true }, `revoked ${tokenId}`);
+      }),
+    );
+  token
+    .command('list <org_code>')
+    .description('list tokens (never their secrets)')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (orgCode: string, options: CommonOptions) => {
+        const tokens = await withStores(async (stores) => stores.orgs.listTokens((await stores.orgs.requireOrg(orgCode)).id));
+        const listed = tokens.map((t) => ({ id: t.id, name: t.name, scope: t.scope, hint: t.hint, created_at: t.createdAt, last_used_at: t.lastUsedAt, revoked_at: t.revokedAt }));
+        const human = listed.map((t) => `${t.id}  ${t.scope.padEnd(6)}  ${t.hint}  ${t.name}${t.revoked_at ? '  (revoked)' : ''}  last used ${t.last_used_at ?? 'never'}`).join('\n');
+        printResult(options, { tokens: listed }, human || 'no tokens');
+      }),
+    );
+
+  const provider = flows.command('provider').description('provider connections (API keys stored encrypted)');
+  provider
+    .command('set <org_code> <name>')
+    .description('create or replace a provider connection')
+    .requiredOption('--kind <kind>', PROVIDER_KINDS.join(' | '))
+    .option('--base-url <url>', 'API base URL (required for openai-compatible)')
+    .option('--api-key <key>', 'API key (stored encrypted, never shown again)')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (orgCode: string, name: string, options: CommonOptions & { kind: string; baseUrl?: string; apiKey?: string }) => {
+        const result = await withStores(async (stores) =>
+          stores.orgs.setProvider((await stores.orgs.requireOrg(orgCode)).id, { name, kind: options.kind, baseUrl: options.baseUrl, apiKey: options.apiKey }),
+        );
+        printResult(options, result, `provider ${result.name} (${result.kind}) saved`);
+      }),
+    );
+
+  flows
+    .command('save <org_code> <file>')
+    .description('save a flow definition (JSON): creates it, or a new version of the flow its "slug" names')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (orgCode: string, file: string, options: CommonOptions) => {
+        let definition: unknown;
+        try {
+          definition = JSON.parse(await readFile(file, 'utf8'));
+        } catch (error) {
+          throw new AppError('invalid_request', `cannot read ${file}: ${(error as Error).message}`);
+        }
+        const saved = await withStores(async (stores) => {
+          const found = await stores.orgs.requireOrg(orgCode);
+          return stores.admin.save(found, definition);
+        });
+        const result = { slug: saved.flow.slug, version: saved.flow.version };
+        printResult(options, result, `${saved.created ? 'created' : 'updated'} flow ${result.slug} (version ${result.version})`);
+      }),
+    );
 }

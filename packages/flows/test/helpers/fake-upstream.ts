@@ -58,8 +58,9 @@ export class FakeUpstream {
     const model = String(body.model);
     const call: UpstreamCall = { model, stream: body.stream === true, body, authorization: req.headers.authorization, aborted: false };
     this.calls.push(call);
+    let killed = false;
     res.on('close', () => {
-      if (!res.writableFinished) {
+      if (!res.writableFinished && !killed) {
         call.aborted = true;
         for (const waiter of this.abortWaiters.splice(0)) waiter();
       }
@@ -87,6 +88,9 @@ export class FakeUpstream {
     send(chunk({ role: 'assistant', content: '' }, null));
     for (const [index, token] of tokens.entries()) {
       if (model === 'fail-mid' && index === 2) {
+        killed = true;
+        // Let the tokens already written reach the client before the connection drops.
+        await new Promise((resolve) => setTimeout(resolve, 50));
         res.destroy();
         return;
       }
