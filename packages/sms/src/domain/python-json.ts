@@ -1,6 +1,6 @@
 /**
- * A JSON reader whose errors read like Python's `json` module (what FastAPI
- * reports for a malformed body): the same message and the same position.
+ * A JSON reader whose errors read like Python's `json` module with its C
+ * scanner (what FastAPI reports for a malformed body): same message, same position.
  */
 
 /** Where and why a text is not JSON, in Python's words; `pos` counts code points like Python's `str`. */
@@ -99,18 +99,18 @@ class Reader {
       const terminator = s[i];
       end = i + 1;
       if (terminator === '"') return [out, end];
-      if (terminator !== '\\') throw new DecodeFailure(`Invalid control character ${pythonRepr(terminator)} at`, i);
+      if (terminator !== '\\') throw new DecodeFailure('Invalid control character at', i);
       const escape = s[end];
       if (escape === undefined) throw new DecodeFailure('Unterminated string starting at', begin);
       if (escape !== 'u') {
         const replacement = ESCAPES[escape];
-        if (replacement === undefined) throw new DecodeFailure(`Invalid \\escape: ${pythonRepr(escape)}`, i);
+        if (replacement === undefined) throw new DecodeFailure('Invalid \\escape', i);
         out += replacement;
         end += 1;
         continue;
       }
       const hex = s.slice(end + 1, end + 5);
-      if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new DecodeFailure('Invalid \\uXXXX escape', end - 1);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new DecodeFailure('Invalid \\uXXXX escape', end);
       out += String.fromCharCode(parseInt(hex, 16));
       end += 5;
     }
@@ -158,13 +158,4 @@ class Reader {
       end = this.skip(end);
     }
   }
-}
-
-/** Python's repr() of a one-character string, as its error messages quote it. */
-function pythonRepr(char: string): string {
-  const named: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', "'": '"\'"', '\\': "'\\\\'" };
-  if (named[char] !== undefined) return char === "'" || char === '\\' ? named[char] : `'${named[char]}'`;
-  const code = char.charCodeAt(0);
-  if (code < 0x20 || code === 0x7f) return `'\\x${code.toString(16).padStart(2, '0')}'`;
-  return `'${char}'`;
 }
