@@ -1,0 +1,146 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@switchboard/core';
+import { dialectsUnderTest } from '@switchboard/core/testing';
+import { setProject, withTicketsStore } from '../src/index.ts';
+import { SummaryWorker } from '../src/worker/summary-worker.ts';
+import { restCaller, startBoard, type Board, type Caller } from './helpers.ts';
+
+interface FakeModel {
+  url: string;
+  requests: Array<{ path: string; authorization: string | undefined; body: any }>;
+  reply: { status: number; text: string };
+  close(): Promise<void>;
+}
+
+/** A fake OpenAI-compatible server: answers chat completions with a canned text. */
+async function startFakeModel(): Promise<FakeModel> {
+  const fake: Partial<FakeModel> = { requests: [], reply: { status: 200, text: '' } };
+  const readBody = async (request: IncomingMessage) => {
+    let text = '';
+    for await (const chunk of request) text += chunk;
+    return JSON.parse(text);
+  };
+  const server: Server = createServer(async (request, response) => {
+    const body = await readBody(request);
+    fake.requests!.push({ path: request.url!, authorization: request.headers.authorization, body });
+    response.writeHead(fake.reply!.status, { 'content-type': 'application/json' });
+    if (fake.reply!.status !== 200) return response.end(JSON.stringify({ error: { message: 'model overloaded' } }));
+    response.end(
+      JSON.stringify({
+        id: 'chatcmpl-1',
+        object: 'chat.completion',
+        created: 1,
+        model: body.model,
+        choices: [{ index: 0, message: { role: 'assistant', content: fake.reply!.text }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      }),
+    );
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  fake.close = () => new Promise((done) => server.close(() => done()));
+  return fake as FakeModel;
+}
+
+describe.each(dialectsUnderTest())('Auto-Summary on %s', (dialect) => {
+  describe('extractive (no model configured)', () => {
+    let board: Board;
+    let call: Caller;
+    beforeAll(async () => {
+      board = await startBoard(dialect);
+      call = restCaller(board.url, board.token);
+    });
+    afterAll(async () => {
+      await board.close();
+    });
+
+    it('summarizes in the background without changing updated_at, and refreshes after changes', async () => {
+      const ticket = await call('create_ticket', { title: 'Add password reset', description: 'Users get a reset link by email. The link expires after one hour.' });
+      expect(ticket.ai_summary).toBeNull();
+      await board.app.summaryWorker.drain();
+      const summarized = await call('get_ticket', { ticket_id: ticket.key });
+      expect(summarized).toMatchObject({
+        ai_summary: 'Add password reset. Users get a reset link by email. The link expires after one hour.',
+        ai_summary_source: 'extractive',
+        updated_at: ticket.updated_at,
+      });
+      await call('update_ticket', { ticket_id: ticket.key, description: 'Reset links by SMS instead.' });
+      await board.app.summaryWorker.drain();
+      expect((await call('get_ticket', { ticket_id: ticket.key })).ai_summary).toBe('Add password reset. Reset links by SMS instead.');
+    });
+
+    it('leaves tickets without a summary while the project has Auto-Summary off', async () => {
+      await withTicketsStore(board.env, (db) => setProject(db, board.projectKey, { autoSummary: false }));
+      const ticket = await call('create_ticket', { title: 'Quiet ticket', description: 'Nothing to see.' });
+      await board.app.summaryWorker.drain();
+      expect((await call('get_ticket', { ticket_id: ticket.key })).ai_summary).toBeNull();
+      await withTicketsStore(board.env, (db) => setProject(db, board.projectKey, { autoSummary: true }));
+      await board.app.summaryWorker.drain();
+      expect((await call('get_ticket', { ticket_id: ticket.key })).ai_summary).toBe('Quiet ticket. Nothing to see.');
+    });
+
+    it('shares the work between workers: each due ticket is summarized exactly once', async () => {
+      for (let i = 0; i < 6; i++) await call('create_ticket', { title: `Parallel ${i}` });
+      const seen: string[] = [];
+      const counting = {
+        async summarize(input: { key: string }) {
+          seen.push(input.key);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          return { text: `summary of ${input.key}`, source: 'extractive' as const };
+        },
+      };
+      const logger = createLogger({ service: 'tickets', level: 'silent' });
+      const database = board.app.ticketsDb;
+      const workers = [0, 1].map(() => new SummaryWorker({ db: database.db, dialect: database.dialect, summarizer: counting, logger, intervalMs: 1000, batchSize: 2 }));
+      await Promise.all(workers.map(async (worker) => {
+        while ((await worker.runOnce()) > 0);
+      }));
+      expect(seen.sort()).toEqual(Array.from({ length: 6 }, (_, i) => `${board.projectKey}-${i + 3}`).sort());
+    });
+  });
+
+  describe('through an OpenAI-compatible model', () => {
+    let board: Board;
+    let call: Caller;
+    let model: FakeModel;
+    beforeAll(async () => {
+      model = await startFakeModel();
+      board = await startBoard(dialect, {
+        env: { TICKETS_SUMMARY_BASE_URL: model.url, TICKETS_SUMMARY_MODEL: 'tiny-summarizer', TICKETS_SUMMARY_API_KEY: 'sk-test-key' },
+      });
+      call = restCaller(board.url, board.token);
+    });
+    afterAll(async () => {
+      await board.close();
+      await model.close();
+    });
+
+    it('stores the model summary with source llm; get_all_tickets cuts it to 200 characters', async () => {
+      model.reply = { status: 200, text: `Adds OAuth login. ${'More detail. '.repeat(30)}` };
+      const ticket = await call('create_ticket', { title: 'OAuth login', description: 'Sign in with GitHub.' });
+      await call('add_comment', { ticket_id: ticket.key, content: 'Callback route done.' });
+      await board.app.summaryWorker.drain();
+      const stored = await call('get_ticket', { ticket_id: ticket.key });
+      expect(stored.ai_summary_source).toBe('llm');
+      expect(stored.ai_summary).toBe(model.reply.text.trim());
+      expect(stored.updated_at).toBe(stored.comments[0].created_at);
+      const request = model.requests.at(-1)!;
+      expect(request.path).toBe('/v1/chat/completions');
+      expect(request.authorization).toBe('Bearer sk-test-key');
+      expect(request.body.model).toBe('tiny-summarizer');
+      expect(request.body.messages[1].content).toContain('OAuth login');
+      expect(request.body.messages[1].content).toContain('Latest comment: Callback route done.');
+      const index = await call('get_all_tickets');
+      expect(index.tickets[0].ai_summary).toBe(stored.ai_summary.slice(0, 200));
+    });
+
+    it('falls back to an extractive summary when the model fails', async () => {
+      model.reply = { status: 400, text: '' };
+      const ticket = await call('create_ticket', { title: 'Flaky model', description: 'Still summarized.' });
+      await board.app.summaryWorker.drain();
+      expect(await call('get_ticket', { ticket_id: ticket.key })).toMatchObject({ ai_summary: 'Flaky model. Still summarized.', ai_summary_source: 'extractive' });
+    });
+  });
+});
