@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
@@ -36,9 +36,9 @@ export function createHttpServer(options: HttpServerOptions): App {
   const fastifyOptions: FastifyServerOptions = {
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit,
-    disableRequestLogging: true,
+    // One access line per request comes from the onResponse hook below, with the URL redacted.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     requestIdHeader: 'x-request-id',
-    requestIdLogLabel: 'request_id',
     genReqId: () => randomUUID(),
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,

@@ -1,0 +1,62 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..', '..');
+
+/** Result of one CLI run. */
+export interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `switchboard ARGS…` through its bin, with the given environment (DATA_DIR, DATABASE_URL…). */
+export function runCli(args: string[], env: Record<string, string>): CliResult {
+  const result = spawnSync(process.execPath, [join(ROOT, 'packages/cli/bin/switchboard.mjs'), ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs a CLI command with `--json` and parses its single stdout line; fails loudly otherwise. */
+export function runCliJson(args: string[], env: Record<string, string>): any {
+  const result = runCli([...args, '--json'], env);
+  if (result.status !== 0) throw new Error(`switchboard ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  const lines = result.stdout.trim().split('\n');
+  if (lines.length !== 1) throw new Error(`expected one line of JSON, got:\n${result.stdout}`);
+  return JSON.parse(lines[0]);
+}
+
+/** A long-running `npm start`-like process and what it printed so far. */
+export function startLauncher(env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'packages/cli/src/start.ts')], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    output: () => output,
+    exited,
+    /** Resolves when the output matches, rejects when the process exits first or after 60 s. */
+    async waitFor(pattern: RegExp, count = 1): Promise<string> {
+      const started = Date.now();
+      while (Date.now() - started < 60_000) {
+        if ((output.match(new RegExp(pattern.source, 'g')) ?? []).length >= count) return output;
+        if (child.exitCode !== null) throw new Error(`launcher exited ${child.exitCode}:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`timed out waiting for ${pattern}:\n${output}`);
+    },
+    async stop(): Promise<number | null> {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}

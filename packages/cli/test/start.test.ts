@@ -1,0 +1,58 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@switchboard/core/testing';
+import { presentServices } from '../src/services.ts';
+import { runCli, runCliJson, startLauncher } from './helpers.ts';
+
+const ports = { SMS_PORT: '0', FLOWS_PORT: '0', TICKETS_PORT: '0' };
+
+describe('npm start', () => {
+  const databases: TestDatabase[] = [];
+  afterAll(async () => {
+    for (const database of databases) await database.cleanup();
+  });
+
+  it('prints every service URL, the first-start credentials once, and never again', async () => {
+    const database = await createTestDatabase('sqlite');
+    databases.push(database);
+    const services = presentServices();
+    const first = startLauncher({ ...database.env, ...ports, SWITCHBOARD_ADMIN_PASSWORD: 'first-start-pw' });
+    const output = await first.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+/, services.length);
+    expect(await first.stop()).toBe(0);
+    expect(output).toContain('Switchboard: first start');
+    expect(output).toContain('admin@switchboard.local');
+    expect(output).not.toContain('first-start-pw');
+
+    const second = startLauncher({ ...database.env, ...ports });
+    const again = await second.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+/, services.length);
+    expect(await second.stop()).toBe(0);
+    expect(again).not.toContain('first start');
+  }, 180_000);
+
+  it('refuses a bad configuration with one line naming the variable', async () => {
+    const database = await createTestDatabase('sqlite');
+    databases.push(database);
+    const launcher = startLauncher({ ...database.env, SMS_PORT: 'eighty' });
+    expect(await launcher.exited).toBe(1);
+    expect(launcher.output().trim()).toBe('configuration error: SMS_PORT: must be an integer, got "eighty"');
+  });
+});
+
+describe('switchboard user create', () => {
+  it('creates a user with a generated password and refuses a duplicate', async () => {
+    const database = await createTestDatabase('sqlite');
+    try {
+      const created = runCliJson(['user', 'create', 'Ada@Example.com', '--admin'], database.env);
+      expect(Object.keys(created).sort()).toEqual(['email', 'password', 'user_id']);
+      expect(created.email).toBe('ada@example.com');
+      expect(created.password).toMatch(/^[A-Za-z0-9_-]{16}$/);
+      const chosen = runCliJson(['user', 'create', 'bob@example.com', '--password', 'correct horse'], database.env);
+      expect(chosen.password).toBe('correct horse');
+      const duplicate = runCli(['user', 'create', 'ada@example.com', '--json'], database.env);
+      expect(duplicate).toEqual({ status: 1, stdout: '', stderr: 'error: a user with email ada@example.com already exists\n' });
+      const bad = runCli(['user', 'create', 'not-an-email', '--json'], database.env);
+      expect(bad).toEqual({ status: 1, stdout: '', stderr: 'error: "not-an-email" is not an email address\n' });
+    } finally {
+      await database.cleanup();
+    }
+  });
+});
