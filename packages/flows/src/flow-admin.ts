@@ -21,7 +21,7 @@ export class FlowAdmin {
       await this.flows.require(org.id, slug);
       if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) raw = { ...(raw as object), slug };
     }
-    const known = (await this.providers.forOrg(org.id, org.providersVersion)).names();
+    const known = await this.providers.names(org.id);
     const definition = validateDefinition(raw, { providers: known });
     const saved = await this.flows.save(org.id, definition);
     return { ...saved, definition: { ...definition, slug: saved.flow.slug } };

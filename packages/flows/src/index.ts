@@ -1,5 +1,11 @@
 /** Public surface of the flow-execution service. */
-export { buildApp } from './app.ts';
+import type { App } from '@switchboard/core';
+import type { FlowsConfig } from './config.ts';
+
+/** Builds the service (see app.ts); loaded lazily so that the CLI does not pay for the HTTP and AI SDK modules. */
+export async function buildApp(config: FlowsConfig): Promise<App> {
+  return (await import('./app.ts')).buildApp(config);
+}
 export { loadConfig, type FlowsConfig } from './config.ts';
 export { bootstrap, DEMO_ORG } from './bootstrap.ts';
 export { openFlowsStores, type FlowsStores } from './stores.ts';

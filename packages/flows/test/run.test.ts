@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
-import { startHarness, simpleFlow, type Harness } from './helpers/harness.ts';
+import { startHarness, simpleFlow, type Harness, type TestFlow } from './helpers/harness.ts';
 
 const routedFlow = {
   name: 'Router',
@@ -32,7 +32,7 @@ const routedFlow = {
   ],
 };
 
-const parallelFlow = {
+const parallelFlow: TestFlow = {
   name: 'Parallel',
   slug: 'parallel',
   nodes: [
@@ -199,11 +199,22 @@ describe.each(dialectsUnderTest())('running flows on %s', (dialect) => {
   });
 });
 
-describe.each(dialectsUnderTest())('run timeout on %s', (dialect) => {
+describe.each(dialectsUnderTest())('run timeout and concurrency on %s', (dialect) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness(dialect, { FLOWS_RUN_TIMEOUT_MS: '300' });
+    h = await startHarness(dialect, { FLOWS_RUN_TIMEOUT_MS: '1500' });
     await h.save(simpleFlow({ slug: 'hanging', model: 'hang' }));
+    const concurrent = structuredClone(parallelFlow);
+    concurrent.slug = 'concurrent';
+    concurrent.nodes[1].data.model = 'barrier:left';
+    concurrent.nodes[2].data.model = 'barrier:right';
+    await h.save(concurrent);
+  });
+
+  it('runs independent branches concurrently (each upstream call waits for the other)', async () => {
+    const response = await h.post('/api/llm/acme/flows/concurrent/run', { input: { question: 'q' }, metadata: { user: 'u' } }, h.runToken);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { joined: string }).joined).toBe('left + right (u)');
   });
   afterAll(async () => {
     await h?.close();
@@ -212,7 +223,7 @@ describe.each(dialectsUnderTest())('run timeout on %s', (dialect) => {
   it('answers 504 timeout when the run passes FLOWS_RUN_TIMEOUT_MS and aborts the upstream call', async () => {
     const response = await h.post('/api/llm/acme/flows/hanging/run', { input: { question: 'wait' } }, h.runToken);
     expect(response.status).toBe(504);
-    expect(await response.json()).toEqual({ error: { message: 'The run took longer than 300 ms', type: 'api_error', param: null, code: 'timeout' } });
+    expect(await response.json()).toEqual({ error: { message: 'The run took longer than 1500 ms', type: 'api_error', param: null, code: 'timeout' } });
     await h.upstream.waitForAbort();
     expect(h.upstream.calls.at(-1)!.aborted).toBe(true);
   });

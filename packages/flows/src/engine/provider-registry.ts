@@ -1,17 +1,34 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
 import type { FlowsConfig } from '../config.ts';
 import type { OrgStore, ProviderConnection } from '../store/org-store.ts';
 import { FlowsError } from '../domain/errors.ts';
+
+/** The AI SDK provider factories, loaded on first use so that the CLI (which never calls a model) starts fast. */
+interface ProviderSdk {
+  createOpenAI: typeof import('@ai-sdk/openai').createOpenAI;
+  createAnthropic: typeof import('@ai-sdk/anthropic').createAnthropic;
+  createOpenAICompatible: typeof import('@ai-sdk/openai-compatible').createOpenAICompatible;
+}
+
+let sdk: Promise<ProviderSdk> | undefined;
+function loadSdk(): Promise<ProviderSdk> {
+  sdk ??= Promise.all([import('@ai-sdk/openai'), import('@ai-sdk/anthropic'), import('@ai-sdk/openai-compatible')]).then(([openai, anthropic, compatible]) => ({
+    createOpenAI: openai.createOpenAI,
+    createAnthropic: anthropic.createAnthropic,
+    createOpenAICompatible: compatible.createOpenAICompatible,
+  }));
+  return sdk;
+}
 
 /** The provider connections of one organization, as AI SDK models. */
 export class OrgProviders {
   private readonly models = new Map<string, LanguageModel>();
   private readonly byName: Map<string, ProviderConnection>;
 
-  constructor(connections: ProviderConnection[]) {
+  constructor(
+    connections: ProviderConnection[],
+    private readonly sdk: ProviderSdk,
+  ) {
     this.byName = new Map(connections.map((c) => [c.name, c]));
   }
 
@@ -32,24 +49,24 @@ export class OrgProviders {
     if (!model) {
       const connection = this.byName.get(name);
       if (!connection) throw new FlowsError('upstream_error', `No provider connection named "${name}"`, 'upstream_error');
-      model = buildModel(connection, modelId);
+      model = buildModel(this.sdk, connection, modelId);
       this.models.set(key, model);
     }
     return model;
   }
 }
 
-function buildModel(connection: ProviderConnection, modelId: string): LanguageModel {
+function buildModel(sdk: ProviderSdk, connection: ProviderConnection, modelId: string): LanguageModel {
   const apiKey = connection.apiKey ?? '';
   const baseURL = connection.baseUrl ?? undefined;
   switch (connection.kind) {
     case 'openai':
       // Chat Completions rather than the Responses API: it is what OPENAI_BASE_URL proxies and gateways speak.
-      return createOpenAI({ apiKey, baseURL }).chat(modelId);
+      return sdk.createOpenAI({ apiKey, baseURL }).chat(modelId);
     case 'anthropic':
-      return createAnthropic({ apiKey, baseURL })(modelId);
+      return sdk.createAnthropic({ apiKey, baseURL })(modelId);
     case 'openai-compatible':
-      return createOpenAICompatible({ name: connection.name, baseURL: baseURL!, apiKey: connection.apiKey ?? undefined, includeUsage: true }).chatModel(modelId);
+      return sdk.createOpenAICompatible({ name: connection.name, baseURL: baseURL!, apiKey: connection.apiKey ?? undefined, includeUsage: true }).chatModel(modelId);
   }
 }
 
@@ -71,6 +88,17 @@ export class ProviderRegistry {
   async forOrg(orgId: number, providersVersion: number): Promise<OrgProviders> {
     const hit = this.cache.get(orgId);
     if (hit && hit.version === providersVersion) return hit.providers;
+    const providers = new OrgProviders(await this.connections(orgId), await loadSdk());
+    this.cache.set(orgId, { version: providersVersion, providers });
+    return providers;
+  }
+
+  /** Names of the providers a flow of this organization may use (its connections plus environment fallbacks). */
+  async names(orgId: number): Promise<Set<string>> {
+    return new Set((await this.connections(orgId)).map((c) => c.name));
+  }
+
+  private async connections(orgId: number): Promise<ProviderConnection[]> {
     const connections = await this.orgs.loadProviders(orgId);
     const names = new Set(connections.map((c) => c.name));
     if (!names.has('openai') && this.config.openaiApiKey) {
@@ -79,8 +107,6 @@ export class ProviderRegistry {
     if (!names.has('anthropic') && this.config.anthropicApiKey) {
       connections.push({ name: 'anthropic', kind: 'anthropic', apiKey: this.config.anthropicApiKey, baseUrl: this.config.anthropicBaseUrl ?? null });
     }
-    const providers = new OrgProviders(connections);
-    this.cache.set(orgId, { version: providersVersion, providers });
-    return providers;
+    return connections;
   }
 }

@@ -18,7 +18,8 @@ export interface UpstreamCall {
  * - `fail`: 500 with an OpenAI error body;
  * - `fail-mid`: streams two tokens, then drops the connection;
  * - `slow`: streams a token every 100 ms, 50 of them;
- * - `hang`: never answers.
+ * - `hang`: never answers;
+ * - `barrier:<text>`: holds the answer until a second `barrier:` call arrives (proves two calls run concurrently).
  * Usage is prompt_tokens 7, completion_tokens = number of tokens.
  */
 export class FakeUpstream {
@@ -27,6 +28,7 @@ export class FakeUpstream {
   url = '';
   /** Resolves the next time a call is aborted by the client. */
   private abortWaiters: Array<() => void> = [];
+  private barrier: Array<() => void> = [];
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -66,13 +68,19 @@ export class FakeUpstream {
       }
     });
     if (model === 'hang') return;
+    if (model.startsWith('barrier:')) {
+      await new Promise<void>((resolve) => {
+        this.barrier.push(resolve);
+        if (this.barrier.length >= 2) for (const release of this.barrier.splice(0)) release();
+      });
+    }
     if (model === 'fail') {
       res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'upstream exploded', type: 'server_error', code: null } }));
       return;
     }
     const messages = (body.messages as Array<{ role: string; content: unknown }>) ?? [];
     const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-    const text = model.startsWith('reply:') ? model.slice('reply:'.length) : model === 'slow' ? Array.from({ length: 50 }, (_, i) => `t${i} `).join('') : `Echo: ${String(lastUser?.content ?? '')}`;
+    const text = model.startsWith('reply:') || model.startsWith('barrier:') ? model.slice(model.indexOf(':') + 1) : model === 'slow' ? Array.from({ length: 50 }, (_, i) => `t${i} `).join('') : `Echo: ${String(lastUser?.content ?? '')}`;
     const tokens = text.match(/\S+\s*|\s+/g) ?? [];
     const usage = { prompt_tokens: 7, completion_tokens: tokens.length, total_tokens: 7 + tokens.length };
     const id = 'chatcmpl-upstream';

@@ -63,8 +63,17 @@ export async function startHarness(dialect: 'sqlite' | 'postgres', env: Record<s
   };
 }
 
+/** A flow definition as tests build it. */
+export interface TestFlow {
+  name: string;
+  slug?: string;
+  description?: string;
+  nodes: Array<{ id: string; type: string; data: Record<string, unknown> }>;
+  edges: Array<{ from: string; to: string }>;
+}
+
 /** A one-llm-node flow: input(question) → llm(local, model) → output(format). */
-export function simpleFlow(options: { name?: string; slug?: string; model?: string; format?: string; template?: unknown; extraVariables?: unknown[] } = {}) {
+export function simpleFlow(options: { name?: string; slug?: string; model?: string; format?: string; template?: unknown; extraVariables?: unknown[] } = {}): TestFlow {
   return {
     name: options.name ?? 'Support bot',
     ...(options.slug ? { slug: options.slug } : {}),
