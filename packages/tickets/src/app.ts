@@ -9,7 +9,7 @@ import { BASE_PATH, registerRestRoutes } from './http/rest-routes.ts';
 import { registerMcpEndpoint } from './mcp/mcp-endpoint.ts';
 import { SummaryWorker } from './worker/summary-worker.ts';
 import { extractiveSummarizer, llmSummarizer } from './worker/summarizer.ts';
-import type { CallerResolver } from './http/caller.ts';
+import { registerAuthentication, type CallerResolver } from './http/caller.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -79,8 +79,9 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
   };
   app.get('/health', { schema: { hide: true } }, health);
   app.get(`${BASE_PATH}/health`, { schema: { hide: true } }, health);
-  registerRestRoutes(app, resolver);
-  registerMcpEndpoint(app, resolver);
+  registerAuthentication(app, resolver);
+  registerRestRoutes(app);
+  registerMcpEndpoint(app);
 
   if (config.summary.worker) {
     worker.start();

@@ -48,6 +48,20 @@ describe.each(dialectsUnderTest())('tokens on %s', (dialect) => {
     await expect(client.connect(transport)).rejects.toThrow();
   });
 
+  it('checks the token before reading the body, and answers GET on the MCP endpoint with 405', async () => {
+    const bad = await fetch(`${board.url}/api/mcp/v1/tickets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{oops' });
+    expect(bad.status).toBe(401);
+    const get = await fetch(`${board.url}/api/mcp/v1/mcp`, { headers: { authorization: `Bearer ${board.token}`, accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    const parse = await fetch(`${board.url}/api/mcp/v1/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${board.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{oops',
+    });
+    expect(parse.status).toBe(400);
+    expect((await parse.json()).error.code).toBe(-32700);
+  });
+
   it('serves /health without a token', async () => {
     const response = await fetch(`${board.url}/health`);
     expect(response.status).toBe(200);

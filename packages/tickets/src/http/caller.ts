@@ -1,5 +1,7 @@
 import { AppError, hashSecret, type DialectName } from '@switchboard/core';
 import type { FastifyRequest } from 'fastify';
+import type { App } from '@switchboard/core';
+import { BASE_PATH, PUBLIC_PATHS } from './paths.ts';
 import type { Db } from '../store/project-store.ts';
 import { tokenByHash, touchToken } from '../store/project-store.ts';
 import type { BoardContext, MemberDirectory } from '../service/board-context.ts';
@@ -39,4 +41,30 @@ export async function contextFor(resolver: CallerResolver, request: FastifyReque
     members: resolver.members,
     onSummaryDue: resolver.onSummaryDue,
   };
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's project and identity, set by the authentication hook for every route under the base path. */
+    board: BoardContext | null;
+  }
+}
+
+/** The caller of an authenticated route (set by registerAuthentication). */
+export function boardOf(request: FastifyRequest): BoardContext {
+  if (!request.board) throw new AppError('unauthorized', 'Missing bearer token: send Authorization: Bearer <token> (a project token starting with sbt_).');
+  return request.board;
+}
+
+/**
+ * Authenticates every request under the base path before its body is read,
+ * so a caller without a valid token gets 401 whatever it sends.
+ */
+export function registerAuthentication(app: App, resolver: CallerResolver): void {
+  app.decorateRequest('board', null);
+  app.addHook('onRequest', async (request) => {
+    const path = request.url.split('?')[0].replace(/\/+$/, '');
+    if (!path.startsWith(`${BASE_PATH}/`) || PUBLIC_PATHS.has(path)) return;
+    request.board = await contextFor(resolver, request);
+  });
 }

@@ -3,10 +3,10 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { REST_ENDPOINTS } from '../tools/catalogue.ts';
 import { runTool, type ToolDefinition } from '../tools/tool.ts';
-import { contextFor, type CallerResolver } from './caller.ts';
+import { boardOf } from './caller.ts';
+import { BASE_PATH } from './paths.ts';
 
-/** The base path of the REST API and the MCP endpoint. */
-export const BASE_PATH = '/api/mcp/v1';
+export { BASE_PATH } from './paths.ts';
 
 function restArguments(tool: ToolDefinition, request: FastifyRequest): Record<string, unknown> {
   const { method, idParam, aliases } = tool.rest;
@@ -41,7 +41,7 @@ function docSchema(tool: ToolDefinition) {
 }
 
 /** Mounts every tool (and the REST-only endpoints) at its spec'd method and path. */
-export function registerRestRoutes(app: App, resolver: CallerResolver): void {
+export function registerRestRoutes(app: App): void {
   for (const tool of REST_ENDPOINTS) {
     app.route({
       method: tool.rest.method,
@@ -49,7 +49,7 @@ export function registerRestRoutes(app: App, resolver: CallerResolver): void {
       schema: docSchema(tool),
       // The tool validates its own input (one code path and one message style for MCP and REST).
       validatorCompiler: () => (data: unknown) => ({ value: data }),
-      handler: async (request) => runTool(tool, await contextFor(resolver, request), restArguments(tool, request)),
+      handler: async (request) => runTool(tool, boardOf(request), restArguments(tool, request)),
     });
   }
 }

@@ -1,12 +1,11 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { App, Logger } from '@switchboard/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { contextFor, type CallerResolver } from '../http/caller.ts';
-import { BASE_PATH } from '../http/rest-routes.ts';
+import { boardOf } from '../http/caller.ts';
+import { MCP_PATH } from '../http/paths.ts';
 import { createMcpServer } from './mcp-server.ts';
 
-/** The MCP endpoint (Streamable HTTP). */
-export const MCP_PATH = `${BASE_PATH}/mcp`;
+export { MCP_PATH } from '../http/paths.ts';
 
 function webHeaders(request: FastifyRequest): Headers {
   const headers = new Headers();
@@ -17,8 +16,8 @@ function webHeaders(request: FastifyRequest): Headers {
   return headers;
 }
 
-async function handle(resolver: CallerResolver, request: FastifyRequest, reply: FastifyReply) {
-  const ctx = await contextFor(resolver, request);
+async function handle(request: FastifyRequest, reply: FastifyReply) {
+  const ctx = boardOf(request);
   if (request.method !== 'POST') {
     // Stateless mode: no server-initiated stream and no session to delete.
     reply.code(405).header('allow', 'POST');
@@ -43,8 +42,8 @@ async function handle(resolver: CallerResolver, request: FastifyRequest, reply: 
 }
 
 /** Mounts the MCP endpoint: POST for JSON-RPC; GET and DELETE answer 405 (stateless, JSON responses). */
-export function registerMcpEndpoint(app: App, resolver: CallerResolver): void {
+export function registerMcpEndpoint(app: App): void {
   for (const method of ['POST', 'GET', 'DELETE'] as const) {
-    app.route({ method, url: MCP_PATH, schema: { hide: true }, handler: (request, reply) => handle(resolver, request, reply) });
+    app.route({ method, url: MCP_PATH, schema: { hide: true }, handler: (request, reply) => handle(request, reply) });
   }
 }

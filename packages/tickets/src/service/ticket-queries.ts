@@ -13,12 +13,13 @@ import {
   labelsOf,
   recentTickets,
   subTicketsOf,
+  ticketCountsByColumn,
   ticketIndex,
   ticketsByIds,
   type TicketRow,
 } from '../store/ticket-store.ts';
 import { presentActivity, presentColumn, presentComment, presentDocumentMeta, presentLabel, presentProject, presentTicket } from './presenters.ts';
-import { requireTicket } from './ticket-service.ts';
+import { requireTicket } from './ticket-lookup.ts';
 
 function columnMap(columns: readonly BoardColumn[]): Map<string, BoardColumn> {
   return new Map(columns.map((column) => [column.id, column]));
@@ -94,8 +95,7 @@ export async function listTickets(ctx: BoardContext, input: ListTicketsInput) {
 
 /** list_columns: every column of every board with its ticket count. */
 export async function listColumns(ctx: BoardContext) {
-  const [columns, index] = await Promise.all([projectColumns(ctx.db, ctx.project.id), ticketIndex(ctx.db, ctx.project.id)]);
-  const counts = countBy(index.map((row) => row.column_id));
+  const [columns, counts] = await Promise.all([projectColumns(ctx.db, ctx.project.id), ticketCountsByColumn(ctx.db, ctx.project.id)]);
   return { columns: sortColumns(columns).map((column) => presentColumn(column, counts.get(column.id) ?? 0)) };
 }
 

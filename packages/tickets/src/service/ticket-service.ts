@@ -8,7 +8,6 @@ import {
   assertMovable,
   assertTypeChange,
   needsPromotion,
-  parseTicketRef,
   parseTimestamp,
   subTicketPriority,
   ticketKey,
@@ -25,12 +24,12 @@ import {
   nextTicketNumber,
   setTicketLabels,
   subTicketsOf,
-  ticketByRef,
   updateTicketRow,
   type TicketRow,
 } from '../store/ticket-store.ts';
 import { presentComment } from './presenters.ts';
 import { ticketView } from './ticket-queries.ts';
+import { requireTicket } from './ticket-lookup.ts';
 
 /** Fields of create_ticket / create_sub_ticket. */
 export interface CreateTicketInput {
@@ -60,17 +59,6 @@ type Ref = string | number;
 
 function inTransaction<T>(ctx: BoardContext, work: (trx: Db) => Promise<T>): Promise<T> {
   return ctx.db.transaction().execute(work);
-}
-
-/** Loads a ticket of the context's project by any id form, or throws not_found. */
-export async function requireTicket(ctx: BoardContext, db: Db, raw: Ref, field = 'ticket_id', lock = false): Promise<TicketRow> {
-  const ref = parseTicketRef(raw, field);
-  if (ref.kind === 'number' && ref.projectKey && ref.projectKey !== ctx.project.key) {
-    throw new AppError('not_found', `Ticket ${String(raw)} not found in project ${ctx.project.key}.`);
-  }
-  const row = await ticketByRef(db, ctx.dialect, ctx.project.id, ref, lock);
-  if (!row) throw new AppError('not_found', `Ticket ${String(raw)} not found in project ${ctx.project.key}. Use list_tickets or search to find the right key.`);
-  return row;
 }
 
 function keyOf(ctx: BoardContext, row: Pick<TicketRow, 'number'>): string {

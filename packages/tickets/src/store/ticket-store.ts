@@ -177,3 +177,14 @@ export async function recentTickets(db: Db, projectId: string, limit: number) {
     .limit(limit)
     .execute();
 }
+
+/** Number of tickets in each column of a project. */
+export async function ticketCountsByColumn(db: Db, projectId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('tickets')
+    .select(['column_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('project_id', '=', projectId)
+    .groupBy('column_id')
+    .execute();
+  return new Map(rows.map((row) => [row.column_id, Number(row.n)]));
+}
