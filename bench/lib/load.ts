@@ -1,0 +1,61 @@
+import autocannon from 'autocannon';
+
+/** One load run's figures. Latencies in milliseconds at microsecond resolution. */
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** What to send. */
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  headers?: Record<string, string>;
+  /** A fixed body, or one built per request (e.g. to make every webhook event unique). */
+  body?: string | (() => string);
+  connections: number;
+  durationSeconds: number;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return Math.round(sorted[index] * 1000) / 1000;
+}
+
+/**
+ * Runs autocannon against one URL. autocannon's own latency histogram has
+ * 1 ms resolution, too coarse for sub-millisecond services, so every
+ * response time (a float in ms) is also collected here and sorted.
+ */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const times: number[] = [];
+  const dynamicBody = typeof options.body === 'function' ? options.body : undefined;
+  // Without a callback autocannon returns an instance that is both an event emitter and a promise.
+  const instance: any = autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: typeof options.body === 'string' ? options.body : undefined,
+    connections: options.connections,
+    duration: options.durationSeconds,
+    requests: dynamicBody ? [{ setupRequest: (request: any) => ({ ...request, body: dynamicBody() }) }] : undefined,
+  });
+  instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
+    if (statusCode >= 200 && statusCode < 300) times.push(responseTime);
+  });
+  const result: any = await instance;
+  const sorted = Float64Array.from(times).sort();
+  return {
+    requests: result.requests.total,
+    rps: Math.round(result.requests.total / options.durationSeconds),
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}

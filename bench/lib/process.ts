@@ -1,0 +1,62 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+/** A service (or baseline) started as a child process for a benchmark. */
+export interface RunningProcess {
+  child: ChildProcess;
+  /** The base URL the process printed. */
+  url: string;
+  /** Peak resident set size so far, in MiB (VmHWM). */
+  peakRssMiB(): number;
+  /** Current resident set size, in MiB (VmRSS). */
+  rssMiB(): number;
+  stop(): Promise<void>;
+}
+
+function statusField(pid: number, field: string): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round((Number(match[1]) / 1024) * 10) / 10 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Starts `node --import tsx FILE`, waits for a line containing `http://…`, and returns the URL. */
+export async function startProcess(file: string, env: Record<string, string>, args: string[] = []): Promise<RunningProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /(http:\/\/[\w.[\]:-]+)/.exec(output);
+      if (match) {
+        child.stdout!.off('data', onData);
+        resolve(match[1]);
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}:\n${output}`)));
+    setTimeout(() => reject(new Error(`${file} did not print its URL in 60 s:\n${output}`)), 60_000).unref();
+  });
+  // Keep draining output so the child never blocks on a full pipe.
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return {
+    child,
+    url,
+    peakRssMiB: () => statusField(child.pid!, 'VmHWM'),
+    rssMiB: () => statusField(child.pid!, 'VmRSS'),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}
