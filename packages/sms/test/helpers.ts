@@ -24,7 +24,7 @@ export async function startService(dialect: 'sqlite' | 'postgres', extraEnv: Rec
   const database = await createTestDatabase(dialect);
   const env = { LOG_LEVEL: 'info', SMS_WORKER_INTERVAL_MS: '0', ...database.env, ...extraEnv };
   const logs: string[] = [];
-  const logger = createLogger({ service: 'sms', level: 'info', destination: { write: (line: string) => void logs.push(line) } });
+  const logger = createLogger({ service: 'sms', level: env.LOG_LEVEL, destination: { write: (line: string) => void logs.push(line) } });
   const apps: App[] = [];
   const build = async (more: Record<string, string> = {}) => {
     const app = await buildApp(loadConfig({ ...env, ...more }), { logger });
