@@ -255,7 +255,7 @@ describe.each(dialectsUnderTest())('Android webhook signatures on %s', (dialect)
     const raw = body('s-2');
     const now = Math.floor(Date.now() / 1000);
     const stale = String(now - 301);
-    const attempts = [
+    const attempts: Array<Record<string, string>> = [
       {},
       { 'x-timestamp': String(now), 'x-signature': timestampSignature('wrong', raw, String(now)) },
       { 'x-timestamp': String(now), 'x-signature': timestampSignature('android-signing', raw + ' ', String(now)) },
