@@ -72,6 +72,10 @@ const runs = {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { ticket_id: target } } }),
   },
 };
+if (process.env.BENCH_HOLD) {
+  console.log(`holding: ${runs['REST GET /tickets/{id}'].url} ${token.value}`);
+  await new Promise((resolve) => setTimeout(resolve, Number(process.env.BENCH_HOLD)));
+}
 try {
   for (const [name, options] of Object.entries(runs)) {
     await autocannon({ ...options, connections: 10, duration: 2 }); // warm-up

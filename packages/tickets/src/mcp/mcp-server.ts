@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { isAppError, type Logger } from '@switchboard/core';
@@ -29,6 +30,8 @@ const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
   },
 }));
 const TOOL_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
+// The SDK builds an Ajv instance per Server by default (only used for elicitation); one shared instance keeps a request cheap.
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** The tools as `tools/list` reports them. */
 export function listedTools(): readonly Tool[] {
@@ -46,7 +49,7 @@ export function toolResult(result: object): CallToolResult {
  * request; tool schemas and handlers are shared.
  */
 export function createMcpServer(ctx: BoardContext, logger: Logger): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS, jsonSchemaValidator: SHARED_VALIDATOR });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOL_LIST }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = TOOL_BY_NAME.get(request.params.name);

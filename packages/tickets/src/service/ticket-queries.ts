@@ -32,7 +32,7 @@ export async function presentTickets(ctx: BoardContext, rows: readonly TicketRow
   const [cols, parents, subs, labels] = await Promise.all([
     columns ?? projectColumns(ctx.db, ctx.project.id),
     ticketsByIds(ctx.db, ctx.project.id, parentIds),
-    subTicketsOf(ctx.db, ctx.project.id, ids),
+    subTicketsOf(ctx.db, ids),
     labelsOf(ctx.db, ids),
   ]);
   const byColumn = columnMap(cols);

@@ -105,7 +105,7 @@ async function resolveAssignee(ctx: BoardContext, raw: string | null | undefined
 export async function advanceEpic(ctx: BoardContext, trx: Db, columns: readonly BoardColumn[], epicId: string, now: string): Promise<void> {
   const epic = await requireTicket(ctx, trx, epicId, 'epic_id', true);
   const byId = new Map(columns.map((column) => [column.id, column]));
-  const subs = await subTicketsOf(trx, ctx.project.id, [epic.id]);
+  const subs = await subTicketsOf(trx, [epic.id]);
   const current = byId.get(epic.column_id)!;
   const advance = epicAdvance(
     columns,

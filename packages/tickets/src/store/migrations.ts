@@ -68,7 +68,7 @@ const schema: VersionedMigration = {
     await db.schema.createIndex('tickets_project_number').unique().on('tickets').columns(['project_id', 'number']).execute();
     await db.schema.createIndex('tickets_parent').on('tickets').columns(['parent_id']).execute();
     await db.schema.createIndex('tickets_project_updated').on('tickets').columns(['project_id', 'updated_at']).execute();
-    await db.schema.createIndex('tickets_column').on('tickets').columns(['column_id']).execute();
+    await db.schema.createIndex('tickets_project_column').on('tickets').columns(['project_id', 'column_id']).execute();
     await db.schema.createIndex('tickets_summary_due').on('tickets').columns(['summarized_version', 'summary_version']).execute();
 
     await db.schema

@@ -46,15 +46,10 @@ export async function ticketsByIds(db: Db, projectId: string, ids: readonly stri
 }
 
 /** The sub-tickets of these parents, by number. */
-export async function subTicketsOf(db: Db, projectId: string, parentIds: readonly string[]): Promise<RelatedTicketRow[]> {
+export async function subTicketsOf(db: Db, parentIds: readonly string[]): Promise<RelatedTicketRow[]> {
   if (parentIds.length === 0) return [];
-  return db
-    .selectFrom('tickets')
-    .select(RELATED_COLUMNS)
-    .where('project_id', '=', projectId)
-    .where('parent_id', 'in', parentIds)
-    .orderBy('number')
-    .execute();
+  // Callers pass parents of their own project; a project_id filter here would tempt SQLite into the (project_id, number) index and a scan.
+  return db.selectFrom('tickets').select(RELATED_COLUMNS).where('parent_id', 'in', parentIds).orderBy('number').execute();
 }
 
 /** Number of sub-tickets of a ticket. */
@@ -79,7 +74,7 @@ export async function deleteTicketRow(trx: Db, id: string): Promise<void> {
 
 /** Detaches an epic's sub-tickets (they become standalone); returns them. */
 export async function detachSubTickets(trx: Db, projectId: string, parentId: string, now: string): Promise<RelatedTicketRow[]> {
-  const children = await subTicketsOf(trx, projectId, [parentId]);
+  const children = await subTicketsOf(trx, [parentId]);
   if (children.length > 0) await trx.updateTable('tickets').set({ parent_id: null, updated_at: now }).where('parent_id', '=', parentId).execute();
   return children;
 }
