@@ -83,6 +83,17 @@ describe.each(dialectsUnderTest())('listing messages on %s', (dialect) => {
     expect(viaHeader.json().count).toBe(4);
   });
 
+  it('returns any text unmodified through the listing', async () => {
+    const other = await service.context.orgs.createKey('other', undefined, new Date());
+    const body = 'quotes " backslash \\ newline \n tab \t ü ж 😀 \u0001 </script>';
+    const stored = await service.app.inject({ method: 'POST', url: `/webhook?key=${other.secretKey}`, payload: { event: 'sms.received', message: { from: '+1', to: '+2', body } } });
+    expect(stored.statusCode).toBe(200);
+    const page = (await service.app.inject({ method: 'GET', url: `/messages/other/${other.secretKey}` })).json();
+    expect(page.messages.map((m: { body: string }) => m.body)).toEqual([body]);
+    expect(page.messages[0].segments).toBe(1);
+    await service.context.database.db.deleteFrom('messages').where('org_id', '=', 'other').execute();
+  });
+
   it('keeps organizations apart', async () => {
     const other = await service.context.orgs.createKey('other', undefined, new Date());
     const response = await service.app.inject({ method: 'GET', url: `/messages/other/${other.secretKey}` });

@@ -5,5 +5,6 @@
  */
 export const handValidated = {
   validatorCompiler: () => (value: unknown) => ({ value }),
-  serializerCompiler: () => (data: unknown) => JSON.stringify(data),
+  // A string is JSON text the handler already built (the listing); anything else is serialized here.
+  serializerCompiler: () => (data: unknown) => (typeof data === 'string' ? data : JSON.stringify(data)),
 };
