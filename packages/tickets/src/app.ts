@@ -9,6 +9,7 @@ import { BASE_PATH, registerRestRoutes } from './http/rest-routes.ts';
 import { registerMcpEndpoint } from './mcp/mcp-endpoint.ts';
 import { SummaryWorker } from './worker/summary-worker.ts';
 import { extractiveSummarizer, llmSummarizer } from './worker/summarizer.ts';
+import { registerSummaryMetrics } from './worker/summary-metrics.ts';
 import { registerAuthentication, type CallerResolver } from './http/caller.ts';
 
 declare module 'fastify' {
@@ -63,6 +64,7 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
   app.decorate('ticketsDb', database);
   app.decorate('summaryWorker', worker);
   installErrorHandler(app);
+  registerSummaryMetrics(app.metrics, database.db);
   await registerOpenApi(
     app,
     {

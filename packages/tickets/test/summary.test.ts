@@ -59,7 +59,10 @@ describe.each(dialectsUnderTest())('Auto-Summary on %s', (dialect) => {
     it('summarizes in the background without changing updated_at, and refreshes after changes', async () => {
       const ticket = await call('create_ticket', { title: 'Add password reset', description: 'Users get a reset link by email. The link expires after one hour.' });
       expect(ticket.ai_summary).toBeNull();
+      const metrics = async () => (await (await fetch(`${board.url}/metrics`)).text()).match(/^tickets_summary_queue_depth (\d+)$/m)?.[1];
+      expect(await metrics()).toBe('1');
       await board.app.summaryWorker.drain();
+      expect(await metrics()).toBe('0');
       const summarized = await call('get_ticket', { ticket_id: ticket.key });
       expect(summarized).toMatchObject({
         ai_summary: 'Add password reset. Users get a reset link by email. The link expires after one hour.',
