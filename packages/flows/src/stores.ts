@@ -21,8 +21,8 @@ export interface FlowsStores {
 /** Opens (and migrates) the database and builds the stores on it. */
 export async function openFlowsStores(config: FlowsConfig): Promise<FlowsStores> {
   const database = await openFlowsDatabase(config);
-  const orgs = new OrgStore(database.db, config.secret);
-  const flows = new FlowStore(database.db);
+  const orgs = new OrgStore(database.db, config.secret, database.dialect);
+  const flows = new FlowStore(database.db, database.dialect);
   const providers = new ProviderRegistry(orgs, config);
   return {
     database,

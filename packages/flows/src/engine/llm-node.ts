@@ -1,15 +1,16 @@
-import { generateText, streamText, type ModelMessage } from 'ai';
+import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3Usage } from '@ai-sdk/provider';
+import { APICallError } from 'ai';
 import type { LlmNodeData } from '../domain/flow-definition.ts';
 import { renderTemplate } from '../domain/references.ts';
 import type { Usage } from '../store/run-store.ts';
 import type { NodeContext, NodeResult } from './node-handler.ts';
 import { providerError } from './run-errors.ts';
 
-/** AI SDK usage in OpenAI's names. */
-export function toUsage(usage: { inputTokens?: number; outputTokens?: number; totalTokens?: number } | undefined): Usage {
-  const prompt = usage?.inputTokens ?? 0;
-  const completion = usage?.outputTokens ?? 0;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: usage?.totalTokens ?? prompt + completion };
+/** AI SDK (LanguageModelV3) usage in OpenAI's names. */
+export function toUsage(usage: LanguageModelV3Usage | undefined): Usage {
+  const prompt = usage?.inputTokens.total ?? 0;
+  const completion = usage?.outputTokens.total ?? 0;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
 /** AI SDK finish reasons in OpenAI's spelling. */
@@ -26,53 +27,82 @@ export function toFinishReason(reason: string | undefined): string {
   }
 }
 
+/** The chat call of an llm node as an AI SDK prompt: system, the conversation, the rendered prompt. */
+export function buildPrompt(context: NodeContext): LanguageModelV3Prompt {
+  const data = context.node.data as unknown as LlmNodeData;
+  const system = [data.system ? renderTemplate(data.system, context.scope) : '', context.callerSystem ?? ''].filter((s) => s !== '').join('\n\n');
+  const prompt: LanguageModelV3Prompt = [];
+  if (system !== '') prompt.push({ role: 'system', content: system });
+  for (const message of context.conversation) {
+    prompt.push({ role: message.role, content: [{ type: 'text', text: message.content }] });
+  }
+  const text = data.prompt === undefined ? '' : renderTemplate(data.prompt, context.scope);
+  if (text !== '' || context.conversation.length === 0) prompt.push({ role: 'user', content: [{ type: 'text', text }] });
+  return prompt;
+}
+
+async function withRetries<T>(retries: number, signal: AbortSignal, call: () => PromiseLike<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      if (attempt >= retries || signal.aborted || !(APICallError.isInstance(error) && error.isRetryable)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+    }
+  }
+}
+
 /**
- * One chat call through the AI SDK: system prompt, the conversation, the
- * rendered prompt. Streams tokens as deltas when its text is the reply of a
- * streaming run; the run's abort signal cancels the upstream request.
+ * One chat call through the AI SDK provider's language model. A node without
+ * tools calls the model's doGenerate/doStream directly: generateText and
+ * streamText add milliseconds of per-call overhead and layers of stream
+ * transforms that this single call does not need (tool loops use them).
+ * Streams its tokens as deltas when its text is the reply of a streaming run;
+ * the run's abort signal cancels the upstream request.
  */
 export async function runLlmNode(context: NodeContext): Promise<NodeResult> {
   const data = context.node.data as unknown as LlmNodeData;
-  const system = [data.system ? renderTemplate(data.system, context.scope) : '', context.callerSystem ?? ''].filter((s) => s !== '').join('\n\n');
-  const messages: ModelMessage[] = context.conversation.map((m) => ({ role: m.role, content: m.content }));
-  const prompt = data.prompt === undefined ? '' : renderTemplate(data.prompt, context.scope);
-  if (prompt !== '' || messages.length === 0) messages.push({ role: 'user', content: prompt });
   const providers = context.providers;
-  const settings = {
-    model: providers.model(data.provider, data.model),
-    system: system === '' ? undefined : system,
-    messages,
+  const model = providers.model(data.provider, data.model) as LanguageModelV3;
+  const options: LanguageModelV3CallOptions = {
+    prompt: buildPrompt(context),
     temperature: data.temperature,
     maxOutputTokens: data.max_tokens,
-    maxRetries: context.providerRetries,
     abortSignal: context.signal,
   };
   const secrets = [providers.secretOf(data.provider)];
   try {
     if (!context.streamReply) {
-      const result = await generateText(settings);
-      const usage = toUsage(result.totalUsage);
-      const finishReason = toFinishReason(result.finishReason);
-      return { output: { text: result.text, usage, finish_reason: finishReason }, usage, text: result.text, finishReason };
+      const result = await withRetries(context.providerRetries, context.signal, () => model.doGenerate(options));
+      const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+      const usage = toUsage(result.usage);
+      const finishReason = toFinishReason(result.finishReason.unified);
+      return { output: { text, usage, finish_reason: finishReason }, usage, text, finishReason };
     }
-    const result = streamText({ ...settings, onError: () => undefined });
+    const { stream } = await withRetries(context.providerRetries, context.signal, () => model.doStream({ ...options, includeRawChunks: false }));
     let text = '';
     let usage: Usage = toUsage(undefined);
     let finishReason = 'stop';
-    for await (const part of result.fullStream) {
-      if (part.type === 'text-delta') {
-        if (part.text === '') continue;
-        text += part.text;
-        context.emit({ type: 'delta', content: part.text });
-      } else if (part.type === 'finish') {
-        usage = toUsage(part.totalUsage);
-        finishReason = toFinishReason(part.finishReason);
-      } else if (part.type === 'error') {
-        throw part.error;
-      } else if (part.type === 'abort') {
-        throw context.signal.reason ?? new Error('aborted');
+    const reader = stream.getReader();
+    try {
+      for (;;) {
+        const { done, value: part } = await reader.read();
+        if (done) break;
+        if (part.type === 'text-delta') {
+          if (part.delta === '') continue;
+          text += part.delta;
+          context.emit({ type: 'delta', content: part.delta });
+        } else if (part.type === 'finish') {
+          usage = toUsage(part.usage);
+          finishReason = toFinishReason(part.finishReason.unified);
+        } else if (part.type === 'error') {
+          throw part.error;
+        }
       }
+    } finally {
+      reader.releaseLock();
     }
+    if (context.signal.aborted) throw context.signal.reason;
     return { output: { text, usage, finish_reason: finishReason }, usage, text, finishReason, streamed: true };
   } catch (error) {
     throw providerError(error, context.signal, secrets);

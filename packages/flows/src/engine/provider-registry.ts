@@ -2,6 +2,7 @@ import type { LanguageModel } from 'ai';
 import type { FlowsConfig } from '../config.ts';
 import type { OrgStore, ProviderConnection } from '../store/org-store.ts';
 import { FlowsError } from '../domain/errors.ts';
+import { providerFetch } from './http-fetch.ts';
 
 /** The AI SDK provider factories, loaded on first use so that the CLI (which never calls a model) starts fast. */
 interface ProviderSdk {
@@ -62,11 +63,11 @@ function buildModel(sdk: ProviderSdk, connection: ProviderConnection, modelId: s
   switch (connection.kind) {
     case 'openai':
       // Chat Completions rather than the Responses API: it is what OPENAI_BASE_URL proxies and gateways speak.
-      return sdk.createOpenAI({ apiKey, baseURL }).chat(modelId);
+      return sdk.createOpenAI({ apiKey, baseURL, fetch: providerFetch }).chat(modelId);
     case 'anthropic':
-      return sdk.createAnthropic({ apiKey, baseURL })(modelId);
+      return sdk.createAnthropic({ apiKey, baseURL, fetch: providerFetch })(modelId);
     case 'openai-compatible':
-      return sdk.createOpenAICompatible({ name: connection.name, baseURL: baseURL!, apiKey: connection.apiKey ?? undefined, includeUsage: true }).chatModel(modelId);
+      return sdk.createOpenAICompatible({ name: connection.name, baseURL: baseURL!, apiKey: connection.apiKey ?? undefined, includeUsage: true, fetch: providerFetch }).chatModel(modelId);
   }
 }
 

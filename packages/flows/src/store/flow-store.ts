@@ -1,5 +1,6 @@
 import { isoNow } from '@switchboard/core';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { DialectName } from '@switchboard/core';
 import type { FlowsDatabase } from './database.ts';
 import type { FlowDefinition } from '../domain/flow-definition.ts';
 import { slugCandidate, slugify } from '../domain/slug.ts';
@@ -18,7 +19,15 @@ export interface FlowSummary {
 
 /** Flows and their versions. */
 export class FlowStore {
-  constructor(private readonly db: Kysely<FlowsDatabase>) {}
+  // Looked up on every run: written once as SQL so that no query is built per call.
+  private readonly currentSql: string;
+
+  constructor(
+    private readonly db: Kysely<FlowsDatabase>,
+    dialect: DialectName,
+  ) {
+    this.currentSql = dialect === 'postgres' ? 'select id, version from flows where org_id = $1 and slug = $2' : 'select id, version from flows where org_id = ? and slug = ?';
+  }
 
   /**
    * Saves a validated definition as a new version. A `slug` that exists updates
@@ -91,7 +100,8 @@ export class FlowStore {
 
   /** The id and current version of a flow: the one query a run needs when the definition is cached. */
   async currentVersion(orgId: number, slug: string): Promise<{ id: number; version: number } | undefined> {
-    return this.db.selectFrom('flows').select(['id', 'version']).where('org_id', '=', orgId).where('slug', '=', slug).executeTakeFirst();
+    const { rows } = await this.db.executeQuery<{ id: number; version: number }>(CompiledQuery.raw(this.currentSql, [orgId, slug]));
+    return rows[0];
   }
 
   /** The stored definition of one version. */

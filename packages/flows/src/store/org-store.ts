@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, decryptCredential, encryptCredential, hashSecret, isoNow, issueSecret } from '@switchboard/core';
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { DialectName } from '@switchboard/core';
 import type { FlowsDatabase } from './database.ts';
 import { ORG_CODE_PATTERN } from '../domain/slug.ts';
 
@@ -58,10 +59,18 @@ export interface ProviderConnection {
 
 /** Organizations, their tokens and provider connections. */
 export class OrgStore {
+  // The token lookup runs on every request: written once as SQL so that no query is built per call.
+  private readonly authSql: string;
+
   constructor(
     private readonly db: Kysely<FlowsDatabase>,
     private readonly secret: Buffer,
-  ) {}
+    dialect: DialectName,
+  ) {
+    this.authSql =
+      'select t.id, t.scope, t.org_id, t.last_used_at, o.code, o.providers_version from tokens t join orgs o on o.id = t.org_id ' +
+      `where t.token_hash = ${dialect === 'postgres' ? '$1' : '?'} and t.revoked_at is null`;
+  }
 
   /** Creates an organization; 409 when the code is taken. */
   async createOrg(code: string, name?: string, now = new Date()): Promise<Org> {
@@ -126,13 +135,10 @@ export class OrgStore {
    * last_used_at in the background when it is older than a minute.
    */
   async authenticate(token: string, now = new Date()): Promise<{ principal: Principal; touch?: Promise<void> } | undefined> {
-    const row = await this.db
-      .selectFrom('tokens')
-      .innerJoin('orgs', 'orgs.id', 'tokens.org_id')
-      .select(['tokens.id', 'tokens.scope', 'tokens.org_id', 'tokens.last_used_at', 'orgs.code', 'orgs.providers_version'])
-      .where('tokens.token_hash', '=', hashSecret(token))
-      .where('tokens.revoked_at', 'is', null)
-      .executeTakeFirst();
+    const { rows } = await this.db.executeQuery<{ id: string; scope: string; org_id: number; last_used_at: string | null; code: string; providers_version: number }>(
+      CompiledQuery.raw(this.authSql, [hashSecret(token)]),
+    );
+    const row = rows[0];
     if (!row) return undefined;
     const principal: Principal = { tokenId: row.id, scope: row.scope as TokenScope, orgId: row.org_id, orgCode: row.code, providersVersion: row.providers_version };
     if (row.last_used_at !== null && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_PRECISION_MS) return { principal };

@@ -44,27 +44,9 @@ export interface RunRecord {
 export class RunStore {
   constructor(private readonly db: Kysely<FlowsDatabase>) {}
 
-  /** Stores a run record (one insert). */
-  async insert(run: RunRecord): Promise<void> {
-    await this.db
-      .insertInto('runs')
-      .values({
-        id: run.id,
-        org_id: run.orgId,
-        flow: run.flow,
-        version: run.version,
-        status: run.status,
-        input: JSON.stringify(run.input ?? {}),
-        metadata: JSON.stringify(run.metadata ?? {}),
-        output: run.output === undefined ? null : JSON.stringify(run.output),
-        error: run.error === undefined || run.error === null ? null : JSON.stringify(run.error),
-        usage: JSON.stringify(run.usage),
-        latency_ms: run.latencyMs,
-        started_at: run.startedAt,
-        finished_at: run.finishedAt,
-        trace: JSON.stringify(run.trace),
-      })
-      .execute();
+  /** Stores run records in one insert. */
+  async insert(runs: RunRecord[]): Promise<void> {
+    await this.db.insertInto('runs').values(runs.map(toRow)).execute();
   }
 
   /** Runs of the organization, newest first, optionally of one flow. */
@@ -81,6 +63,25 @@ export class RunStore {
     const row = await this.db.selectFrom('runs').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
     return row && fromRow(row);
   }
+}
+
+function toRow(run: RunRecord): FlowsDatabase['runs'] {
+  return {
+    id: run.id,
+    org_id: run.orgId,
+    flow: run.flow,
+    version: run.version,
+    status: run.status,
+    input: JSON.stringify(run.input ?? {}),
+    metadata: JSON.stringify(run.metadata ?? {}),
+    output: run.output === undefined ? null : JSON.stringify(run.output),
+    error: run.error === undefined || run.error === null ? null : JSON.stringify(run.error),
+    usage: JSON.stringify(run.usage),
+    latency_ms: run.latencyMs,
+    started_at: run.startedAt,
+    finished_at: run.finishedAt,
+    trace: JSON.stringify(run.trace),
+  };
 }
 
 function fromRow(row: FlowsDatabase['runs']): RunRecord {
@@ -104,11 +105,14 @@ function fromRow(row: FlowsDatabase['runs']): RunRecord {
 
 /**
  * Writes run records off the response path: the caller gets its answer first,
- * the insert follows. Pending writes are retried, awaited by `flush()` (run
- * reads and shutdown call it), so a record is never dropped while the process lives.
+ * then the records queued during that tick are inserted together (one
+ * statement per batch, so a busy instance does not pay one write per run).
+ * Failed batches are retried; `flush()` (run reads, shutdown) waits for every
+ * queued record, so none is dropped while the process lives.
  */
 export class RunRecorder {
-  private readonly pending = new Set<Promise<void>>();
+  private queue: RunRecord[] = [];
+  private writing: Promise<void> | undefined;
   /** Called for every record queued (metrics). */
   onRecord: ((run: RunRecord) => void) | undefined;
 
@@ -120,20 +124,28 @@ export class RunRecorder {
   /** Queues a record for writing. */
   record(run: RunRecord): void {
     this.onRecord?.(run);
-    const write = this.write(run).finally(() => this.pending.delete(write));
-    this.pending.add(write);
+    this.queue.push(run);
+    this.writing ??= this.drain();
   }
 
-  private async write(run: RunRecord): Promise<void> {
+  private async drain(): Promise<void> {
     // Yield first so that the response leaves before the insert runs (SQLite writes are synchronous).
     await new Promise((resolve) => setImmediate(resolve));
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, 100);
+      await this.write(batch);
+    }
+    this.writing = undefined;
+  }
+
+  private async write(batch: RunRecord[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.store.insert(run);
+        await this.store.insert(batch);
         return;
       } catch (error) {
         if (attempt >= 5) {
-          this.logger.error({ err: error, run_id: run.id }, 'could not record run');
+          this.logger.error({ err: error, run_ids: batch.map((r) => r.id) }, 'could not record runs');
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
@@ -143,6 +155,6 @@ export class RunRecorder {
 
   /** Resolves when every queued record is written. */
   async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    while (this.writing) await this.writing;
   }
 }

@@ -1,0 +1,52 @@
+import http from 'node:http';
+import https from 'node:https';
+import { Readable } from 'node:stream';
+
+// Keep-alive pools shared by every provider call: the upstream connection is reused across runs.
+const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
+
+function headersOf(init: RequestInit | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  new Headers(init?.headers).forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
+}
+
+/**
+ * A `fetch` for the AI SDK providers over node:http with keep-alive agents.
+ * The providers (request building, response parsing, streaming) are the AI
+ * SDK's; only the transport is this. Node 20's built-in fetch costs about
+ * 2 ms of CPU per call (web streams all the way down), several times a
+ * node:http round trip, which is most of a flow's overhead budget.
+ * Supports what provider calls use: string bodies, AbortSignal, streamed responses.
+ */
+export const providerFetch: typeof fetch = (input, init) => {
+  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+  const body = init?.body;
+  if (body !== undefined && body !== null && typeof body !== 'string') return fetch(input, init);
+  const signal = init?.signal ?? undefined;
+  return new Promise<Response>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const client = url.protocol === 'https:' ? https : http;
+    const headers = headersOf(init);
+    if (body) headers['content-length'] = String(Buffer.byteLength(body));
+    const request = client.request(url, { method: init?.method ?? 'GET', headers, agent: url.protocol === 'https:' ? httpsAgent : httpAgent }, (response) => {
+      const responseHeaders = new Headers();
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (Array.isArray(value)) for (const item of value) responseHeaders.append(name, item);
+        else if (value !== undefined) responseHeaders.set(name, value);
+      }
+      const status = response.statusCode ?? 500;
+      const noBody = status === 204 || status === 304 || init?.method === 'HEAD';
+      if (noBody) response.resume();
+      resolve(new Response(noBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage, headers: responseHeaders }));
+    });
+    const onAbort = () => request.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    request.on('close', () => signal?.removeEventListener('abort', onAbort));
+    request.on('error', reject);
+    request.end(body ?? undefined);
+  });
+};
