@@ -1,6 +1,6 @@
-/** Removes the spacing people put into phone numbers: spaces, dashes, dots and parentheses. */
+/** Removes the spacing people put into phone numbers: spaces, dashes and parentheses. */
 export function compactPhone(text: string): string {
-  return text.replace(/[\s\-().]/g, '');
+  return text.replace(/[\s\-()]/g, '');
 }
 
 /** The number in `+DIGITS` form when it is `+` and 3 to 15 digits after removing spacing, else undefined. */
