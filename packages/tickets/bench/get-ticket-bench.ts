@@ -57,7 +57,7 @@ const token = await withTicketsStore(env, async (db) => {
   return { key, value: (await createToken(db, key, 'bench')).token };
 });
 
-const server = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
 await new Promise<void>((ready) => server.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && ready()));
 
 const base = `http://127.0.0.1:${PORT}`;
@@ -78,6 +78,7 @@ if (process.env.BENCH_HOLD) {
 }
 try {
   for (const [name, options] of Object.entries(runs)) {
+    if (process.env.BENCH_ONLY && !name.startsWith(process.env.BENCH_ONLY)) continue;
     await autocannon({ ...options, connections: 10, duration: 2 }); // warm-up
     const result = await autocannon({ ...options, connections: 10, duration: 10 });
     const errors = result.non2xx + result.errors;

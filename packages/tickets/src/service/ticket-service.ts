@@ -57,8 +57,18 @@ export interface UpdateTicketInput {
 
 type Ref = string | number;
 
-function inTransaction<T>(ctx: BoardContext, work: (trx: Db) => Promise<T>): Promise<T> {
-  return ctx.db.transaction().execute(work);
+// PostgreSQL deadlock and serialization failures: the transaction did nothing and may simply run again.
+const RETRYABLE = new Set(['40P01', '40001']);
+
+/** Runs one tool call's writes in a transaction, retrying when PostgreSQL picked it as a deadlock victim. */
+async function inTransaction<T>(ctx: BoardContext, work: (trx: Db) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.db.transaction().execute(work);
+    } catch (error) {
+      if (attempt >= 3 || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
+    }
+  }
 }
 
 function keyOf(ctx: BoardContext, row: Pick<TicketRow, 'number'>): string {
