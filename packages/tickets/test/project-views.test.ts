@@ -116,6 +116,10 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
 
   it('answers bad requests with the documented error shape, never a 500', async () => {
     const headers = { authorization: `Bearer ${board.token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${board.url}/api/mcp/v1/tickets`, { method: 'POST', headers, body: JSON.stringify({ title: 'Created over REST' }) });
+    expect([created.status, (await created.json()).title]).toEqual([201, 'Created over REST']);
+    const moved = await fetch(`${board.url}/api/mcp/v1/tickets/${board.projectKey}-1/move`, { method: 'POST', headers, body: JSON.stringify({ column_name: 'To Do' }) });
+    expect([moved.status, (await moved.json()).column]).toEqual([200, 'To Do']);
     const malformed = await fetch(`${board.url}/api/mcp/v1/tickets`, { method: 'POST', headers, body: '{"title": ' });
     expect(malformed.status).toBe(400);
     expect((await malformed.json()).error.code).toBe('invalid_json');

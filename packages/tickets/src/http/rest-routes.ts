@@ -49,7 +49,10 @@ export function registerRestRoutes(app: App): void {
       schema: docSchema(tool),
       // The tool validates its own input (one code path and one message style for MCP and REST).
       validatorCompiler: () => (data: unknown) => ({ value: data }),
-      handler: async (request) => runTool(tool, boardOf(request), restArguments(tool, request)),
+      handler: async (request, reply) => {
+        const result = await runTool(tool, boardOf(request), restArguments(tool, request));
+        return reply.code(tool.rest.status ?? 200).send(result);
+      },
     });
   }
 }

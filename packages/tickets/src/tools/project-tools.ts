@@ -77,7 +77,7 @@ export const projectTools = [
       slug: z.string().describe('URL slug: lower-case letters, digits and dashes; from the title when omitted.').optional(),
       doc_type: docType.optional(),
     }),
-    rest: { method: 'POST', path: '/documents' },
+    rest: { method: 'POST', path: '/documents', status: 201 },
     handler: (ctx, input) => createDocument(ctx, input),
   }),
   defineTool({

@@ -32,7 +32,7 @@ export const ticketTools = [
       labels: labels.optional(),
       assignee: assignee.optional(),
     }),
-    rest: { method: 'POST', path: '/tickets' },
+    rest: { method: 'POST', path: '/tickets', status: 201 },
     handler: (ctx, input) => createTicket(ctx, input),
   }),
   defineTool({
@@ -50,7 +50,7 @@ export const ticketTools = [
       labels: labels.optional(),
       assignee: assignee.optional(),
     }),
-    rest: { method: 'POST', path: '/tickets/{id}/sub-ticket', idParam: 'parent_ticket_id' },
+    rest: { method: 'POST', path: '/tickets/{id}/sub-ticket', idParam: 'parent_ticket_id', status: 201 },
     handler: (ctx, input) => createSubTicket(ctx, input),
   }),
   defineTool({
@@ -126,7 +126,7 @@ export const ticketTools = [
       ticket_id: ticketIdParam(),
       content: z.string().trim().min(1).max(100_000).describe('Markdown: summary, files changed, functions or classes modified.'),
     }),
-    rest: { method: 'POST', path: '/tickets/{id}/comment', idParam: 'ticket_id' },
+    rest: { method: 'POST', path: '/tickets/{id}/comment', idParam: 'ticket_id', status: 201 },
     handler: (ctx, input) => addComment(ctx, input),
   }),
   defineTool({

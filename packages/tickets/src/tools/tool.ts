@@ -12,6 +12,8 @@ export interface RestBinding {
   idParam?: string;
   /** Query or body names that mean an input field (`q` → `query`). */
   aliases?: Record<string, string>;
+  /** Success status: 201 for endpoints that create a record, else 200. */
+  status?: 200 | 201;
 }
 
 /** One tool: defined once, mounted on the MCP server and as a REST endpoint. */
