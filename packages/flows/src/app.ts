@@ -28,6 +28,7 @@ export async function buildApp(config: FlowsConfig): Promise<App> {
   const runCounter = new Counter({ name: 'flows_runs_total', help: 'Flow runs by outcome', labelNames: ['status'], registers: [app.metrics] });
   const tokenCounter = new Counter({ name: 'flows_tokens_total', help: 'Model tokens used by flow runs', labelNames: ['kind'], registers: [app.metrics] });
   recorder.onRecord = (run) => {
+    if (run.status === 'running') return;
     runCounter.inc({ status: run.status });
     tokenCounter.inc({ kind: 'prompt' }, run.usage.prompt_tokens);
     tokenCounter.inc({ kind: 'completion' }, run.usage.completion_tokens);

@@ -144,6 +144,25 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
     expect((await json(noBase)).error.message).toBe('An openai-compatible connection needs a base_url');
   });
 
+  it('calls Anthropic through its AI SDK provider, streaming and not', async () => {
+    const org = (await h.stores.orgs.findOrg('acme'))!;
+    await h.stores.orgs.setProvider(org.id, { name: 'claude', kind: 'anthropic', baseUrl: h.upstream.url, apiKey: 'sk-ant-test-key-000000' });
+    const definition = simpleFlow({ slug: 'claude-flow' });
+    definition.nodes[1].data = { ...definition.nodes[1].data, provider: 'claude', model: 'claude-test' };
+    await h.save(definition);
+    const response = await h.post('/api/llm/acme/flows/claude-flow/run', { input: { question: 'hi there' } }, h.runToken);
+    const body = await json(response);
+    expect(body.choices[0].message.content).toBe('Claude: hi there');
+    expect(body.usage).toEqual({ prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 });
+    const call = h.upstream.calls.at(-1)!;
+    expect(call.authorization).toBe('sk-ant-test-key-000000');
+    expect(call.body.system).toEqual([{ type: 'text', text: 'Be brief.' }]);
+    const stream = await h.post('/api/llm/acme/flows/claude-flow/run', { input: { question: 'hi there' }, stream: true }, h.runToken);
+    const lines = (await stream.text()).trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.type === 'delta').map((l) => l.content)).toEqual(['Claude: ', 'hi ', 'there']);
+    expect(lines.at(-1).usage).toEqual({ prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 });
+  });
+
   it('uses a new provider connection on the next run (the provider cache follows providers_version)', async () => {
     const second = await h.stores.orgs.findOrg('acme');
     await h.stores.orgs.setProvider(second!.id, { name: 'local', kind: 'openai-compatible', baseUrl: h.upstream.url, apiKey: 'sk-rotated-key-99999999' });

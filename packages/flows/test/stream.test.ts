@@ -144,6 +144,18 @@ describe.each(dialectsUnderTest())('streaming on %s', (dialect) => {
     const reader = response.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toContain('"content":"t0 "');
+    // A run still going after a second is listed as running (the slow upstream sends a token every 100 ms).
+    let status = '';
+    for (let i = 0; i < 45 && status !== 'running'; i++) {
+      await reader.read();
+      const listed = (await (await h.get('/api/llm/acme/runs?flow=slow')).json()) as { runs: Array<{ id: string; status: string; finished_at: string | null }> };
+      const mine = listed.runs.find((r) => r.id === response.headers.get('x-run-id'));
+      if (mine) {
+        status = mine.status;
+        expect(mine.finished_at).toBeNull();
+      }
+    }
+    expect(status).toBe('running');
     controller.abort();
     await h.upstream.waitForAbort();
     const call = h.upstream.calls.find((c) => c.model === 'slow')!;

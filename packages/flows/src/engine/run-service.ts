@@ -14,6 +14,8 @@ import type { ProviderRegistry } from './provider-registry.ts';
 import { RunTimeout } from './run-errors.ts';
 
 const CACHE_LIMIT = 1000;
+// A run still going after this long is recorded as `running`; quicker runs are written once, at the end.
+const RUNNING_RECORD_AFTER_MS = 1000;
 
 /** A flow at its current version, ready to run. */
 export interface LoadedFlow {
@@ -91,6 +93,24 @@ export class RunService {
     const began = performance.now();
     const { ids } = options;
     const compiled = plan.flow.compiled;
+    const runningTimer = setTimeout(() => {
+      this.recorder.record({
+        id: ids.runId,
+        orgId: plan.principal.orgId,
+        flow: plan.flow.slug,
+        version: plan.flow.version,
+        status: 'running',
+        input: plan.input,
+        metadata: plan.metadata,
+        output: null,
+        error: null,
+        usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+        latencyMs: null,
+        startedAt: isoNow(startedAt),
+        finishedAt: null,
+        trace: [],
+      });
+    }, RUNNING_RECORD_AFTER_MS);
     const outcome = this.providers
       .forOrg(plan.principal.orgId, plan.principal.providersVersion)
       .then((providers) => runFlow({
@@ -118,7 +138,10 @@ export class RunService {
         this.record(plan, ids, startedAt, began, { status: 'failed', output: null, error: presentError(error).error, usage, trace: known ? failure.trace : [] });
         return { ok: false, error, usage };
       },
-    ).finally(() => clearTimeout(timer));
+    ).finally(() => {
+        clearTimeout(timer);
+        clearTimeout(runningTimer);
+      });
     return { ids, outcome, abort: (reason) => controller.abort(reason) };
   }
 

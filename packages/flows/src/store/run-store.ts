@@ -44,9 +44,23 @@ export interface RunRecord {
 export class RunStore {
   constructor(private readonly db: Kysely<FlowsDatabase>) {}
 
-  /** Stores run records in one insert. */
-  async insert(runs: RunRecord[]): Promise<void> {
-    await this.db.insertInto('runs').values(runs.map(toRow)).execute();
+  /** Stores run records in one statement; a record whose id exists (a `running` row) replaces it. */
+  async upsert(runs: RunRecord[]): Promise<void> {
+    await this.db
+      .insertInto('runs')
+      .values(runs.map(toRow))
+      .onConflict((oc) =>
+        oc.column('id').doUpdateSet((eb) => ({
+          status: eb.ref('excluded.status'),
+          output: eb.ref('excluded.output'),
+          error: eb.ref('excluded.error'),
+          usage: eb.ref('excluded.usage'),
+          latency_ms: eb.ref('excluded.latency_ms'),
+          finished_at: eb.ref('excluded.finished_at'),
+          trace: eb.ref('excluded.trace'),
+        })),
+      )
+      .execute();
   }
 
   /** Runs of the organization, newest first, optionally of one flow. */
@@ -132,8 +146,10 @@ export class RunRecorder {
     // Yield first so that the response leaves before the insert runs (SQLite writes are synchronous).
     await new Promise((resolve) => setImmediate(resolve));
     while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, 100);
-      await this.write(batch);
+      // One row per run in a statement: a later record of the same run (its end) wins over an earlier one (running).
+      const latest = new Map<string, RunRecord>();
+      for (const run of this.queue.splice(0, 100)) latest.set(run.id, run);
+      await this.write([...latest.values()]);
     }
     this.writing = undefined;
   }
@@ -141,7 +157,7 @@ export class RunRecorder {
   private async write(batch: RunRecord[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        await this.store.insert(batch);
+        await this.store.upsert(batch);
         return;
       } catch (error) {
         if (attempt >= 5) {

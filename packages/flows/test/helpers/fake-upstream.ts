@@ -49,9 +49,38 @@ export class FakeUpstream {
     return new Promise((resolve) => this.abortWaiters.push(resolve));
   }
 
+  /** Anthropic's Messages API: answers "Claude: <last user message>" (tokens by word), streaming or not. */
+  private anthropic(body: Record<string, unknown>, req: IncomingMessage, res: ServerResponse): void {
+    const messages = (body.messages as Array<{ role: string; content: Array<{ type: string; text: string }> | string }>) ?? [];
+    const last = [...messages].reverse().find((m) => m.role === 'user');
+    const question = typeof last?.content === 'string' ? last.content : (last?.content ?? []).map((p) => p.text).join('');
+    this.calls.push({ model: String(body.model), stream: body.stream === true, body, authorization: req.headers['x-api-key'] as string | undefined, aborted: false });
+    const text = `Claude: ${question}`;
+    const tokens = text.match(/\S+\s*|\s+/g) ?? [];
+    if (body.stream !== true) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: body.model, content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 4, output_tokens: tokens.length } }),
+      );
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    send('message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 4, output_tokens: 0 } } });
+    send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    for (const token of tokens) send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: token } });
+    send('content_block_stop', { type: 'content_block_stop', index: 0 });
+    send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: tokens.length } });
+    send('message_stop', { type: 'message_stop' });
+    res.end();
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (req.method === 'POST' && req.url?.endsWith('/messages')) {
+      this.anthropic(JSON.parse(Buffer.concat(chunks).toString('utf8')), req, res);
+      return;
+    }
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
       return;
