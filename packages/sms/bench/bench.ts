@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { sql } from 'kysely';
 import { loadConfig } from '../src/config.ts';
 import { OrgStore } from '../src/store/org-store.ts';
@@ -115,4 +116,13 @@ try {
 } finally {
   service.stop();
   rmSync(dataDir, { recursive: true, force: true });
+  if (env.DATABASE_URL) {
+    const url = new URL(env.DATABASE_URL);
+    const schema = `${url.searchParams.get('schema_prefix')}_sms`;
+    url.searchParams.delete('schema_prefix');
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
 }

@@ -268,6 +268,13 @@ describe.each(dialectsUnderTest())('Android webhook signatures on %s', (dialect)
     }
   });
 
+  it('checks the Android key on Android requests only: native ones need just the secret key', async () => {
+    const response = await service.app.inject({
+      method: 'POST', url: `/webhook?key=${service.key}`, payload: { event: 'sms.received', message: { from: '+1', to: '+2', body: 'native' } },
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
   it('still requires the secret key with a valid signature', async () => {
     const raw = body('s-3');
     const timestamp = String(Math.floor(Date.now() / 1000));

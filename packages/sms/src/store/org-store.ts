@@ -50,9 +50,14 @@ export class OrgStore {
     const issued = issueSecret('sms_');
     const createdAt = now.toISOString();
     const keyId = await this.db.transaction().execute(async (trx) => {
-      const existing = await trx.selectFrom('organizations').select('org_id').where('org_id', '=', orgId).executeTakeFirst();
-      if (existing) throw new AppError('conflict', `organization ${orgId} already exists`);
-      await trx.insertInto('organizations').values({ org_id: orgId, name: name ?? orgId, active_driver: 'none', seq: 0, created_at: createdAt }).execute();
+      // Write first: on SQLite a transaction that reads before writing can fail when another process wrote in between.
+      const inserted = await trx
+        .insertInto('organizations')
+        .values({ org_id: orgId, name: name ?? orgId, active_driver: 'none', seq: 0, created_at: createdAt })
+        .onConflict((oc) => oc.column('org_id').doNothing())
+        .returning('org_id')
+        .executeTakeFirst();
+      if (!inserted) throw new AppError('conflict', `organization ${orgId} already exists`);
       const row = await trx
         .insertInto('api_keys')
         .values({ org_id: orgId, name: 'default', hash: issued.hash, hint: issued.hint, created_at: createdAt })
