@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { connectMcp, mcpCaller, refusal, restCaller, startBoard, type Board, type Caller } from './helpers.ts';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createLabel, withTicketsStore } from '../src/index.ts';
 
 describe.each(dialectsUnderTest())('board rules through both transports on %s', (dialect) => {
   let board: Board;
@@ -21,6 +22,7 @@ describe.each(dialectsUnderTest())('board rules through both transports on %s', 
     beforeAll(async () => {
       key = transport === 'rest' ? 'RULESR' : 'RULESM';
       const token = await board.addProject(key);
+      await withTicketsStore(board.env, (db) => createLabel(db, key, 'backend', '#2563eb'));
       if (transport === 'rest') call = restCaller(board.url, token);
       else {
         const client = await connectMcp(board.url, token);
@@ -175,6 +177,20 @@ describe.each(dialectsUnderTest())('board rules through both transports on %s', 
         ['updated', 'changed title; priority: medium → high'],
         ['commented', 'Did the thing in `src/app.ts`.'],
       ]);
+    });
+
+    it('sets labels by name, refuses unknown labels and assignees listing the valid values, and keeps epics with sub-tickets epics', async () => {
+      const ticket = await call('create_ticket', { title: 'Labelled', labels: ['Backend'] });
+      expect(ticket.labels).toEqual([{ id: expect.any(String), name: 'backend', color: '#2563eb' }]);
+      expect((await refusal(call('update_ticket', { ticket_id: ticket.key, labels: ['frontend'] }))).message).toBe('Unknown label "frontend". Valid values: backend.');
+      expect((await refusal(call('update_ticket', { ticket_id: ticket.key, assignee: 'nobody@example.com' }))).message).toBe('Unknown assignee "nobody@example.com". Valid values: (no members).');
+      expect((await call('update_ticket', { ticket_id: ticket.key, labels: [] })).labels).toEqual([]);
+      const epic = await call('create_ticket', { title: 'Typed epic', ticket_type: 'epic' });
+      const sub = await call('create_sub_ticket', { parent_ticket_id: epic.key, title: 'Typed sub' });
+      const demote = await refusal(call('update_ticket', { ticket_id: epic.key, ticket_type: 'story' }));
+      if (transport === 'rest') expect(demote.status).toBe(409);
+      expect(demote.message).toBe(`${epic.key} has sub-tickets and must stay an epic. Convert or delete its sub-tickets first.`);
+      expect((await refusal(call('update_ticket', { ticket_id: sub.key, ticket_type: 'epic' }))).message).toBe(`${sub.key} is a sub-ticket and cannot be an epic (sub-tickets are one level deep).`);
     });
 
     it('filters list_tickets by column, status, priority and text, with a limit of at most 500', async () => {

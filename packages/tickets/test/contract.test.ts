@@ -159,6 +159,10 @@ describe.each(dialectsUnderTest())('tool contract on %s', (dialect) => {
     expect(await mcp('list_members')).toEqual({ members: [{ id: expect.any(String), name: 'Dev', email: 'dev@example.com', role: 'member' }] });
   });
 
+  it('refuses an unknown tool with a protocol error naming the valid tools', async () => {
+    await expect(client.callTool({ name: 'create_issue', arguments: {} })).rejects.toThrow(/Unknown tool "create_issue". Valid tools: get_project_status, get_all_tickets/);
+  });
+
   it('reports bad arguments as an isError result that says how to fix the call', async () => {
     const result = await client.callTool({ name: 'move_ticket', arguments: { ticket_id: 'MCPC-2' } });
     expect(result).toEqual({

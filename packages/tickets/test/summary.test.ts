@@ -11,6 +11,10 @@ interface FakeModel {
   url: string;
   requests: Array<{ path: string; authorization: string | undefined; body: any }>;
   reply: { status: number; text: string };
+  /** While set, requests wait until it resolves. */
+  hold: Promise<void> | undefined;
+  /** Requests received, including those still held. */
+  arrived: number;
   close(): Promise<void>;
 }
 
@@ -24,6 +28,8 @@ async function startFakeModel(): Promise<FakeModel> {
   };
   const server: Server = createServer(async (request, response) => {
     const body = await readBody(request);
+    fake.arrived! += 1;
+    if (fake.hold) await fake.hold;
     fake.requests!.push({ path: request.url!, authorization: request.headers.authorization, body });
     response.writeHead(fake.reply!.status, { 'content-type': 'application/json' });
     if (fake.reply!.status !== 200) return response.end(JSON.stringify({ error: { message: 'model overloaded' } }));
@@ -41,6 +47,8 @@ async function startFakeModel(): Promise<FakeModel> {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   fake.close = () => new Promise((done) => server.close(() => done()));
+  fake.hold = undefined;
+  fake.arrived = 0;
   return fake as FakeModel;
 }
 
@@ -137,6 +145,25 @@ describe.each(dialectsUnderTest())('Auto-Summary on %s', (dialect) => {
       expect(request.body.messages[1].content).toContain('Latest comment: Callback route done.');
       const index = await call('get_all_tickets');
       expect(index.tickets[0].ai_summary).toBe(stored.ai_summary.slice(0, 200));
+    });
+
+    it('never makes a write wait for the model', async () => {
+      let release!: () => void;
+      model.hold = new Promise((resolve) => (release = resolve));
+      model.reply = { status: 200, text: 'Summary that arrived later.' };
+      const slow = await call('create_ticket', { title: 'Summarized slowly' });
+      const arrivedBefore = model.arrived;
+      board.app.summaryWorker.poke();
+      while (model.arrived === arrivedBefore) await new Promise((resolve) => setTimeout(resolve, 10));
+      // The worker now waits on the model; writes must not. If they did, these calls would hang until the test times out.
+      const ticket = await call('create_ticket', { title: 'Written while the model is slow' });
+      expect(ticket.ai_summary).toBeNull();
+      expect((await call('add_comment', { ticket_id: slow.key, content: 'still fast' })).content).toBe('still fast');
+      model.hold = undefined;
+      release();
+      await board.app.summaryWorker.drain();
+      expect(await call('get_ticket', { ticket_id: ticket.key })).toMatchObject({ ai_summary: 'Summary that arrived later.', ai_summary_source: 'llm' });
+      expect(await call('get_ticket', { ticket_id: slow.key })).toMatchObject({ ai_summary: 'Summary that arrived later.', ai_summary_source: 'llm' });
     });
 
     it('falls back to an extractive summary when the model fails', async () => {
