@@ -11,6 +11,7 @@ import {
   parseTimestamp,
   subTicketPriority,
   ticketKey,
+  type TicketShape,
 } from '../domain/ticket-rules.ts';
 import type { Priority, TicketType } from '../domain/vocabulary.ts';
 import { projectColumns, listLabels, type Db } from '../store/project-store.ts';
@@ -75,6 +76,11 @@ function keyOf(ctx: BoardContext, row: Pick<TicketRow, 'number'>): string {
   return ticketKey(ctx.project.key, row.number);
 }
 
+/** What the domain's hierarchy rules see of a ticket row. */
+function shapeOf(ctx: BoardContext, row: TicketRow, subTicketCount = 0): TicketShape & { id: string } {
+  return { id: row.id, key: keyOf(ctx, row), ticketType: row.ticket_type as TicketType, parentId: row.parent_id, subTicketCount };
+}
+
 async function record(ctx: BoardContext, trx: Db, ticketId: string, action: string, detail: string, at: string, actor = ctx.actor) {
   await insertActivity(trx, { ticket_id: ticketId, project_id: ctx.project.id, action, detail, actor, created_at: at });
 }
@@ -137,7 +143,7 @@ async function createIn(ctx: BoardContext, input: CreateTicketInput, parentRef: 
     const columns = await projectColumns(trx, ctx.project.id);
     const column = resolveColumn(columns, input.column_name);
     const parent = parentRef === undefined ? undefined : await requireTicket(ctx, trx, parentRef, 'parent_ticket_id', true);
-    if (parent) assertCanBeParent({ ...parent, key: keyOf(ctx, parent), ticketType: parent.ticket_type as TicketType, parentId: parent.parent_id, subTicketCount: 0 });
+    if (parent) assertCanBeParent(shapeOf(ctx, parent));
     if (parent && input.ticket_type === 'epic') throw new AppError('conflict', 'A sub-ticket cannot be an epic (sub-tickets are one level deep). Leave ticket_type out or use task, bug or story.');
     const labelIds = input.labels ? await resolveLabels(ctx, trx, input.labels) : [];
     const assignee = await resolveAssignee(ctx, input.assignee);
@@ -168,7 +174,7 @@ async function createIn(ctx: BoardContext, input: CreateTicketInput, parentRef: 
     const where = parent ? ` as a sub-ticket of ${keyOf(ctx, parent)}` : '';
     await record(ctx, trx, id, 'created', `created in ${column.name}${where}`, createdAt);
     if (parent) {
-      if (needsPromotion({ ...parent, key: '', ticketType: parent.ticket_type as TicketType, parentId: null, subTicketCount: 0 })) {
+      if (needsPromotion(shapeOf(ctx, parent))) {
         await updateTicketRow(trx, parent.id, { ticket_type: 'epic', updated_at: now });
         await record(ctx, trx, parent.id, 'promoted', `promoted from ${parent.ticket_type} to epic: sub-ticket ${ticketKey(ctx.project.key, number)} was created`, now);
       }
@@ -197,14 +203,8 @@ export async function convertToSubTicket(ctx: BoardContext, input: { ticket_id: 
     const columns = await projectColumns(trx, ctx.project.id);
     const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
     const epic = await requireTicket(ctx, trx, input.epic_id, 'epic_id', true);
-    const shape = async (row: TicketRow) => ({
-      id: row.id,
-      key: keyOf(ctx, row),
-      ticketType: row.ticket_type as TicketType,
-      parentId: row.parent_id,
-      subTicketCount: await countSubTickets(trx, row.id),
-    });
-    assertConvertible(await shape(ticket), await shape(epic), ticket.id);
+    const [ticketChildren, epicChildren] = [await countSubTickets(trx, ticket.id), await countSubTickets(trx, epic.id)];
+    assertConvertible(shapeOf(ctx, ticket, ticketChildren), shapeOf(ctx, epic, epicChildren), ticket.id);
     await updateTicketRow(trx, ticket.id, { parent_id: epic.id, updated_at: now });
     await record(ctx, trx, ticket.id, 'converted', `converted to a sub-ticket of ${keyOf(ctx, epic)}`, now);
     if (epic.ticket_type !== 'epic') {
@@ -224,7 +224,7 @@ export async function updateTicket(ctx: BoardContext, input: UpdateTicketInput) 
     const now = ctx.now();
     const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
     const subCount = input.ticket_type ? await countSubTickets(trx, ticket.id) : 0;
-    assertTypeChange({ key: keyOf(ctx, ticket), ticketType: ticket.ticket_type as TicketType, parentId: ticket.parent_id, subTicketCount: subCount }, input.ticket_type);
+    assertTypeChange(shapeOf(ctx, ticket, subCount), input.ticket_type);
     if (input.ticket_type === 'epic' && ticket.parent_id !== null) {
       throw new AppError('conflict', `${keyOf(ctx, ticket)} is a sub-ticket and cannot be an epic (sub-tickets are one level deep).`);
     }
@@ -270,7 +270,7 @@ export async function moveTicket(ctx: BoardContext, input: { ticket_id: Ref; col
     const now = ctx.now();
     const columns = await projectColumns(trx, ctx.project.id);
     const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
-    assertMovable({ key: keyOf(ctx, ticket), ticketType: ticket.ticket_type as TicketType, parentId: ticket.parent_id, subTicketCount: await countSubTickets(trx, ticket.id) });
+    assertMovable(shapeOf(ctx, ticket, await countSubTickets(trx, ticket.id)));
     const target = resolveColumn(columns, input.column_name);
     const current = columns.find((column) => column.id === ticket.column_id)!;
     if (target.id === current.id) return ticket.id;
