@@ -79,9 +79,8 @@ export async function listTickets(ctx: BoardContext, input: ListTicketsInput) {
   const columns = await projectColumns(ctx.db, ctx.project.id);
   let columnIds: string[] | undefined;
   if (input.column_name) {
-    const named = resolveColumn(columns, input.column_name);
-    // An unqualified name covers that column on every board.
-    columnIds = columns.filter((column) => column.name.toLowerCase() === named.name.toLowerCase()).map((column) => column.id);
+    // Like everywhere else: an unqualified name resolves on the first board that has it.
+    columnIds = [resolveColumn(columns, input.column_name).id];
   }
   if (input.status) {
     const wantDone = input.status === 'completed';
