@@ -209,9 +209,9 @@ export class MessageStore {
       if (event.status === 'delivered') changes.error = null;
       if (event.status === 'failed') changes.error = event.error ?? 'failed';
       if (event.externalId !== null && event.messageId !== null) changes.external_id = event.externalId;
-      await trx.updateTable('messages').set(changes).where('id', '=', target.id).execute();
-      // A final report ends any pending retry.
+      // A final report ends any pending retry. Outbox before messages: the same lock order as the worker's claim.
       if (event.status !== 'sent') await trx.deleteFrom('outbox').where('message_id', '=', target.id).execute();
+      await trx.updateTable('messages').set(changes).where('id', '=', target.id).execute();
       updated += 1;
     }
     return updated;
