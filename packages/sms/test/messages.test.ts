@@ -243,6 +243,22 @@ describe.each(dialectsUnderTest())('authentication on %s', (dialect) => {
     expect(after.json()).toEqual(INVALID);
   });
 
+  it('writes last_used_at at most once a minute per key', async () => {
+    const { keyId, secretKey } = await service.context.orgs.createKey('acme', 'touch', new Date());
+    const lastUsed = async () => (await service.context.orgs.listKeys('acme')).find((k) => k.key_id === keyId)!.last_used_at;
+    await service.app.inject({ method: 'GET', url: `/messages/acme/${secretKey}` });
+    const first = await lastUsed();
+    expect(first).not.toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await service.app.inject({ method: 'GET', url: `/messages/acme/${secretKey}` });
+    expect(await lastUsed()).toBe(first);
+    const old = new Date(Date.now() - 120_000).toISOString();
+    await service.context.database.db.updateTable('api_keys').set({ last_used_at: old }).where('id', '=', keyId).execute();
+    await service.app.inject({ method: 'GET', url: '/messages/acme', headers: { 'x-secret-key': secretKey } });
+    expect(Date.parse((await lastUsed())!)).toBeGreaterThan(Date.parse(first!) - 1000);
+    expect(await lastUsed()).not.toBe(old);
+  });
+
   it('keeps the secret key out of the access log', async () => {
     const before = service.logs.length;
     await service.app.inject({ method: 'GET', url: `/messages/acme/${service.key}?limit=1` });
