@@ -228,6 +228,22 @@ describe.each(dialectsUnderTest())('per-SIM pacing on %s', (dialect) => {
 });
 
 describe.each(dialectsUnderTest())('restart durability on %s', (dialect) => {
+  it('keeps every message a webhook answered 200 for', async () => {
+    const service = await startService(dialect);
+    try {
+      const events = Array.from({ length: 20 }, (_, i) => ({ event: 'sms.received', message: { from: '+1555', to: '+1666', body: `durable ${i}` } }));
+      const answered = await service.app.inject({ method: 'POST', url: '/webhook', headers: { 'x-secret-key': service.key }, payload: { events } });
+      expect(answered.statusCode).toBe(200);
+      await service.app.close();
+      const { smsContext } = await import('../src/index.ts');
+      const restarted = smsContext(await service.rebuild());
+      const page = await restarted.messages.list('acme', { limit: 100, sinceId: 0, direction: null, sim: null });
+      expect(page.messages.map((m) => m.id)).toEqual(answered.json().stored);
+    } finally {
+      await service.close();
+    }
+  });
+
   it('sends messages queued before a restart (driver none, then gateway down)', async () => {
     const service = await startService(dialect, { SMS_SEND_RETRY_BASE_MS: '50' });
     const gateway = await startFakeGateway();
