@@ -8,6 +8,34 @@ import { decryptCredential, hashSecret } from '@switchboard/core';
 import { loadConfig, openFlowsStores } from '@switchboard/flows';
 
 const run = promisify(execFile);
+
+/** Runs `switchboard …` in this process (fast): returns what it printed and the exit code it set. */
+async function cliInProcess(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { Command } = await import('commander');
+  const { registerFlowsCommands } = await import('../src/commands/flows.ts');
+  const program = new Command('switchboard').exitOverride();
+  registerFlowsCommands(program);
+  const saved = { ...process.env };
+  Object.assign(process.env, env, { DATABASE_URL: env.DATABASE_URL ?? '' });
+  const out: string[] = [];
+  const err: string[] = [];
+  const writeOut = process.stdout.write.bind(process.stdout);
+  const writeErr = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
+  process.exitCode = 0;
+  try {
+    await program.parseAsync(['node', 'switchboard', ...args]);
+  } finally {
+    process.stdout.write = writeOut;
+    process.stderr.write = writeErr;
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
 const BIN = join(import.meta.dirname, '..', 'bin', 'switchboard.mjs');
 
 async function cli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -37,11 +65,11 @@ describe.each(dialectsUnderTest())('switchboard flows CLI on %s', (dialect) => {
     expect(orgBody.org_code).toBe('cli-org');
     expect(orgBody.token).toMatch(/^sbf_[A-Za-z0-9_-]{43}$/);
 
-    const created = await cli(db.env, 'flows', 'token', 'create', 'cli-org', '--name', 'ci', '--scope', 'run', '--json');
+    const created = await cliInProcess(db.env, 'flows', 'token', 'create', 'cli-org', '--name', 'ci', '--scope', 'run', '--json');
     const tokenBody = JSON.parse(created.stdout);
     expect(Object.keys(tokenBody).sort()).toEqual(['token', 'token_id']);
 
-    const provider = await cli(db.env, 'flows', 'provider', 'set', 'cli-org', 'local', '--kind', 'openai-compatible', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'sk-cli-secret', '--json');
+    const provider = await cliInProcess(db.env, 'flows', 'provider', 'set', 'cli-org', 'local', '--kind', 'openai-compatible', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'sk-cli-secret', '--json');
     expect(JSON.parse(provider.stdout)).toEqual({ name: 'local', kind: 'openai-compatible' });
 
     const file = join(db.env.DATA_DIR, 'flow.json');
@@ -55,16 +83,16 @@ describe.each(dialectsUnderTest())('switchboard flows CLI on %s', (dialect) => {
       edges: [{ from: 'input', to: 'answer' }, { from: 'answer', to: 'output' }],
     };
     writeFileSync(file, JSON.stringify(definition));
-    expect(JSON.parse((await cli(db.env, 'flows', 'save', 'cli-org', file, '--json')).stdout)).toEqual({ slug: 'cli-flow', version: 1 });
+    expect(JSON.parse((await cliInProcess(db.env, 'flows', 'save', 'cli-org', file, '--json')).stdout)).toEqual({ slug: 'cli-flow', version: 1 });
     writeFileSync(file, JSON.stringify({ ...definition, slug: 'cli-flow' }));
-    expect(JSON.parse((await cli(db.env, 'flows', 'save', 'cli-org', file, '--json')).stdout)).toEqual({ slug: 'cli-flow', version: 2 });
+    expect(JSON.parse((await cliInProcess(db.env, 'flows', 'save', 'cli-org', file, '--json')).stdout)).toEqual({ slug: 'cli-flow', version: 2 });
 
-    const list = JSON.parse((await cli(db.env, 'flows', 'token', 'list', 'cli-org', '--json')).stdout);
+    const list = JSON.parse((await cliInProcess(db.env, 'flows', 'token', 'list', 'cli-org', '--json')).stdout);
     expect(list.tokens).toHaveLength(2);
     expect(JSON.stringify(list)).not.toContain(tokenBody.token);
     expect(list.tokens.map((t: { scope: string }) => t.scope).sort()).toEqual(['manage', 'run']);
 
-    expect(JSON.parse((await cli(db.env, 'flows', 'token', 'revoke', 'cli-org', tokenBody.token_id, '--json')).stdout)).toEqual({ revoked: true });
+    expect(JSON.parse((await cliInProcess(db.env, 'flows', 'token', 'revoke', 'cli-org', tokenBody.token_id, '--json')).stdout)).toEqual({ revoked: true });
 
     const stores = await openFlowsStores(loadConfig(db.env));
     try {
@@ -88,7 +116,7 @@ describe.each(dialectsUnderTest())('switchboard flows CLI on %s', (dialect) => {
     expect(bad.stderr).toBe('error: org_code must be 2 to 40 characters of a-z, 0-9 and -\n');
     const file = join(db.env.DATA_DIR, 'bad-flow.json');
     writeFileSync(file, JSON.stringify({ name: 'x', nodes: [{ id: 'input', type: 'input' }, { id: 'o', type: 'output', data: { format: 'raw' } }], edges: [{ from: 'input', to: 'ghost' }] }));
-    const invalid = await cli(db.env, 'flows', 'save', 'cli-org', file, '--json');
+    const invalid = await cliInProcess(db.env, 'flows', 'save', 'cli-org', file, '--json');
     expect(invalid.code).not.toBe(0);
     expect(invalid.stderr).toBe('error: Edge 0 from "input" to "ghost": unknown node "ghost"\n');
   }, 120_000);

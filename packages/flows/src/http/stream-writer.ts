@@ -31,6 +31,7 @@ export function openStream(reply: FastifyReply, contentType: string, extraHeader
   res.on('close', () => {
     if (!ended) {
       ended = true;
+      res.destroy();
       onClientGone();
     }
   });
