@@ -81,12 +81,15 @@ describe.each(dialectsUnderTest())('an agent following the conventions over MCP 
       'moved', 'commented', 'updated', 'commented', 'moved', 'commented',
     ]);
 
-    // 5. Import backdated history: a finished epic with a finished sub-ticket.
+    // 5. Import backdated history: a finished epic with a finished sub-ticket; an imported epic completes when its last part did.
+    const imported = await call('create_ticket', { title: 'Search page', ticket_type: 'epic', created_at: '2023-01-10T09:00:00Z' });
+    await call('create_sub_ticket', { parent_ticket_id: imported.key, title: 'Search box', column_name: done, created_at: '2023-01-11T09:00:00Z' });
+    expect(await call('get_ticket', { ticket_id: imported.key })).toMatchObject({ column: done, completed_at: '2023-01-11T09:00:00.000Z' });
     const legacy = await call('create_ticket', { title: 'User accounts', ticket_type: 'epic', column_name: done, created_at: '2023-05-01T09:00:00Z' });
     const signup = await call('create_sub_ticket', { parent_ticket_id: legacy.key, title: 'Sign-up form', column_name: 'done', created_at: '2023-05-02T09:00:00Z' });
     expect(signup).toMatchObject({ created_at: '2023-05-02T09:00:00.000Z', completed_at: '2023-05-02T09:00:00.000Z', column: done });
     expect(await call('get_ticket', { ticket_id: legacy.key })).toMatchObject({ column: done, created_at: '2023-05-01T09:00:00.000Z', completed_at: '2023-05-01T09:00:00.000Z' });
-    expect((await call('list_tickets', { status: 'completed' })).count).toBe(6);
+    expect((await call('list_tickets', { status: 'completed' })).count).toBe(8);
     expect((await call('list_tickets', { status: 'open' })).count).toBe(0);
 
     // 6. Write the README; the next session's status shows it.
@@ -96,7 +99,7 @@ describe.each(dialectsUnderTest())('an agent following the conventions over MCP 
     expect(hits.results.map((r: { kind: string }) => r.kind).sort()).toEqual(['document', 'ticket']);
     const next = await call('get_project_status');
     expect(next.documents[0]).toMatchObject({ slug: 'readme', content: readme.content, content_truncated: false });
-    expect(next.stats).toMatchObject({ total: 6, open: 0, completed: 6 });
+    expect(next.stats).toMatchObject({ total: 8, open: 0, completed: 8 });
     expect(next.recent_tickets).toHaveLength(5);
   });
 });

@@ -116,3 +116,13 @@ export function completedAtAfterMove(target: BoardColumn, previous: { completedA
   if (!target.isDone) return null;
   return previous.wasDone && previous.completedAt ? previous.completedAt : now;
 }
+
+/**
+ * `completed_at` of an epic the rule moved to the done column: when its last
+ * sub-ticket was completed (so imported, backdated history stays in the past),
+ * else now.
+ */
+export function epicCompletedAt(subTicketCompletedAts: ReadonlyArray<string | null>, now: string): string {
+  const known = subTicketCompletedAts.filter((at): at is string => at !== null).sort();
+  return known.length === subTicketCompletedAts.length && known.length > 0 ? known[known.length - 1] : now;
+}

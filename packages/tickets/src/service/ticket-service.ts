@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '@switchboard/core';
 import type { BoardContext } from './board-context.ts';
-import { completedAtAfterMove, epicAdvance, resolveColumn, type BoardColumn } from '../domain/board-rules.ts';
+import { completedAtAfterMove, epicAdvance, epicCompletedAt, resolveColumn, type BoardColumn } from '../domain/board-rules.ts';
 import {
   assertCanBeParent,
   assertConvertible,
@@ -132,7 +132,9 @@ export async function advanceEpic(ctx: BoardContext, trx: Db, columns: readonly 
   await updateTicketRow(trx, epic.id, {
     column_id: advance.to.id,
     updated_at: now,
-    completed_at: completedAtAfterMove(advance.to, { completedAt: epic.completed_at, wasDone: current.isDone }, now),
+    completed_at: advance.to.isDone
+      ? epicCompletedAt(subs.map((sub) => sub.completed_at), now)
+      : completedAtAfterMove(advance.to, { completedAt: epic.completed_at, wasDone: current.isDone }, now),
   });
   await record(ctx, trx, epic.id, 'auto_moved', `moved from ${current.name} to ${advance.to.name}: ${advance.reason}`, now, 'system');
 }

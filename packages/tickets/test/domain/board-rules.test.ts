@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { completedAtAfterMove, epicAdvance, resolveColumn, type BoardColumn } from '../../src/domain/board-rules.ts';
+import { completedAtAfterMove, epicAdvance, epicCompletedAt, resolveColumn, type BoardColumn } from '../../src/domain/board-rules.ts';
 
 const names = ['Backlog', 'To Do', 'In Progress', 'Review', 'Done'];
 const main: BoardColumn[] = names.map((name, position) => ({
@@ -63,5 +63,12 @@ describe('completedAtAfterMove', () => {
     expect(completedAtAfterMove(col('Done'), { completedAt: null, wasDone: false }, 'T2')).toBe('T2');
     expect(completedAtAfterMove(col('Done'), { completedAt: 'T1', wasDone: true }, 'T2')).toBe('T1');
     expect(completedAtAfterMove(col('Review'), { completedAt: 'T1', wasDone: true }, 'T2')).toBeNull();
+  });
+});
+
+describe('epicCompletedAt', () => {
+  it('is when the last sub-ticket was completed, so imported history stays in the past', () => {
+    expect(epicCompletedAt(['2023-05-02T00:00:00.000Z', '2023-06-01T00:00:00.000Z'], 'NOW')).toBe('2023-06-01T00:00:00.000Z');
+    expect(epicCompletedAt([null], 'NOW')).toBe('NOW');
   });
 });
