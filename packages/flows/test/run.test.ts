@@ -204,11 +204,21 @@ describe.each(dialectsUnderTest())('run timeout and concurrency on %s', (dialect
   beforeAll(async () => {
     h = await startHarness(dialect, { FLOWS_RUN_TIMEOUT_MS: '1500' });
     await h.save(simpleFlow({ slug: 'hanging', model: 'hang' }));
+    await h.save(simpleFlow({ slug: 'slow', model: 'slow' }));
     const concurrent = structuredClone(parallelFlow);
     concurrent.slug = 'concurrent';
     concurrent.nodes[1].data.model = 'barrier:left';
     concurrent.nodes[2].data.model = 'barrier:right';
     await h.save(concurrent);
+  });
+
+  it('ends a stream that passes the timeout with a timeout error event after the tokens sent so far', async () => {
+    const response = await h.post('/api/llm/acme/flows/slow/run/stream', { input: { question: 'x' } }, h.runToken);
+    expect(response.status).toBe(200);
+    const events = (await response.text()).split('\n\n').filter((e) => e !== '');
+    expect(events.at(-1)).toBe('data: [DONE]');
+    expect(JSON.parse(events.at(-2)!.slice('data: '.length))).toEqual({ error: { message: 'The run took longer than 1500 ms', type: 'api_error', param: null, code: 'timeout' } });
+    expect(events[0]).toContain('"content":"t0 "');
   });
 
   it('runs independent branches concurrently (each upstream call waits for the other)', async () => {
@@ -224,7 +234,7 @@ describe.each(dialectsUnderTest())('run timeout and concurrency on %s', (dialect
     const response = await h.post('/api/llm/acme/flows/hanging/run', { input: { question: 'wait' } }, h.runToken);
     expect(response.status).toBe(504);
     expect(await response.json()).toEqual({ error: { message: 'The run took longer than 1500 ms', type: 'api_error', param: null, code: 'timeout' } });
-    await h.upstream.waitForAbort();
-    expect(h.upstream.calls.at(-1)!.aborted).toBe(true);
+    await h.upstream.waitForAbort('hang');
+    expect(h.upstream.calls.find((c) => c.model === 'hang')!.aborted).toBe(true);
   });
 });

@@ -157,7 +157,7 @@ describe.each(dialectsUnderTest())('streaming on %s', (dialect) => {
     }
     expect(status).toBe('running');
     controller.abort();
-    await h.upstream.waitForAbort();
+    await h.upstream.waitForAbort('slow');
     const call = h.upstream.calls.find((c) => c.model === 'slow')!;
     expect(call.aborted).toBe(true);
     const runId = response.headers.get('x-run-id');

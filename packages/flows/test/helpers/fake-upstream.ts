@@ -43,10 +43,11 @@ export class FakeUpstream {
     await new Promise((resolve) => this.server?.close(resolve));
   }
 
-  /** Waits until some call has been aborted by its client. */
-  waitForAbort(): Promise<void> {
-    if (this.calls.some((c) => c.aborted)) return Promise.resolve();
-    return new Promise((resolve) => this.abortWaiters.push(resolve));
+  /** Waits until a call (of `model`, when given) has been aborted by its client. */
+  async waitForAbort(model?: string): Promise<void> {
+    while (!this.calls.some((c) => c.aborted && (model === undefined || c.model === model))) {
+      await new Promise<void>((resolve) => this.abortWaiters.push(resolve));
+    }
   }
 
   /** Anthropic's Messages API: answers "Claude: <last user message>" (tokens by word), streaming or not. */
