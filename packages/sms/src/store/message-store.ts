@@ -34,7 +34,7 @@ const INSERT_CHUNK = 500;
 
 /** Messages: the incremental listing and what webhooks report. */
 export class MessageStore {
-  private readonly jsonArray: (limit: number) => RawBuilder<string | null>;
+  private readonly jsonArray: RawBuilder<string | null>;
 
   constructor(
     private readonly db: Kysely<SmsTables>,
@@ -76,24 +76,18 @@ export class MessageStore {
    * saves materializing and re-serializing every row in JavaScript.
    */
   async listJson(orgId: string, query: ListQuery): Promise<JsonMessagePage> {
-    // One extra row tells whether more exist; row numbers keep it out of the JSON, all in one round trip.
-    const probe = this.filtered(orgId, query, query.sinceId).select(MESSAGE_COLUMNS).orderBy('id').limit(query.limit + 1).as('probe');
-    const page = this.db
-      .selectFrom(probe)
-      .selectAll()
-      .select(sql<number>`row_number() over (order by probe.id)`.as('rn'))
-      .as('page');
+    const page = this.filtered(orgId, query, query.sinceId).select(MESSAGE_COLUMNS).orderBy('id').limit(query.limit).as('page');
     const row = await this.db
       .selectFrom(page)
-      .select([
-        this.jsonArray(query.limit).as('json'),
-        (eb) => eb.fn.countAll<number>().as('count'),
-        sql<number | null>`max(page.id) filter (where page.rn <= ${query.limit})`.as('last_id'),
-      ])
+      .select([this.jsonArray.as('json'), (eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.max('page.id').as('last_id')])
       .executeTakeFirstOrThrow();
-    const fetched = Number(row.count);
-    const count = Math.min(fetched, query.limit);
-    return { json: row.json ?? '[]', count, lastId: count > 0 ? Number(row.last_id) : query.sinceId, hasMore: fetched > query.limit };
+    const count = Number(row.count);
+    const lastId = count > 0 ? Number(row.last_id) : query.sinceId;
+    // A full page may have more behind it: one index probe says. (Measured faster on SQLite than
+    // fetching limit + 1 rows and numbering them to keep the extra one out of the JSON.)
+    let hasMore = false;
+    if (count === query.limit) hasMore = (await this.filtered(orgId, query, lastId).select('id').limit(1).execute()).length > 0;
+    return { json: row.json ?? '[]', count, lastId, hasMore };
   }
 
   /** One message of an organization, or undefined. */
@@ -218,17 +212,12 @@ export class MessageStore {
   }
 }
 
-/**
- * The first `limit` rows of the page as a JSON array of message records,
- * built by the database (the only dialect-specific query text); null when none.
- */
-function jsonArrayOfMessages(dialect: DialectName): (limit: number) => RawBuilder<string | null> {
+/** The page's rows as a JSON array of message records, built by the database (the only dialect-specific query text). */
+function jsonArrayOfMessages(dialect: DialectName): RawBuilder<string | null> {
   const fields = MESSAGE_COLUMNS.map((column) => {
     const name = column === 'from_number' ? 'from' : column === 'to_number' ? 'to' : column;
     return sql`${sql.lit(name)}, page.${sql.ref(column)}`;
   });
   const object = dialect === 'postgres' ? sql`json_build_object(${sql.join(fields)})` : sql`json_object(${sql.join(fields)})`;
-  return dialect === 'postgres'
-    ? (limit) => sql<string | null>`(json_agg(${object} order by page.id) filter (where page.rn <= ${limit}))::text`
-    : (limit) => sql<string | null>`json_group_array(${object} order by page.id) filter (where page.rn <= ${limit})`;
+  return dialect === 'postgres' ? sql<string | null>`json_agg(${object} order by page.id)::text` : sql<string | null>`json_group_array(${object} order by page.id)`;
 }
