@@ -154,6 +154,7 @@ describe.each(dialectsUnderTest())('422 bodies as FastAPI writes them on %s', (d
     const response = await send(undefined, {});
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
+    expect((await send('null')).json()).toEqual({ detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] });
   });
 
   it('send without to, and with "to": 5', async () => {

@@ -111,7 +111,8 @@ function stringField(
  * characters, `sim` an optional string. `undefined` means no body was sent.
  */
 export function validateSendBody(body: unknown): Validated<SendRequest> {
-  if (body === undefined) return { ok: false, issues: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] };
+  // FastAPI treats no body and a JSON `null` body alike: the required body is missing.
+  if (body === undefined || body === null) return { ok: false, issues: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] };
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return {
       ok: false,
