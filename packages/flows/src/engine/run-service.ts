@@ -78,9 +78,13 @@ export class RunService {
     private readonly config: FlowsConfig,
   ) {}
 
-  /** The current version of a flow, compiled; 404 flow_not_found when the organization has no such flow. */
-  async load(orgId: number, slug: string): Promise<LoadedFlow> {
-    const current = await this.flows.currentVersion(orgId, slug);
+  /**
+   * The current version of a flow, compiled; 404 flow_not_found when the
+   * organization has no such flow. `known` is the version the token lookup
+   * already brought (run routes), which saves a query.
+   */
+  async load(orgId: number, slug: string, known?: { slug: string; id: number; version: number } | null): Promise<LoadedFlow> {
+    const current = known !== undefined && (known === null || known.slug === slug) ? known : await this.flows.currentVersion(orgId, slug);
     if (!current) throw flowNotFound(slug);
     const key = `${current.id}:${current.version}`;
     let compiled = this.compiled.get(key);

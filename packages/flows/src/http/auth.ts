@@ -4,18 +4,18 @@ import { FlowsError } from '../domain/errors.ts';
 import type { OrgStore, Principal, TokenScope } from '../store/org-store.ts';
 
 /** Checks the bearer token of a request for an organization and scope, and counts it against the rate limit. */
-export type Authorize = (request: FastifyRequest, orgCode: string, scope: TokenScope) => Promise<Principal>;
+export type Authorize = (request: FastifyRequest, orgCode: string, scope: TokenScope, flowSlug?: string) => Promise<Principal>;
 
 /**
  * 401 for a missing, unknown or revoked token; 403 for a token of another
  * organization or without the scope; 429 over the per-token rate.
  */
 export function createAuthorizer(orgs: OrgStore, limiter: RateLimiter, rate: Rate, logger: Logger): Authorize {
-  return async (request, orgCode, scope) => {
+  return async (request, orgCode, scope, flowSlug) => {
     const header = request.headers.authorization;
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) throw new FlowsError('unauthorized', 'Missing bearer token: send "Authorization: Bearer TOKEN"', 'invalid_api_key');
-    const found = await orgs.authenticate(match[1]);
+    const found = await orgs.authenticate(match[1], flowSlug);
     if (!found) throw new FlowsError('unauthorized', 'Invalid or revoked token', 'invalid_api_key');
     found.touch?.catch((error) => logger.warn({ err: error }, 'could not update token last_used_at'));
     const { principal } = found;
@@ -39,6 +39,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Scope a route needs; its presence makes the route authenticated. */
     scope?: TokenScope;
+    /** True on routes that run the flow of the `{slug}` path parameter: its version comes with the token lookup. */
+    loadsFlow?: boolean;
   }
 }
 
@@ -51,6 +53,7 @@ export function installAuth(app: App, authorize: Authorize): void {
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config?.scope;
     if (!scope) return;
-    request.principal = await authorize(request, (request.params as { org_code: string }).org_code, scope);
+    const params = request.params as { org_code: string; slug?: string };
+    request.principal = await authorize(request, params.org_code, scope, request.routeOptions.config.loadsFlow ? params.slug : undefined);
   });
 }

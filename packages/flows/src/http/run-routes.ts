@@ -23,10 +23,10 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
 
   app.post(
     '/api/llm/:org_code/flows/:slug/run',
-    { config: { scope: 'run' }, schema: { tags, summary: 'Run a flow (JSON Lines with "stream": true)', params: flowParams, body: runBody, security: bearer } },
+    { config: { scope: 'run', loadsFlow: true }, schema: { tags, summary: 'Run a flow (JSON Lines with "stream": true)', params: flowParams, body: runBody, security: bearer } },
     async (request, reply) => {
       const principal = request.principal!;
-      const flow = await runs.load(principal.orgId, request.params.slug);
+      const flow = await runs.load(principal.orgId, request.params.slug, principal.flow);
       const body = parseRunBody(request.body);
       const input = checkedInput(flow, body.input);
       const plan = { principal, flow, input, metadata: body.metadata, conversation: [] };
@@ -37,10 +37,10 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
 
   app.post(
     '/api/llm/:org_code/flows/:slug/run/stream',
-    { config: { scope: 'run' }, schema: { tags, summary: 'Run a flow, streaming Server-Sent Events', params: flowParams, body: runBody, security: bearer } },
+    { config: { scope: 'run', loadsFlow: true }, schema: { tags, summary: 'Run a flow, streaming Server-Sent Events', params: flowParams, body: runBody, security: bearer } },
     async (request, reply) => {
       const principal = request.principal!;
-      const flow = await runs.load(principal.orgId, request.params.slug);
+      const flow = await runs.load(principal.orgId, request.params.slug, principal.flow);
       const body = parseRunBody(request.body);
       const input = checkedInput(flow, body.input);
       await answerRun(runs, { principal, flow, input, metadata: body.metadata, conversation: [] }, reply, 'sse');
@@ -50,10 +50,10 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
 
   app.post(
     '/api/llm/:org_code/flows/:slug/chat/completions',
-    { config: { scope: 'run' }, schema: { tags: ['openai'], summary: 'OpenAI-compatible chat completion', params: flowParams, body: chatBody, security: bearer } },
+    { config: { scope: 'run', loadsFlow: true }, schema: { tags: ['openai'], summary: 'OpenAI-compatible chat completion', params: flowParams, body: chatBody, security: bearer } },
     async (request, reply) => {
       const principal = request.principal!;
-      const flow = await runs.load(principal.orgId, request.params.slug);
+      const flow = await runs.load(principal.orgId, request.params.slug, principal.flow);
       const body = parseChatBody(request.body, flow.compiled.variables);
       const input = checkedInput(flow, body.input);
       const plan = { principal, flow, input, metadata: body.metadata, conversation: body.conversation, callerSystem: body.callerSystem };
@@ -65,20 +65,20 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
   const model = (created: number, owner: string) => ({ id: FLOW_MODEL, object: 'model', created, owned_by: owner });
   app.get(
     '/api/llm/:org_code/flows/:slug/models',
-    { config: { scope: 'run' }, schema: { tags: ['openai'], summary: 'OpenAI-compatible model list (service-flow)', params: flowParams, security: bearer } },
+    { config: { scope: 'run', loadsFlow: true }, schema: { tags: ['openai'], summary: 'OpenAI-compatible model list (service-flow)', params: flowParams, security: bearer } },
     async (request) => {
       const principal = request.principal!;
-      await runs.load(principal.orgId, request.params.slug);
+      await runs.load(principal.orgId, request.params.slug, principal.flow);
       return { object: 'list', data: [model(0, principal.orgCode)] };
     },
   );
   app.get(
     '/api/llm/:org_code/flows/:slug/models/:model',
-    { config: { scope: 'run' }, schema: { tags: ['openai'], summary: 'OpenAI-compatible model lookup', hide: true } },
+    { config: { scope: 'run', loadsFlow: true }, schema: { tags: ['openai'], summary: 'OpenAI-compatible model lookup', hide: true } },
     async (request) => {
       const params = request.params as { org_code: string; slug: string; model: string };
       const principal = request.principal!;
-      await runs.load(principal.orgId, params.slug);
+      await runs.load(principal.orgId, params.slug, principal.flow);
       if (params.model !== FLOW_MODEL) throw new FlowsError('not_found', `Model "${params.model}" not found; flows answer as "${FLOW_MODEL}"`, 'model_not_found', { param: 'model' });
       return model(0, principal.orgCode);
     },

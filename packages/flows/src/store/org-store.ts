@@ -36,6 +36,8 @@ export interface Principal {
   orgCode: string;
   /** Bumped on every provider change, so provider caches can key on it. */
   providersVersion: number;
+  /** On run routes: the flow named in the path (null: the organization has none by that slug). */
+  flow?: { slug: string; id: number; version: number } | null;
 }
 
 /** A token as listed (never its secret). */
@@ -61,15 +63,21 @@ export interface ProviderConnection {
 export class OrgStore {
   // The token lookup runs on every request: written once as SQL so that no query is built per call.
   private readonly authSql: string;
+  private readonly authFlowSql: string;
 
   constructor(
     private readonly db: Kysely<FlowsDatabase>,
     private readonly secret: Buffer,
     dialect: DialectName,
   ) {
-    this.authSql =
-      'select t.id, t.scope, t.org_id, t.last_used_at, o.code, o.providers_version from tokens t join orgs o on o.id = t.org_id ' +
-      `where t.token_hash = ${dialect === 'postgres' ? '$1' : '?'} and t.revoked_at is null`;
+    // Numbered on PostgreSQL; on SQLite `?` binds in text order, which puts the slug (in the join) first.
+    const [p1, p2] = dialect === 'postgres' ? ['$2', '$1'] : ['?', '?'];
+    const columns = 't.id, t.scope, t.org_id, t.last_used_at, o.code, o.providers_version';
+    this.authSql = `select ${columns} from tokens t join orgs o on o.id = t.org_id where t.token_hash = ${dialect === 'postgres' ? '$1' : '?'} and t.revoked_at is null`;
+    // Run routes also need the flow's current version: the same query brings it along (unique index on org_id, slug).
+    this.authFlowSql =
+      `select ${columns}, f.id as flow_id, f.version as flow_version from tokens t join orgs o on o.id = t.org_id ` +
+      `left join flows f on f.org_id = t.org_id and f.slug = ${p2} where t.token_hash = ${p1} and t.revoked_at is null`;
   }
 
   /** Creates an organization; 409 when the code is taken. */
@@ -132,15 +140,17 @@ export class OrgStore {
   /**
    * Looks a presented token up by its hash in one indexed query (joined with
    * its organization); undefined when unknown or revoked. Refreshes
-   * last_used_at in the background when it is older than a minute.
+   * last_used_at in the background when it is older than a minute. With
+   * `flowSlug`, the same query also returns that flow's id and current version.
    */
-  async authenticate(token: string, now = new Date()): Promise<{ principal: Principal; touch?: Promise<void> } | undefined> {
-    const { rows } = await this.db.executeQuery<{ id: string; scope: string; org_id: number; last_used_at: string | null; code: string; providers_version: number }>(
-      CompiledQuery.raw(this.authSql, [hashSecret(token)]),
-    );
+  async authenticate(token: string, flowSlug?: string, now = new Date()): Promise<{ principal: Principal; touch?: Promise<void> } | undefined> {
+    type Row = { id: string; scope: string; org_id: number; last_used_at: string | null; code: string; providers_version: number; flow_id?: number | null; flow_version?: number | null };
+    const query = flowSlug === undefined ? CompiledQuery.raw(this.authSql, [hashSecret(token)]) : CompiledQuery.raw(this.authFlowSql, [flowSlug, hashSecret(token)]);
+    const { rows } = await this.db.executeQuery<Row>(query);
     const row = rows[0];
     if (!row) return undefined;
     const principal: Principal = { tokenId: row.id, scope: row.scope as TokenScope, orgId: row.org_id, orgCode: row.code, providersVersion: row.providers_version };
+    if (flowSlug !== undefined) principal.flow = row.flow_id === null || row.flow_id === undefined ? null : { slug: flowSlug, id: row.flow_id, version: row.flow_version! };
     if (row.last_used_at !== null && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_PRECISION_MS) return { principal };
     const touch = this.db
       .updateTable('tokens')
