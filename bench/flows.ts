@@ -1,4 +1,260 @@
+import { Agent, request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import { loadConfig, openFlowsStores } from '../packages/flows/src/index.ts';
+import { compare } from './sms.ts';
+import { startProcess, type RunningProcess } from './lib/process.ts';
+import type { LoadResult } from './lib/load.ts';
+import type { Row } from './lib/report.ts';
 import type { Suite } from './context.ts';
 
-/** Flow execution scenarios (filled in with the flow service). */
-export const benchFlows: Suite = async () => [];
+const ROOT = join(import.meta.dirname, '..');
+const ORG = 'bench';
+const SYSTEM = 'You answer in one short sentence.';
+const QUESTION = 'What does the fox do?';
+const STREAMS = 1_000;
+
+/** input → llm (the fake upstream's `model`) → output chat_completion. */
+function oneLlmFlow(slug: string, model: string) {
+  return {
+    name: `Bench ${slug}`,
+    slug,
+    nodes: [
+      { id: 'input', type: 'input', data: { variables: [{ name: 'question', type: 'string', required: true }] } },
+      { id: 'answer', type: 'llm', data: { provider: 'fake', model, system: SYSTEM, prompt: '{{input.question}}', max_tokens: 64 } },
+      { id: 'output', type: 'output', data: { format: 'chat_completion' } },
+    ],
+    edges: [
+      { from: 'input', to: 'answer' },
+      { from: 'answer', to: 'output' },
+    ],
+  };
+}
+
+/** Creates org `bench`, a run token, the `fake` openai-compatible connection and the flows `chat`, `paced` and `hold`. */
+async function seedOrg(env: Record<string, string>, upstream: string): Promise<string> {
+  const stores = await openFlowsStores(loadConfig(env));
+  try {
+    const created = await stores.orgs.createOrg(ORG, 'Benchmark');
+    const { token } = await stores.orgs.createToken(created.id, { name: 'bench', scope: 'run' });
+    await stores.orgs.setProvider(created.id, { name: 'fake', kind: 'openai-compatible', baseUrl: `${upstream}/v1` });
+    const org = (await stores.orgs.findOrg(ORG))!;
+    for (const [slug, model] of [['chat', 'bench'], ['paced', 'paced'], ['hold', 'hold']]) await stores.admin.save(org, oneLlmFlow(slug, model));
+    return token;
+  } finally {
+    await stores.close();
+  }
+}
+
+/** What a raw HTTP client saw of one response, times in ms from sending the request. */
+interface Timing {
+  status: number;
+  firstByte: number;
+  firstToken: number;
+  total: number;
+  text: string;
+}
+
+/**
+ * One POST with a raw node:http client, timing the first body byte, the first
+ * non-empty content delta (`"content":"x`) and the end. `onResponse` fires
+ * with the status and headers, `onFirstToken` with the first token.
+ */
+function timedPost(agent: Agent, url: string, headers: Record<string, string>, body: string, onFirstToken?: () => void, onResponse?: () => void): Promise<Timing> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let firstByte = NaN;
+    let firstToken = NaN;
+    let text = '';
+    const req = httpRequest(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
+      onResponse?.();
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        const now = performance.now() - started;
+        if (Number.isNaN(firstByte)) firstByte = now;
+        text += chunk;
+        if (Number.isNaN(firstToken) && /"content":"[^"]/.test(text)) {
+          firstToken = now;
+          onFirstToken?.();
+        }
+      });
+      res.on('end', () => resolve({ status: res.statusCode!, firstByte, firstToken, total: performance.now() - started, text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] * 1000) / 1000;
+}
+
+/** `count` sequential requests; the figures are the time to the first content token. */
+async function firstTokenTimes(url: string, headers: Record<string, string>, body: string, count: number): Promise<{ result: LoadResult; firstByteP50: number; totalP50: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const timings: Timing[] = [];
+  const started = performance.now();
+  try {
+    for (let i = 0; i < count; i++) timings.push(await timedPost(agent, url, headers, body));
+  } finally {
+    agent.destroy();
+  }
+  const ok = timings.filter((t) => t.status === 200 && t.text.includes('[DONE]'));
+  const tokens = ok.map((t) => t.firstToken);
+  return {
+    result: {
+      requests: timings.length,
+      rps: Math.round(timings.length / ((performance.now() - started) / 1000)),
+      p50: percentile(tokens, 50),
+      p99: percentile(tokens, 99),
+      errors: timings.length - ok.length,
+      non2xx: timings.filter((t) => t.status !== 200).length,
+    },
+    firstByteP50: percentile(ok.map((t) => t.firstByte), 50),
+    totalP50: percentile(ok.map((t) => t.total), 50),
+  };
+}
+
+async function upstreamStats(fake: RunningProcess): Promise<{ open: number; calls: number; last: unknown }> {
+  return (await fetch(`${fake.url}/stats`)).json() as Promise<{ open: number; calls: number; last: unknown }>;
+}
+
+/**
+ * Opens `count` SSE runs of the `hold` flow at once; the fake upstream holds
+ * each open after its first token until released. The service's RSS is read
+ * before, and once every stream is open (200 and headers received) and the
+ * upstream's count of held calls has stopped growing.
+ */
+async function openStreams(context: Parameters<Suite>[0], service: RunningProcess, fake: RunningProcess, url: string, headers: Record<string, string>, count: number) {
+  const before = service.rssMiB();
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  let withToken = 0;
+  let answered = 0;
+  const started = performance.now();
+  const streams = Array.from({ length: count }, () =>
+    timedPost(agent, url, headers, JSON.stringify({ input: { question: QUESTION } }), () => void (withToken += 1), () => void (answered += 1)).catch(
+      (error: Error) => ({ status: 0, firstByte: NaN, firstToken: NaN, total: NaN, text: error.message }),
+    ),
+  );
+  // Wait until every stream is answered and the upstream holds as many calls as it is going to (or 60 s).
+  const deadline = Date.now() + 60_000;
+  let upstreamOpen = 0;
+  let steadySince = Date.now();
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const open = (await upstreamStats(fake)).open;
+    if (open !== upstreamOpen) [upstreamOpen, steadySince] = [open, Date.now()];
+    if (answered === count && (upstreamOpen === count || Date.now() - steadySince > 3000)) break;
+  }
+  const openSeconds = (performance.now() - started) / 1000;
+  const during = service.rssMiB();
+  const openNow = { answered, withToken, upstreamOpen };
+  context.log(`flows: ${answered}/${count} streams answered, ${withToken} with a first token, upstream holds ${upstreamOpen}, after ${openSeconds.toFixed(1)} s; service RSS ${before} → ${during} MiB`);
+  await fetch(`${fake.url}/release`, { method: 'POST' });
+  const timings = await Promise.all(streams);
+  agent.destroy();
+  const completed = timings.filter((t) => t.status === 200 && t.text.includes('data: [DONE]') && !t.text.includes('"error"'));
+  const failed = timings.find((t) => !completed.includes(t));
+  if (failed) context.log(`flows: ${count - completed.length} streams did not complete, e.g. ${failed.status} ${failed.text.slice(-300)}`);
+  const tokens = timings.map((t) => t.firstToken);
+  return {
+    before,
+    during,
+    openNow,
+    completed: completed.length,
+    result: {
+      requests: count,
+      rps: Math.round(answered / openSeconds),
+      p50: percentile(tokens, 50),
+      p99: percentile(tokens, 99),
+      errors: count - completed.length,
+      non2xx: timings.filter((t) => t.status !== 200).length,
+    },
+  };
+}
+
+/** Flows: a one-`llm`-node flow non-streaming and SSE against the fake upstream called directly, time to first token, 1,000 open SSE streams. */
+export const benchFlows: Suite = async (context) => {
+  const rows: Row[] = [];
+  const fake = await startProcess(join(ROOT, 'bench/fakes/fake-llm.ts'), {});
+  let service: RunningProcess | undefined;
+  try {
+    const token = await seedOrg(context.env, fake.url);
+    service = await startProcess(join(ROOT, 'packages/flows/src/main.ts'), { ...context.env, FLOWS_PORT: '0', FLOWS_RATE_LIMIT: '1000000000/m' });
+    const runHeaders = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const runBody = JSON.stringify({ input: { question: QUESTION } });
+    const flowUrl = (slug: string, path: string) => `${service!.url}/api/llm/${ORG}/flows/${slug}/${path}`;
+
+    // The upstream request as the service sends it (checked once), so the direct calls have the same shape.
+    const check = await fetch(flowUrl('chat', 'run'), { method: 'POST', headers: runHeaders, body: runBody });
+    const checked = (await check.json()) as { choices?: Array<{ message: { content: string } }> };
+    if (check.status !== 200 || !checked.choices?.[0]?.message.content) throw new Error(`flows: run answered ${check.status} ${JSON.stringify(checked)}`);
+    const sent = (await upstreamStats(fake)).last as Record<string, unknown>;
+    const direct = { ...sent, stream: false };
+    delete (direct as Record<string, unknown>).stream_options;
+    const directStream = { ...sent, stream: true, stream_options: { include_usage: true } };
+    const upstreamHeaders = { authorization: 'Bearer none', 'content-type': 'application/json' };
+    const chatUrl = `${fake.url}/v1/chat/completions`;
+    context.log(`flows: the service sends upstream ${JSON.stringify(sent)}`);
+
+    context.log('flows: non-streaming and SSE runs');
+    const plain = await compare(context, service, fake, (base) =>
+      base === fake.url
+        ? { url: chatUrl, method: 'POST', headers: upstreamHeaders, body: JSON.stringify(direct) }
+        : { url: flowUrl('chat', 'run'), method: 'POST', headers: runHeaders, body: runBody },
+    );
+    const overhead = (a: number, b: number | undefined) => (b === undefined ? '–' : (a - b).toFixed(2));
+    rows.push({
+      scenario: 'flows POST /run (1 llm node, non-streaming)',
+      ...plain,
+      baseline: plain.baseline && { ...plain.baseline, label: 'fake upstream direct' },
+      note: `overhead p50 +${overhead(plain.service.p50, plain.baseline?.p50)} ms, p99 +${overhead(plain.service.p99, plain.baseline?.p99)} ms (target < 2 ms at p50)`,
+    });
+    const sse = await compare(context, service, fake, (base) =>
+      base === fake.url
+        ? { url: chatUrl, method: 'POST', headers: upstreamHeaders, body: JSON.stringify(directStream) }
+        : { url: flowUrl('chat', 'run/stream'), method: 'POST', headers: runHeaders, body: runBody },
+    );
+    rows.push({
+      scenario: 'flows POST /run/stream (SSE, 10 tokens)',
+      ...sse,
+      baseline: sse.baseline && { ...sse.baseline, label: 'fake upstream SSE direct' },
+      note: `whole stream; overhead p50 +${overhead(sse.service.p50, sse.baseline?.p50)} ms, p99 +${overhead(sse.service.p99, sse.baseline?.p99)} ms`,
+    });
+
+    const sequential = context.quick ? 50 : 200;
+    context.log(`flows: time to first token, ${sequential} sequential requests each`);
+    const pacedStream = JSON.stringify({ ...directStream, model: 'paced' });
+    await firstTokenTimes(chatUrl, upstreamHeaders, pacedStream, 10);
+    await firstTokenTimes(flowUrl('paced', 'run/stream'), runHeaders, runBody, 10);
+    const upstreamTtft = await firstTokenTimes(chatUrl, upstreamHeaders, pacedStream, sequential);
+    const serviceTtft = await firstTokenTimes(flowUrl('paced', 'run/stream'), runHeaders, runBody, sequential);
+    rows.push({
+      scenario: 'flows SSE time to first token (sequential)',
+      service: { ...serviceTtft.result, peakRssMiB: service.peakRssMiB() },
+      baseline: { ...upstreamTtft.result, label: 'fake upstream SSE direct' },
+      unit: `${sequential} requests one at a time; raw http client`,
+      note:
+        `upstream paces tokens 5 ms apart; first body byte p50 ${serviceTtft.firstByteP50.toFixed(2)} ms (upstream ${upstreamTtft.firstByteP50.toFixed(2)}), ` +
+        `whole stream p50 ${serviceTtft.totalP50.toFixed(2)} ms (upstream ${upstreamTtft.totalP50.toFixed(2)})`,
+    });
+
+    context.log(`flows: ${STREAMS} concurrent open SSE streams`);
+    const held = await openStreams(context, service, fake, flowUrl('hold', 'run/stream'), runHeaders, STREAMS);
+    const total = held.during - held.before;
+    rows.push({
+      scenario: `flows ${STREAMS.toLocaleString('en')} concurrent open SSE streams`,
+      service: { ...held.result, peakRssMiB: service.peakRssMiB() },
+      unit: 'req/s = streams answered per second; p50/p99 = time to first token in that burst',
+      note:
+        `${held.openNow.answered} open at once (${held.openNow.withToken} with a first token, upstream held ${held.openNow.upstreamOpen}), ${held.completed} completed after release; ` +
+        `service RSS ${held.before} → ${held.during} MiB (target < 200 MB): +${total.toFixed(1)} MiB, ${((total * 1024) / STREAMS).toFixed(1)} KiB per stream`,
+    });
+  } finally {
+    await service?.stop();
+    await fake.stop();
+  }
+  return rows;
+};

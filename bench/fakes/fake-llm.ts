@@ -1,0 +1,103 @@
+// A fake OpenAI-compatible upstream for the flow benchmarks, run as its own
+// process so its CPU does not count against the service or the load generator.
+// POST /v1/chat/completions, non-streaming or SSE (`stream: true`, usage in
+// the last chunk as with `stream_options.include_usage`). The model picks the pace:
+// - any name (e.g. `bench`): the whole answer at once;
+// - `paced`: the first token at once, then one token every 5 ms (to show buffering in time to first token);
+// - `hold`: the first token at once, then one token a second until POST /release (to keep streams open);
+//   after a release, `hold` calls no longer wait.
+// GET /stats → {"open": held streams now open, "calls": calls so far, "last": the last request body}.
+import { createServer, type ServerResponse } from 'node:http';
+
+const ANSWER = 'The quick brown fox jumps over the lazy dog today.';
+const TOKENS = ANSWER.match(/\S+\s*/g)!;
+const PACE_MS = 5;
+const HOLD_TICK_MS = 1000;
+
+const held = new Set<() => void>();
+let calls = 0;
+let holding = true;
+let last: unknown = null;
+
+function chunk(model: string, delta: Record<string, unknown>, finish: string | null) {
+  return { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] };
+}
+
+async function stream(res: ServerResponse, model: string): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.socket?.setNoDelay(true);
+  const send = (value: unknown) => res.write(`data: ${JSON.stringify(value)}\n\n`);
+  send(chunk(model, { role: 'assistant', content: '' }, null));
+  let sent = 0;
+  if (model === 'hold' && holding) {
+    send(chunk(model, { content: TOKENS[0] }, null));
+    sent = 1;
+    await new Promise<void>((release) => {
+      const tick = setInterval(() => send(chunk(model, { content: ' .' }, null)), HOLD_TICK_MS);
+      const done = () => {
+        clearInterval(tick);
+        held.delete(done);
+        release();
+      };
+      held.add(done);
+      res.once('close', done);
+    });
+    if (res.destroyed) return;
+  }
+  for (; sent < TOKENS.length; sent++) {
+    if (model === 'paced' && sent > 0) await new Promise((resolve) => setTimeout(resolve, PACE_MS));
+    if (res.destroyed) return;
+    send(chunk(model, { content: TOKENS[sent] }, null));
+  }
+  send(chunk(model, {}, 'stop'));
+  const usage = { prompt_tokens: 12, completion_tokens: TOKENS.length, total_tokens: 12 + TOKENS.length };
+  send({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1, model, choices: [], usage });
+  res.end('data: [DONE]\n\n');
+}
+
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (data: Buffer) => chunks.push(data));
+  req.on('end', () => {
+    if (req.method === 'GET' && req.url === '/stats') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ open: held.size, calls, last }));
+      return;
+    }
+    if (req.method === 'POST' && req.url === '/release') {
+      const count = held.size;
+      holding = false;
+      for (const done of [...held]) done();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ released: count }));
+      return;
+    }
+    if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found","type":"invalid_request_error"}}');
+      return;
+    }
+    calls += 1;
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { model?: string; stream?: boolean };
+    last = body;
+    const model = String(body.model ?? 'bench');
+    if (body.stream === true) {
+      void stream(res, model);
+      return;
+    }
+    const usage = { prompt_tokens: 12, completion_tokens: TOKENS.length, total_tokens: 12 + TOKENS.length };
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }], usage }),
+    );
+  });
+});
+server.keepAliveTimeout = 60_000;
+// 1,000 held streams plus the load generator's connections.
+server.maxConnections = 10_000;
+
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address() as { port: number };
+  process.stdout.write(`Fake LLM upstream listening on http://127.0.0.1:${address.port}\n`);
+});
+process.on('SIGTERM', () => {
+  for (const done of [...held]) done();
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});
