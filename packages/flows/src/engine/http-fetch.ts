@@ -39,9 +39,23 @@ export const providerFetch: typeof fetch = (input, init) => {
         else if (value !== undefined) responseHeaders.set(name, value);
       }
       const status = response.statusCode ?? 500;
-      const noBody = status === 204 || status === 304 || init?.method === 'HEAD';
-      if (noBody) response.resume();
-      resolve(new Response(noBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage, headers: responseHeaders }));
+      const init2 = { status, statusText: response.statusMessage, headers: responseHeaders };
+      if (status === 204 || status === 304 || init?.method === 'HEAD') {
+        response.resume();
+        resolve(new Response(null, init2));
+      } else if (String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+        // Streams pass through as they arrive.
+        resolve(new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, init2));
+      } else {
+        // Whole answers are read with node streams: cheaper than a web stream the SDK reads to the end anyway.
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve(new Response(Buffer.concat(chunks), init2)));
+        response.on('error', reject);
+        response.on('close', () => {
+          if (!response.complete) reject(new Error('the provider closed the connection before the end of its answer'));
+        });
+      }
     });
     const onAbort = () => request.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
     signal?.addEventListener('abort', onAbort, { once: true });
