@@ -24,7 +24,8 @@ const server = createServer((req, res) => {
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     setTimeout(() => {
-      res.write(chunk({ role: 'assistant', content: 'Hello' }, null));
+      // The first token carries the monotonic time it left at (shared by processes on one machine).
+      res.write(chunk({ role: 'assistant', content: `@${process.hrtime.bigint()}` }, null));
       setTimeout(() => {
         res.write(chunk({ content: ' there' }, null));
         res.write(chunk({}, 'stop'));

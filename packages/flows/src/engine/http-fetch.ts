@@ -1,6 +1,5 @@
 import http from 'node:http';
 import https from 'node:https';
-import { Readable } from 'node:stream';
 
 // Keep-alive pools shared by every provider call: the upstream connection is reused across runs.
 const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -44,8 +43,30 @@ export const providerFetch: typeof fetch = (input, init) => {
         response.resume();
         resolve(new Response(null, init2));
       } else if (String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
-        // Streams pass through as they arrive.
-        resolve(new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, init2));
+        // Streams pass through as they arrive: each chunk is enqueued the moment it is read
+        // (Readable.toWeb adds a scheduling hop per chunk; token streams are small, so no backpressure is needed).
+        let open = true;
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            const finish = (error?: Error) => {
+              if (!open) return;
+              open = false;
+              if (error) controller.error(error);
+              else controller.close();
+            };
+            response.on('data', (chunk: Buffer) => {
+              if (open) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            });
+            response.on('end', () => finish());
+            response.on('error', (error) => finish(error));
+            response.on('close', () => finish(response.complete ? undefined : new Error('the provider closed the connection before the end of its answer')));
+          },
+          cancel() {
+            open = false;
+            response.destroy();
+          },
+        });
+        resolve(new Response(body, init2));
       } else {
         // Whole answers are read with node streams: cheaper than a web stream the SDK reads to the end anyway.
         const chunks: Buffer[] = [];
