@@ -1,4 +1,4 @@
-import { createHttpServer, createLogger, createRateLimiter, registerOpenApi, type App } from '@switchboard/core';
+import { createHttpServer, createLogger, registerOpenApi, type App } from '@switchboard/core';
 import { Counter } from 'prom-client';
 import type { FlowsConfig } from './config.ts';
 import { RunService } from './engine/run-service.ts';
@@ -8,12 +8,13 @@ import { registerManageRoutes } from './http/manage-routes.ts';
 import { registerRunRoutes } from './http/run-routes.ts';
 import { openFlowsStores } from './stores.ts';
 import { RunRecorder } from './store/run-store.ts';
+import { createFlowsRateLimiter } from './store/rate-limiter.ts';
 
 /** Builds the flow-execution service; closing the app flushes pending run records and closes the database. */
 export async function buildApp(config: FlowsConfig): Promise<App> {
   const logger = createLogger({ service: 'flows', level: config.logLevel });
   const stores = await openFlowsStores(config);
-  const limiter = await createRateLimiter(stores.database, config.redisUrl);
+  const limiter = await createFlowsRateLimiter(stores.database, config);
   const recorder = new RunRecorder(stores.runs, logger);
   const runs = new RunService(stores.flows, stores.providers, recorder, config);
   const app = createHttpServer({ logger, bodyLimit: config.bodyLimit });
