@@ -1,8 +1,4 @@
 import { Command } from 'commander';
-import { registerUserCommands } from './commands/user.ts';
-import { registerSmsCommands } from './commands/sms.ts';
-import { registerFlowsCommands } from './commands/flows.ts';
-import { registerTicketsCommands } from './commands/tickets.ts';
 
 const program = new Command('switchboard')
   .description('Administer Switchboard: SMS organizations, flows, ticket projects and users.\nWorks on the same DATA_DIR / DATABASE_URL as the services.')
@@ -13,9 +9,18 @@ const program = new Command('switchboard')
     process.exit(error.exitCode === 0 ? 0 : 2);
   });
 
-registerUserCommands(program);
-registerSmsCommands(program);
-registerFlowsCommands(program);
-registerTicketsCommands(program);
+type Register = (program: Command) => void;
+
+// Each group loads its service package only when asked for: a command starts in a fraction of the time.
+const groups: Record<string, () => Promise<Register>> = {
+  user: async () => (await import('./commands/user.ts')).registerUserCommands,
+  sms: async () => (await import('./commands/sms.ts')).registerSmsCommands,
+  flows: async () => (await import('./commands/flows.ts')).registerFlowsCommands,
+  tickets: async () => (await import('./commands/tickets.ts')).registerTicketsCommands,
+};
+
+const requested = process.argv[2];
+const names = requested !== undefined && requested in groups ? [requested] : Object.keys(groups);
+for (const name of names) (await groups[name]())(program);
 
 await program.parseAsync(process.argv);

@@ -34,7 +34,7 @@ describe('npm start', () => {
     const launcher = startLauncher({ ...database.env, SMS_PORT: 'eighty' });
     expect(await launcher.exited).toBe(1);
     expect(launcher.output().trim()).toBe('configuration error: SMS_PORT: must be an integer, got "eighty"');
-  });
+  }, 120_000);
 });
 
 describe('switchboard user create', () => {
@@ -54,5 +54,5 @@ describe('switchboard user create', () => {
     } finally {
       await database.cleanup();
     }
-  });
+  }, 180_000);
 });
