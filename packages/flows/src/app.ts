@@ -6,6 +6,7 @@ import { createAuthorizer, installAuth } from './http/auth.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { registerManageRoutes } from './http/manage-routes.ts';
 import { registerRunRoutes } from './http/run-routes.ts';
+import { registerKnowledgeRoutes } from './http/knowledge-routes.ts';
 import { openFlowsStores } from './stores.ts';
 import { RunRecorder } from './store/run-store.ts';
 import { createFlowsRateLimiter } from './store/rate-limiter.ts';
@@ -16,7 +17,7 @@ export async function buildApp(config: FlowsConfig): Promise<App> {
   const stores = await openFlowsStores(config);
   const limiter = await createFlowsRateLimiter(stores.database, config);
   const recorder = new RunRecorder(stores.runs, logger);
-  const runs = new RunService(stores.flows, stores.providers, recorder, config);
+  const runs = new RunService(stores.flows, stores.providers, recorder, config, { knowledge: stores.knowledge, memory: stores.memory });
   const app = createHttpServer({ logger, bodyLimit: config.bodyLimit });
   await registerOpenApi(
     app,
@@ -41,6 +42,7 @@ export async function buildApp(config: FlowsConfig): Promise<App> {
     return ok ? { status: 'ok', service: 'flows', database: stores.database.dialect } : { status: 'unavailable', service: 'flows', database: stores.database.dialect };
   });
   registerRunRoutes(app, { runs });
+  registerKnowledgeRoutes(app, { knowledge: stores.knowledge, knowledgeBases: stores.knowledgeBases, memory: stores.memory, flows: stores.flows, providers: stores.providers });
   registerManageRoutes(app, { admin: stores.admin, flows: stores.flows, orgs: stores.orgs, runs: stores.runs, recorder, publicBaseUrl: config.publicBaseUrl });
 
   app.addHook('onClose', async () => {

@@ -1,4 +1,5 @@
-import { envInt, envRate, envUrl, loadPlatformConfig, type Env, type PlatformConfig, type Rate } from '@switchboard/core';
+import { ConfigError, envInt, envRate, envUrl, loadPlatformConfig, type Env, type PlatformConfig, type Rate } from '@switchboard/core';
+import { parseAllowedHosts, type AddressPolicy } from './domain/ssrf-policy.ts';
 
 /** Settings of the flow-execution service: the shared platform settings plus its own. */
 export interface FlowsConfig extends PlatformConfig {
@@ -16,6 +17,22 @@ export interface FlowsConfig extends PlatformConfig {
   anthropicApiKey: string | undefined;
   /** Fallback `anthropic` connection's base URL (ANTHROPIC_BASE_URL). */
   anthropicBaseUrl: string | undefined;
+  /** Non-public hosts, IPs or CIDRs tools may reach anyway (FLOWS_ALLOWED_HOSTS, comma-separated, `*` = all; default none). */
+  allowedHosts: AddressPolicy;
+  /** Deepest nesting of agent nodes (FLOWS_MAX_AGENT_DEPTH, default 5). */
+  maxAgentDepth: number;
+  /** Longest a tool call may take (FLOWS_TOOL_TIMEOUT_MS, default 30000). */
+  toolTimeoutMs: number;
+  /** Largest tool answer read, in bytes (FLOWS_TOOL_MAX_RESPONSE_BYTES, default 262144). */
+  toolMaxResponseBytes: number;
+}
+
+function allowedHosts(env: Env): AddressPolicy {
+  try {
+    return parseAllowedHosts(env.FLOWS_ALLOWED_HOSTS);
+  } catch (error) {
+    throw new ConfigError('FLOWS_ALLOWED_HOSTS', (error as Error).message);
+  }
 }
 
 /** Loads and validates the flow service's configuration from the environment. */
@@ -29,5 +46,9 @@ export function loadConfig(env: Env = process.env): FlowsConfig {
     openaiBaseUrl: envUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']),
     anthropicApiKey: env.ANTHROPIC_API_KEY || undefined,
     anthropicBaseUrl: envUrl(env, 'ANTHROPIC_BASE_URL', ['http:', 'https:']),
+    allowedHosts: allowedHosts(env),
+    maxAgentDepth: envInt(env, 'FLOWS_MAX_AGENT_DEPTH', 5, { min: 1, max: 20 }),
+    toolTimeoutMs: envInt(env, 'FLOWS_TOOL_TIMEOUT_MS', 30_000, { min: 1 }),
+    toolMaxResponseBytes: envInt(env, 'FLOWS_TOOL_MAX_RESPONSE_BYTES', 262_144, { min: 1 }),
   };
 }

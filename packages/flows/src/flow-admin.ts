@@ -4,6 +4,7 @@ import { validateDefinition } from './domain/flow-validation.ts';
 import type { ProviderRegistry } from './engine/provider-registry.ts';
 import type { FlowStore, FlowSummary } from './store/flow-store.ts';
 import type { Org } from './store/org-store.ts';
+import { refuseAgentCycles } from './agent-cycles.ts';
 
 /** Saving flows: validation against the organization's providers, then a new version. Shared by the API and the CLI. */
 export class FlowAdmin {
@@ -23,6 +24,7 @@ export class FlowAdmin {
     }
     const known = await this.providers.names(org.id);
     const definition = validateDefinition(raw, { providers: known });
+    await refuseAgentCycles(this.flows, org.id, definition.slug, definition);
     const saved = await this.flows.save(org.id, definition);
     return { ...saved, definition: { ...definition, slug: saved.flow.slug } };
   }

@@ -6,6 +6,9 @@ import { openFlowsDatabase, type FlowsDatabase } from './store/database.ts';
 import { FlowStore } from './store/flow-store.ts';
 import { OrgStore } from './store/org-store.ts';
 import { RunStore } from './store/run-store.ts';
+import { KnowledgeStore } from './store/knowledge-store.ts';
+import { MemoryStore } from './store/memory-store.ts';
+import { KnowledgeService } from './engine/knowledge-service.ts';
 
 /** The flows database with its stores: what the service and the CLI share. */
 export interface FlowsStores {
@@ -15,6 +18,10 @@ export interface FlowsStores {
   runs: RunStore;
   providers: ProviderRegistry;
   admin: FlowAdmin;
+  /** Knowledge bases: documents in, top-k chunks out. */
+  knowledge: KnowledgeService;
+  knowledgeBases: KnowledgeStore;
+  memory: MemoryStore;
   close(): Promise<void>;
 }
 
@@ -24,7 +31,11 @@ export async function openFlowsStores(config: FlowsConfig): Promise<FlowsStores>
   const orgs = new OrgStore(database.db, config.secret, database.dialect);
   const flows = new FlowStore(database.db, database.dialect);
   const providers = new ProviderRegistry(orgs, config);
+  const knowledgeBases = new KnowledgeStore(database.db);
   return {
+    knowledgeBases,
+    knowledge: new KnowledgeService(knowledgeBases, providers),
+    memory: new MemoryStore(database.db),
     database,
     orgs,
     flows,

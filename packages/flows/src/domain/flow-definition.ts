@@ -19,8 +19,8 @@ export interface InputVariable {
   max_length?: number;
 }
 
-/** Node types the engine runs. Tool, agent and retrieval nodes come with their handlers. */
-export const NODE_TYPES = ['input', 'llm', 'switch', 'template', 'output'] as const;
+/** Node types the engine runs. */
+export const NODE_TYPES = ['input', 'llm', 'switch', 'template', 'output', 'tool', 'agent', 'retrieval'] as const;
 /** One of NODE_TYPES. */
 export type NodeType = (typeof NODE_TYPES)[number];
 
@@ -94,4 +94,46 @@ export const NODE_OUTPUT_FIELDS: Record<NodeType, readonly string[] | 'any'> = {
   switch: ['branch'],
   template: ['text'],
   output: 'any',
+  tool: 'any',
+  agent: ['text', 'output', 'usage'],
+  retrieval: ['text', 'chunks'],
 };
+
+/** Settings of a `tool` node of kind `http`: a templated request (`{{args.NAME}}` and other references). */
+export interface HttpToolData {
+  kind: 'http';
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments the model passes. */
+  parameters?: Record<string, unknown>;
+  request: { method?: string; url: string; headers?: Record<string, string>; body?: unknown };
+  /** Longest wait for the answer (ms). */
+  timeout_ms?: number;
+  /** Largest answer read (bytes). */
+  max_response_bytes?: number;
+}
+
+/** Settings of a `tool` node of kind `mcp`: every tool of an MCP server (Streamable HTTP), optionally filtered. */
+export interface McpToolData {
+  kind: 'mcp';
+  url: string;
+  headers?: Record<string, string>;
+  allow?: string[];
+  timeout_ms?: number;
+}
+
+/** Settings of an `agent` node: another flow of the organization, by slug, with mapped input. */
+export interface AgentNodeData {
+  flow: string;
+  input?: Record<string, unknown>;
+  /** Tool name and description when wired into an llm node. */
+  name?: string;
+  description?: string;
+}
+
+/** Settings of a `retrieval` node. */
+export interface RetrievalNodeData {
+  knowledge_base: string;
+  query: string;
+  top_k?: number;
+}

@@ -15,6 +15,7 @@ import { ancestorsOf, buildGraph, type FlowGraph } from './flow-graph.ts';
 import { checkVariable } from './input-variables.ts';
 import { malformedReferences, referencesInValue, stringsIn } from './references.ts';
 import { SLUG_PATTERN } from './slug.ts';
+import { checkToolNodeData } from './node-validation.ts';
 
 const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -89,6 +90,7 @@ export function validateDefinition(raw: unknown, context: ValidationContext): Fl
     const param = `nodes[${index}].data`;
     const at = (message: string, field?: string) => add(field ? `${param}.${field}` : param, `Node "${node.id}": ${message}`);
     checkNodeData(node, built, context, at);
+    checkToolNodeData(node, built, byId, at);
     checkReferences(node, built, byId, variables, at);
   });
   if (problems.length > 0) throw invalidFlow(problems);
@@ -210,7 +212,7 @@ function checkReferences(
   const ancestors = ancestorsOf(graph, node.id);
   const names = new Set(variables.map((v) => v.name));
   for (const ref of refs) {
-    if (ref.root === 'metadata') continue;
+    if (ref.root === 'metadata' || (ref.root === 'args' && node.type === 'tool')) continue;
     if (ref.root === 'input' && !byId.has('input')) {
       if (!names.has(ref.path[0])) at(`unknown reference ${ref.raw}: the input node has no variable "${ref.path[0]}"`);
       continue;

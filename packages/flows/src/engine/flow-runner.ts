@@ -6,6 +6,10 @@ import { stringify } from '../domain/references.ts';
 import type { TraceEntry, Usage } from '../store/run-store.ts';
 import { runInputNode, runOutputNode, runSwitchNode, runTemplateNode } from './basic-nodes.ts';
 import { runLlmNode } from './llm-node.ts';
+import { runAgentNode } from './agent-node.ts';
+import { runRetrievalNode } from './retrieval-node.ts';
+import { runToolNode } from './tool-nodes.ts';
+import type { RunServices } from './run-services.ts';
 import type { ConversationMessage, NodeHandler, NodeResult, RunEvent } from './node-handler.ts';
 import type { OrgProviders } from './provider-registry.ts';
 import { internalError } from './run-errors.ts';
@@ -23,6 +27,9 @@ export const NODE_HANDLERS: Record<NodeType, NodeHandler> = {
   switch: runSwitchNode,
   template: runTemplateNode,
   output: runOutputNode,
+  tool: runToolNode,
+  agent: runAgentNode,
+  retrieval: runRetrievalNode,
 };
 
 /** Everything one run needs. */
@@ -42,6 +49,8 @@ export interface RunRequest {
   providerRetries: number;
   /** Clock, injectable for tests. */
   now?: () => Date;
+  /** Knowledge, memory, tools and sub-flows. */
+  services?: RunServices;
 }
 
 /** What a successful run produced. */
@@ -161,6 +170,7 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
           if (!finished) request.emit(event);
         },
         providerRetries: request.providerRetries,
+        services: request.services,
       }).then(
         (result) => {
           if (finished) return;

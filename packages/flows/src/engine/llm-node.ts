@@ -5,6 +5,7 @@ import { renderTemplate } from '../domain/references.ts';
 import type { Usage } from '../store/run-store.ts';
 import type { NodeContext, NodeResult } from './node-handler.ts';
 import { providerError } from './run-errors.ts';
+import { needsToolLoop, runToolLoop } from './tool-loop.ts';
 
 /** AI SDK (LanguageModelV3) usage in OpenAI's names. */
 export function toUsage(usage: LanguageModelV3Usage | undefined): Usage {
@@ -61,6 +62,7 @@ async function withRetries<T>(retries: number, signal: AbortSignal, call: () => 
  * the run's abort signal cancels the upstream request.
  */
 export async function runLlmNode(context: NodeContext): Promise<NodeResult> {
+  if (needsToolLoop(context)) return runToolLoop(context);
   const data = context.node.data as unknown as LlmNodeData;
   const providers = context.providers;
   const model = providers.model(data.provider, data.model) as LanguageModelV3;

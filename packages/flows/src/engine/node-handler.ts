@@ -3,6 +3,7 @@ import type { Scope } from '../domain/references.ts';
 import type { CompiledFlow } from '../domain/compiled-flow.ts';
 import type { Usage } from '../store/run-store.ts';
 import type { OrgProviders } from './provider-registry.ts';
+import type { RunServices } from './run-services.ts';
 
 import type { ConversationMessage } from '../domain/run-request.ts';
 
@@ -30,6 +31,8 @@ export interface NodeContext {
   emit(event: RunEvent): void;
   /** Retries of a failed provider call. */
   providerRetries: number;
+  /** Knowledge, memory, tools and sub-flows (absent in runs that need none, e.g. engine unit tests). */
+  services?: RunServices;
 }
 
 /** What a node produced. */

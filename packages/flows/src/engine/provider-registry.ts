@@ -1,4 +1,4 @@
-import type { LanguageModel } from 'ai';
+import type { EmbeddingModel, LanguageModel } from 'ai';
 import type { FlowsConfig } from '../config.ts';
 import type { OrgStore, ProviderConnection } from '../store/org-store.ts';
 import { FlowsError } from '../domain/errors.ts';
@@ -41,6 +41,17 @@ export class OrgProviders {
   /** The API key of a connection, so error messages can be scrubbed of it. */
   secretOf(name: string): string | null {
     return this.byName.get(name)?.apiKey ?? null;
+  }
+
+  /** The embedding model `modelId` of connection `name` (knowledge bases); Anthropic has none. */
+  embeddingModel(name: string, modelId: string): EmbeddingModel {
+    const connection = this.byName.get(name);
+    if (!connection) throw new FlowsError('upstream_error', `No provider connection named "${name}"`, 'upstream_error');
+    const apiKey = connection.apiKey ?? undefined;
+    const baseURL = connection.baseUrl ?? undefined;
+    if (connection.kind === 'openai') return this.sdk.createOpenAI({ apiKey: apiKey ?? '', baseURL, fetch: providerFetch }).embedding(modelId);
+    if (connection.kind === 'openai-compatible') return this.sdk.createOpenAICompatible({ name: connection.name, baseURL: baseURL!, apiKey, fetch: providerFetch }).textEmbeddingModel(modelId);
+    throw new FlowsError('invalid_request', `Provider connection "${name}" (${connection.kind}) offers no embedding models`, 'invalid_request');
   }
 
   /** The model `modelId` of connection `name`, built once and reused. */

@@ -12,6 +12,11 @@ import { runFlow, RunFailure, type RunResult } from './flow-runner.ts';
 import type { ConversationMessage, RunEvent } from './node-handler.ts';
 import type { ProviderRegistry } from './provider-registry.ts';
 import { RunTimeout } from './run-errors.ts';
+import type { KnowledgeService } from './knowledge-service.ts';
+import type { MemoryStore } from '../store/memory-store.ts';
+import type { RunServices, SubFlowResult } from './run-services.ts';
+import { validateInput } from '../domain/input-variables.ts';
+import { FlowsError } from '../domain/errors.ts';
 
 const CACHE_LIMIT = 1000;
 // Run ids come from a pooled random buffer: one randomFillSync per 341 runs instead of one per run.
@@ -76,7 +81,60 @@ export class RunService {
     private readonly providers: ProviderRegistry,
     private readonly recorder: RunRecorder,
     private readonly config: FlowsConfig,
+    private readonly agentDeps?: { knowledge: KnowledgeService; memory: MemoryStore },
   ) {}
+
+  /** Tools, knowledge, memory and sub-flows for a run of `slug`, reached through the chain of agent flows `chain`. */
+  private services(orgId: number, providersVersion: number, slug: string, chain: string[]): RunServices | undefined {
+    if (!this.agentDeps) return undefined;
+    return {
+      orgId,
+      providersVersion,
+      flowSlug: slug,
+      chain: [...chain, slug],
+      maxAgentDepth: this.config.maxAgentDepth,
+      knowledge: this.agentDeps.knowledge,
+      memory: this.agentDeps.memory,
+      policy: this.config.allowedHosts,
+      toolTimeoutMs: this.config.toolTimeoutMs,
+      toolMaxResponseBytes: this.config.toolMaxResponseBytes,
+      runSubFlow: (request) => this.runSubFlow(orgId, providersVersion, request),
+      describeFlow: async (sub) => {
+        const { compiled } = await this.load(orgId, sub);
+        return { name: compiled.definition.name, description: compiled.definition.description, variables: compiled.variables };
+      },
+    };
+  }
+
+  /** Runs another flow of the organization inside a run (agent nodes): no record of its own, its trace stays inside. */
+  private async runSubFlow(orgId: number, providersVersion: number, request: Parameters<RunServices['runSubFlow']>[0]): Promise<SubFlowResult> {
+    const flow = await this.load(orgId, request.slug);
+    const checked = validateInput(flow.compiled.variables, request.input);
+    if (!checked.ok) {
+      throw new FlowsError('validation_failed', `Input of flow "${request.slug}" does not match its Input node: ${checked.problems.map((p) => p.message).join('; ')}`, 'invalid_input');
+    }
+    const providers = await this.providers.forOrg(orgId, providersVersion);
+    try {
+      const result = await runFlow({
+        flow: flow.compiled,
+        input: checked.input,
+        metadata: request.metadata,
+        conversation: [],
+        providers,
+        signal: request.signal,
+        streaming: false,
+        emit: () => undefined,
+        providerRetries: this.config.providerRetries,
+        services: this.services(orgId, providersVersion, request.slug, request.chain),
+      });
+      const ids = this.newIds();
+      const output = runOutput(flow.compiled.output.format, ids, result.text, result.value, result.finishReason, result.usage);
+      return { output, text: flow.compiled.output.format === 'json_template' ? JSON.stringify(result.value) : result.text, usage: result.usage };
+    } catch (error) {
+      if (error instanceof RunFailure) throw new FlowsError(error.error.code, `Flow "${request.slug}" failed: ${error.error.message}`, error.error instanceof FlowsError ? error.error.apiCode : error.error.code);
+      throw error;
+    }
+  }
 
   /**
    * The current version of a flow, compiled; 404 flow_not_found when the
@@ -141,6 +199,7 @@ export class RunService {
       streaming: options.streaming,
       emit: options.emit,
       providerRetries: this.config.providerRetries,
+      services: this.services(plan.principal.orgId, plan.principal.providersVersion, plan.flow.slug, []),
     }))
       .then(
       (result): RunOutcome => {

@@ -2,9 +2,14 @@ import { coreMigrations, openDatabase, serialPrimaryKey, type Database, type Ver
 import { join } from 'node:path';
 import { sql, type Generated } from 'kysely';
 import type { FlowsConfig } from '../config.ts';
+import { agentTablesMigration, type AgentTables } from './agent-tables.ts';
 
 /** Tables of the flows service. Timestamps are ISO-8601 text, JSON is text. */
 export interface FlowsDatabase {
+  knowledge_bases: AgentTables['knowledge_bases'];
+  kb_documents: AgentTables['kb_documents'];
+  kb_chunks: AgentTables['kb_chunks'];
+  memory_messages: AgentTables['memory_messages'];
   orgs: { id: Generated<number>; code: string; name: string; providers_version: number; created_at: string };
   tokens: {
     id: string;
@@ -115,6 +120,7 @@ const migrations: Record<string, VersionedMigration> = {
       await db.schema.createIndex('runs_org_flow_started').on('runs').columns(['org_id', 'flow', 'started_at']).execute();
     },
   },
+  '0002_knowledge_and_memory': agentTablesMigration,
 };
 
 /** Opens (and migrates) the flows database: `flows` schema on PostgreSQL, DATA_DIR/flows.db on SQLite. */

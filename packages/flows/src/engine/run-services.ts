@@ -1,0 +1,36 @@
+import type { AddressPolicy } from '../domain/ssrf-policy.ts';
+import type { InputVariable } from '../domain/flow-definition.ts';
+import type { MemoryStore } from '../store/memory-store.ts';
+import type { Usage } from '../store/run-store.ts';
+import type { KnowledgeService } from './knowledge-service.ts';
+
+/** What a sub-flow run (agent node) returns. */
+export interface SubFlowResult {
+  /** What the sub-flow's non-streaming call returns. */
+  output: unknown;
+  /** Its reply text. */
+  text: string;
+  usage: Usage;
+}
+
+/** Runs another flow of the same organization (agent nodes). */
+export type SubFlowRunner = (request: { slug: string; input: Record<string, unknown>; metadata: Record<string, unknown>; signal: AbortSignal; chain: string[] }) => Promise<SubFlowResult>;
+
+/** Services the tool, agent, retrieval and memory features of a run use. */
+export interface RunServices {
+  orgId: number;
+  providersVersion: number;
+  /** Slug of the running flow (memory is kept per flow). */
+  flowSlug: string;
+  /** Slugs of the flows that led to this one through agent nodes, outermost first, this one last. */
+  chain: string[];
+  maxAgentDepth: number;
+  knowledge: KnowledgeService;
+  memory: MemoryStore;
+  policy: AddressPolicy;
+  toolTimeoutMs: number;
+  toolMaxResponseBytes: number;
+  runSubFlow: SubFlowRunner;
+  /** Name, description and input variables of a flow of the organization (an agent tool's schema). */
+  describeFlow(slug: string): Promise<{ name: string; description: string | undefined; variables: InputVariable[] }>;
+}

@@ -1,0 +1,155 @@
+import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet as AiToolSet } from 'ai';
+import { AppError } from '@switchboard/core';
+import type { LlmNodeData } from '../domain/flow-definition.ts';
+import { renderTemplate } from '../domain/references.ts';
+import type { Usage } from '../store/run-store.ts';
+import type { ConversationMessage, NodeContext, NodeResult } from './node-handler.ts';
+import { toFinishReason } from './llm-node.ts';
+import { providerError } from './run-errors.ts';
+import { buildTools, type ToolSet } from './tool-nodes.ts';
+
+const DEFAULT_MAX_STEPS = 5;
+
+/** One tool call as the run trace records it. */
+export interface TraceToolCall {
+  call_id: string;
+  tool: string;
+  node: string;
+  args: unknown;
+  result?: unknown;
+  error?: string;
+}
+
+function sessionOf(metadata: Record<string, unknown>): string | undefined {
+  const id = metadata.session_id;
+  if (typeof id === 'string' && id !== '') return id;
+  if (typeof id === 'number') return String(id);
+  return undefined;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : typeof error === 'string' ? error : JSON.stringify(error);
+}
+
+/** True when an llm node needs more than one plain model call: tools wired into it, or memory. */
+export function needsToolLoop(context: NodeContext): boolean {
+  const data = context.node.data as unknown as LlmNodeData;
+  return (context.flow.tools.toolsOf.get(context.node.id)?.length ?? 0) > 0 || data.memory !== undefined;
+}
+
+/**
+ * An llm node with tools and/or memory, through the AI SDK's streamText: the
+ * model may call the wired tools (several at once: they run concurrently) for
+ * up to `max_steps` steps. Every call and result goes to the stream
+ * (`tool_call`, `tool_result`) and the trace; a tool that throws (or is
+ * refused) gives the model the error as its result, and the run goes on.
+ * With `memory` and `metadata.session_id`, the session's last `window`
+ * messages come before the prompt, and the prompt and answer are stored after.
+ */
+export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
+  const data = context.node.data as unknown as LlmNodeData;
+  const services = context.services;
+  if (!services) throw new AppError('internal', 'Tools and memory need the run services');
+  const model = context.providers.model(data.provider, data.model) as LanguageModel;
+  const system = [data.system ? renderTemplate(data.system, context.scope) : '', context.callerSystem ?? ''].filter((s) => s !== '').join('\n\n');
+  const prompt = data.prompt === undefined ? '' : renderTemplate(data.prompt, context.scope);
+  const session = data.memory ? sessionOf(context.scope.metadata) : undefined;
+  const remembered: ConversationMessage[] = session ? await services.memory.recent(services.orgId, services.flowSlug, session, data.memory!.window) : [];
+  const messages: ModelMessage[] = [...remembered, ...context.conversation].map((m) => ({ role: m.role, content: m.content }));
+  if (prompt !== '' || messages.length === 0) messages.push({ role: 'user', content: prompt });
+
+  let toolSet: ToolSet | undefined;
+  const calls = new Map<string, TraceToolCall>();
+  const order: TraceToolCall[] = [];
+  const secrets = [context.providers.secretOf(data.provider)];
+  try {
+    toolSet = await buildTools(context, services);
+    const tools: AiToolSet = {};
+    const nodeOf = new Map<string, string>();
+    for (const flowTool of toolSet.tools) {
+      nodeOf.set(flowTool.name, flowTool.node);
+      tools[flowTool.name] = tool({
+        description: flowTool.description,
+        inputSchema: jsonSchema(flowTool.parameters as Parameters<typeof jsonSchema>[0]),
+        execute: (args, { abortSignal }) => flowTool.call((args ?? {}) as Record<string, unknown>, abortSignal ?? context.signal),
+      });
+    }
+    const result = streamText({
+      model,
+      system: system === '' ? undefined : system,
+      messages,
+      tools: toolSet.tools.length > 0 ? tools : undefined,
+      stopWhen: stepCountIs(data.max_steps ?? DEFAULT_MAX_STEPS),
+      temperature: data.temperature,
+      maxOutputTokens: data.max_tokens,
+      abortSignal: context.signal,
+      maxRetries: context.providerRetries,
+    });
+    let usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    let finishReason = 'stop';
+    let lastStepText = '';
+    let streamed = false;
+    for await (const part of result.fullStream) {
+      switch (part.type) {
+        case 'start-step':
+          lastStepText = '';
+          break;
+        case 'text-delta':
+          if (part.text === '') break;
+          lastStepText += part.text;
+          if (context.streamReply) {
+            streamed = true;
+            context.emit({ type: 'delta', content: part.text });
+          }
+          break;
+        case 'tool-call': {
+          const entry: TraceToolCall = { call_id: part.toolCallId, tool: part.toolName, node: nodeOf.get(part.toolName) ?? '', args: part.input };
+          calls.set(part.toolCallId, entry);
+          order.push(entry);
+          context.emit({ type: 'tool_call', node: context.node.id, tool: part.toolName, call_id: part.toolCallId, args: part.input });
+          break;
+        }
+        case 'tool-result': {
+          const entry = calls.get(part.toolCallId);
+          if (entry) entry.result = part.output;
+          context.emit({ type: 'tool_result', node: context.node.id, tool: part.toolName, call_id: part.toolCallId, result: part.output });
+          break;
+        }
+        case 'tool-error': {
+          const message = errorText(part.error);
+          const entry = calls.get(part.toolCallId);
+          if (entry) entry.error = message;
+          context.emit({ type: 'tool_result', node: context.node.id, tool: part.toolName, call_id: part.toolCallId, error: message });
+          break;
+        }
+        case 'finish': {
+          const prompt = part.totalUsage.inputTokens ?? 0;
+          const completion = part.totalUsage.outputTokens ?? 0;
+          usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+          finishReason = toFinishReason(part.finishReason);
+          break;
+        }
+        case 'error':
+          throw part.error;
+        case 'abort':
+          throw context.signal.reason ?? new Error('aborted');
+        default:
+          break;
+      }
+    }
+    if (context.signal.aborted) throw context.signal.reason;
+    const text = lastStepText;
+    if (session) {
+      await services.memory.append(services.orgId, services.flowSlug, session, [
+        { role: 'user', content: prompt },
+        { role: 'assistant', content: text },
+      ]);
+    }
+    const toolCalls = order.length > 0 ? order : undefined;
+    return { output: { text, usage, finish_reason: finishReason }, usage, text, finishReason, toolCalls, streamed };
+  } catch (error) {
+    throw providerError(error, context.signal, secrets);
+  } finally {
+    await toolSet?.close();
+  }
+}

@@ -1,0 +1,114 @@
+import { AppError, type App } from '@switchboard/core';
+import { z } from 'zod';
+import type { DocumentFile, KnowledgeService } from '../engine/knowledge-service.ts';
+import type { ProviderRegistry } from '../engine/provider-registry.ts';
+import type { FlowStore } from '../store/flow-store.ts';
+import type { KnowledgeStore } from '../store/knowledge-store.ts';
+import type { MemoryStore } from '../store/memory-store.ts';
+import { bearer, orgParams } from './schema.ts';
+
+const kbParams = z.object({ org_code: z.string(), name: z.string() });
+const sessionParams = z.object({ org_code: z.string(), slug: z.string(), session_id: z.string() });
+const kbBody = z.object({
+  name: z.string().min(1).max(80),
+  description: z.string().max(2000).optional(),
+  embedding_provider: z.string().min(1).optional(),
+  embedding_model: z.string().min(1).optional(),
+});
+const documentsBody = z.object({
+  documents: z
+    .array(
+      z.object({
+        name: z.string().min(1).max(300).describe('file name, recorded as the source of its chunks'),
+        text: z.string().optional().describe('text or Markdown content'),
+        content_base64: z.string().optional().describe('file content (e.g. a PDF), base64'),
+        content_type: z.string().optional().describe('text/plain, text/markdown or application/pdf (else guessed from the name)'),
+      }),
+    )
+    .min(1)
+    .max(100),
+});
+
+/** Dependencies of the knowledge-base and memory routes. */
+export interface KnowledgeDeps {
+  knowledge: KnowledgeService;
+  knowledgeBases: KnowledgeStore;
+  memory: MemoryStore;
+  flows: FlowStore;
+  providers: ProviderRegistry;
+}
+
+/** Knowledge bases (`/knowledge-bases`) and conversation memory (`/flows/{slug}/sessions/{id}`), manage scope. */
+export function registerKnowledgeRoutes(app: App, deps: KnowledgeDeps): void {
+  const tags = ['knowledge bases'];
+  const scope = { scope: 'manage' as const };
+
+  app.get('/api/llm/:org_code/knowledge-bases', { config: scope, schema: { tags, summary: 'List knowledge bases', params: orgParams, security: bearer } }, async (request) => {
+    return { knowledge_bases: await deps.knowledgeBases.list(request.principal!.orgId) };
+  });
+
+  app.post('/api/llm/:org_code/knowledge-bases', { config: scope, schema: { tags, summary: 'Create a knowledge base', params: orgParams, body: kbBody, security: bearer } }, async (request, reply) => {
+    const principal = request.principal!;
+    const body = request.body;
+    if (body.embedding_provider && !(await deps.providers.names(principal.orgId)).has(body.embedding_provider)) {
+      throw new AppError('invalid_request', `Unknown provider connection "${body.embedding_provider}"`);
+    }
+    const kb = await deps.knowledgeBases.create(principal.orgId, {
+      name: body.name,
+      description: body.description,
+      embeddingProvider: body.embedding_provider,
+      embeddingModel: body.embedding_model,
+    });
+    reply.status(201);
+    return kb;
+  });
+
+  app.get('/api/llm/:org_code/knowledge-bases/:name', { config: scope, schema: { tags, summary: 'A knowledge base with its documents', params: kbParams, security: bearer } }, async (request) => {
+    const kb = await deps.knowledgeBases.require(request.principal!.orgId, request.params.name);
+    return { ...kb, document_list: await deps.knowledgeBases.documents(kb.id) };
+  });
+
+  app.delete('/api/llm/:org_code/knowledge-bases/:name', { config: scope, schema: { tags, summary: 'Delete a knowledge base and its documents', params: kbParams, security: bearer } }, async (request) => {
+    await deps.knowledgeBases.delete(request.principal!.orgId, request.params.name);
+    return { deleted: true };
+  });
+
+  app.post(
+    '/api/llm/:org_code/knowledge-bases/:name/documents',
+    { config: scope, schema: { tags, summary: 'Add documents (text, Markdown, PDF): chunked, indexed, embedded when the base has a model', params: kbParams, body: documentsBody, security: bearer } },
+    async (request, reply) => {
+      const principal = request.principal!;
+      const files: DocumentFile[] = request.body.documents.map((doc, index) => {
+        if ((doc.text === undefined) === (doc.content_base64 === undefined)) {
+          throw new AppError('invalid_request', `documents[${index}] needs exactly one of "text" and "content_base64"`);
+        }
+        const data = doc.text !== undefined ? Buffer.from(doc.text, 'utf8') : Buffer.from(doc.content_base64!, 'base64');
+        return { name: doc.name, data, contentType: doc.content_type };
+      });
+      const result = await deps.knowledge.addDocuments({ id: principal.orgId, providersVersion: principal.providersVersion }, request.params.name, files);
+      reply.status(201);
+      return result;
+    },
+  );
+
+  const memoryTags = ['memory'];
+  app.get(
+    '/api/llm/:org_code/flows/:slug/sessions/:session_id',
+    { config: scope, schema: { tags: memoryTags, summary: "A session's remembered conversation", params: sessionParams, security: bearer } },
+    async (request) => {
+      const principal = request.principal!;
+      const flow = await deps.flows.require(principal.orgId, request.params.slug);
+      const messages = await deps.memory.read(principal.orgId, flow.slug, request.params.session_id);
+      return { flow: flow.slug, session_id: request.params.session_id, messages };
+    },
+  );
+  app.delete(
+    '/api/llm/:org_code/flows/:slug/sessions/:session_id',
+    { config: scope, schema: { tags: memoryTags, summary: "Forget a session's conversation", params: sessionParams, security: bearer } },
+    async (request) => {
+      const principal = request.principal!;
+      const flow = await deps.flows.require(principal.orgId, request.params.slug);
+      return { deleted: await deps.memory.clear(principal.orgId, flow.slug, request.params.session_id) };
+    },
+  );
+}

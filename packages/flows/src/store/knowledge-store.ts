@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import { AppError, isoNow } from '@switchboard/core';
+import type { Kysely } from 'kysely';
+import type { FlowsDatabase } from './database.ts';
+
+const KB_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$/;
+const newId = (prefix: string) => `${prefix}_${randomBytes(9).toString('base64url')}`;
+
+/** A knowledge base as presented. */
+export interface KnowledgeBase {
+  id: string;
+  name: string;
+  description: string | null;
+  embedding: { provider: string; model: string } | null;
+  documents: number;
+  chunks: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A document as presented. */
+export interface KnowledgeDocument {
+  id: string;
+  source: string;
+  content_type: string;
+  chars: number;
+  chunks: number;
+  created_at: string;
+}
+
+/** A stored chunk, as retrieval reads it. */
+export interface StoredChunk {
+  text: string;
+  source: string;
+  tokens: string[];
+  embedding: number[] | null;
+}
+
+/** A chunk to store. */
+export interface NewChunk {
+  text: string;
+  tokens: string[];
+  embedding: number[] | null;
+}
+
+/** Knowledge bases of organizations: documents and their chunks. */
+export class KnowledgeStore {
+  constructor(private readonly db: Kysely<FlowsDatabase>) {}
+
+  /** Creates a knowledge base; 409 when the organization has one by that name. */
+  async create(orgId: number, input: { name: string; description?: string; embeddingProvider?: string; embeddingModel?: string }, now = new Date()): Promise<KnowledgeBase> {
+    if (!KB_NAME.test(input.name)) throw new AppError('invalid_request', 'A knowledge base name must be 1-80 letters, digits, ".", "_" or "-", starting with a letter or digit');
+    if ((input.embeddingProvider === undefined) !== (input.embeddingModel === undefined)) {
+      throw new AppError('invalid_request', 'An embedding needs both "embedding_provider" and "embedding_model"');
+    }
+    if (await this.find(orgId, input.name)) throw new AppError('conflict', `Knowledge base "${input.name}" already exists`);
+    const stamp = isoNow(now);
+    const row = {
+      id: newId('kb'),
+      org_id: orgId,
+      name: input.name,
+      description: input.description ?? null,
+      embedding_provider: input.embeddingProvider ?? null,
+      embedding_model: input.embeddingModel ?? null,
+      created_at: stamp,
+      updated_at: stamp,
+    };
+    await this.db.insertInto('knowledge_bases').values(row).execute();
+    return this.require(orgId, input.name);
+  }
+
+  /** The knowledge base with this name, with its counts, if any. */
+  async find(orgId: number, name: string): Promise<KnowledgeBase | undefined> {
+    const row = await this.db.selectFrom('knowledge_bases').selectAll().where('org_id', '=', orgId).where('name', '=', name).executeTakeFirst();
+    if (!row) return undefined;
+    return (await this.withCounts([row]))[0];
+  }
+
+  /** The knowledge base with this name, or 404. */
+  async require(orgId: number, name: string): Promise<KnowledgeBase> {
+    const kb = await this.find(orgId, name);
+    if (!kb) throw new AppError('not_found', `Knowledge base "${name}" not found`);
+    return kb;
+  }
+
+  /** Every knowledge base of the organization, by name. */
+  async list(orgId: number): Promise<KnowledgeBase[]> {
+    const rows = await this.db.selectFrom('knowledge_bases').selectAll().where('org_id', '=', orgId).orderBy('name').execute();
+    return this.withCounts(rows);
+  }
+
+  private async withCounts(rows: Array<FlowsDatabase['knowledge_bases']>): Promise<KnowledgeBase[]> {
+    if (rows.length === 0) return [];
+    const counts = await this.db
+      .selectFrom('kb_documents')
+      .select((eb) => ['kb_id', eb.fn.countAll<number>().as('documents'), eb.fn.sum<number>('chunks').as('chunks')])
+      .where(
+        'kb_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .groupBy('kb_id')
+      .execute();
+    const byKb = new Map(counts.map((c) => [c.kb_id, c]));
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      description: r.description,
+      embedding: r.embedding_provider && r.embedding_model ? { provider: r.embedding_provider, model: r.embedding_model } : null,
+      documents: Number(byKb.get(r.id)?.documents ?? 0),
+      chunks: Number(byKb.get(r.id)?.chunks ?? 0),
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    }));
+  }
+
+  /** Deletes a knowledge base with its documents and chunks. */
+  async delete(orgId: number, name: string): Promise<void> {
+    const kb = await this.require(orgId, name);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('kb_chunks').where('kb_id', '=', kb.id).execute();
+      await trx.deleteFrom('kb_documents').where('kb_id', '=', kb.id).execute();
+      await trx.deleteFrom('knowledge_bases').where('id', '=', kb.id).execute();
+    });
+  }
+
+  /** Stores one document with its chunks. */
+  async addDocument(kb: KnowledgeBase, document: { source: string; contentType: string; chars: number }, chunks: NewChunk[], now = new Date()): Promise<KnowledgeDocument> {
+    const stamp = isoNow(now);
+    const row = { id: newId('doc'), kb_id: kb.id, source: document.source, content_type: document.contentType, chars: document.chars, chunks: chunks.length, created_at: stamp };
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('kb_documents').values(row).execute();
+      // Batches keep each statement under the parameter limits of both engines.
+      for (let i = 0; i < chunks.length; i += 100) {
+        await trx
+          .insertInto('kb_chunks')
+          .values(
+            chunks.slice(i, i + 100).map((c, j) => ({
+              id: newId('chk'),
+              kb_id: kb.id,
+              document_id: row.id,
+              ordinal: i + j,
+              source: document.source,
+              text: c.text,
+              tokens: c.tokens.join(' '),
+              embedding: c.embedding ? JSON.stringify(c.embedding) : null,
+            })),
+          )
+          .execute();
+      }
+      await trx.updateTable('knowledge_bases').set({ updated_at: stamp }).where('id', '=', kb.id).execute();
+    });
+    const { kb_id: _kb, ...presented } = row;
+    return presented;
+  }
+
+  /** The documents of a knowledge base, oldest first. */
+  async documents(kbId: string): Promise<KnowledgeDocument[]> {
+    const rows = await this.db.selectFrom('kb_documents').select(['id', 'source', 'content_type', 'chars', 'chunks', 'created_at']).where('kb_id', '=', kbId).orderBy('created_at').orderBy('id').execute();
+    return rows;
+  }
+
+  /** Every chunk of a knowledge base, in document order (retrieval ranks them in process). */
+  async chunks(kbId: string): Promise<StoredChunk[]> {
+    const rows = await this.db.selectFrom('kb_chunks').select(['text', 'source', 'tokens', 'embedding']).where('kb_id', '=', kbId).orderBy('document_id').orderBy('ordinal').execute();
+    return rows.map((r) => ({ text: r.text, source: r.source, tokens: r.tokens === '' ? [] : r.tokens.split(' '), embedding: r.embedding ? (JSON.parse(r.embedding) as number[]) : null }));
+  }
+}
