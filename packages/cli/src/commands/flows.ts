@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { AppError } from '@switchboard/core';
 import { loadConfig, openFlowsStores, PROVIDER_KINDS, TOKEN_SCOPES, type FlowsStores, type TokenScope } from '@switchboard/flows';
@@ -89,6 +90,35 @@ export function registerFlowsCommands(program: Command): void {
           stores.orgs.setProvider((await stores.orgs.requireOrg(orgCode)).id, { name, kind: options.kind, baseUrl: options.baseUrl, apiKey: options.apiKey }),
         );
         printResult(options, result, `provider ${result.name} (${result.kind}) saved`);
+      }),
+    );
+
+  const kb = flows.command('kb').description('knowledge bases (text, Markdown and PDF documents for retrieval nodes)');
+  kb.command('add <org_code> <kb_name> <files...>')
+    .description('add documents to a knowledge base, creating it when missing; prints the counts')
+    .option('--embedding-provider <name>', 'provider connection for embeddings (new knowledge bases only)')
+    .option('--embedding-model <model>', 'embedding model (new knowledge bases only)')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (orgCode: string, kbName: string, files: string[], options: CommonOptions & { embeddingProvider?: string; embeddingModel?: string }) => {
+        const documents = await Promise.all(
+          files.map(async (file) => {
+            try {
+              return { name: basename(file), data: await readFile(file) };
+            } catch (error) {
+              throw new AppError('invalid_request', `cannot read ${file}: ${(error as Error).message}`);
+            }
+          }),
+        );
+        const result = await withStores(async (stores) => {
+          const found = await stores.orgs.requireOrg(orgCode);
+          if (!(await stores.knowledgeBases.find(found.id, kbName))) {
+            await stores.knowledgeBases.create(found.id, { name: kbName, embeddingProvider: options.embeddingProvider, embeddingModel: options.embeddingModel });
+          }
+          const added = await stores.knowledge.addDocuments({ id: found.id, providersVersion: found.providersVersion }, kbName, documents);
+          return { knowledge_base: added.knowledge_base, documents: added.documents, chunks: added.chunks };
+        });
+        printResult(options, result, `added ${result.documents} document(s), ${result.chunks} chunk(s) to ${result.knowledge_base}`);
       }),
     );
 

@@ -26,7 +26,9 @@ export function chunkText(text: string, options: ChunkOptions = DEFAULT_CHUNKING
   let current = '';
   for (const piece of pieces) {
     const heading = /^#{1,6}\s/.test(piece);
-    if (current !== '' && (heading || current.length + piece.length + 2 > options.size)) {
+    // A chunk holding only headings (a document title) stays open: it joins the section that follows.
+    const onlyHeadings = current !== '' && current.split('\n').every((line) => line.trim() === '' || /^#{1,6}\s/.test(line));
+    if (current !== '' && !(heading && onlyHeadings) && (heading || current.length + piece.length + 2 > options.size)) {
       chunks.push(current);
       current = heading ? '' : tail(current, options.overlap);
     }

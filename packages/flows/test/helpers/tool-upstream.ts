@@ -104,13 +104,17 @@ export class ToolUpstream {
   }
 }
 
-/** A deterministic embedding: words hashed into 64 buckets (synonym-blind, like a weak real model). */
+const STOP = new Set('a an and are as at be by can do does for from how i if in is it my of on or the to what when where which with you your'.split(' '));
+
+/** A deterministic embedding: content words (no stop words, plural folded) hashed into 256 buckets. */
 export function embedText(text: string): number[] {
-  const vector = new Array<number>(64).fill(0);
-  for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+  const vector = new Array<number>(256).fill(0);
+  for (const raw of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    if (STOP.has(raw)) continue;
+    const word = raw.length > 3 && raw.endsWith('s') ? raw.slice(0, -1) : raw;
     let hash = 0;
     for (const char of word) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
-    vector[hash % 64] += 1;
+    vector[hash % 256] += 1;
   }
   return vector;
 }
