@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { ConfigError, ensureDir } from './config.ts';
 
 /** Which SQL engine a database runs on; queries are shared, DDL may differ. */
@@ -35,7 +35,7 @@ export interface DatabaseOptions {
   sqliteFile: string;
   /** PostgreSQL schema (`sms`, `flows`, `tickets`). */
   schema: string;
-  /** Ordered migrations; names sort in application order. */
+  /** Migrations by name; names sort in application order. */
   migrations: Record<string, VersionedMigration>;
   /** Largest number of PostgreSQL connections. */
   poolSize?: number;
@@ -176,24 +176,27 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   ]);
 }
 
-/** Applies pending migrations; several processes starting at once take turns (Kysely locks the migration table). */
+/**
+ * Applies pending migrations in one transaction. Several processes starting
+ * at once take turns: an advisory lock on PostgreSQL, the write lock on
+ * SQLite. Our own small ledger (`switchboard_migrations`) instead of Kysely's
+ * Migrator, whose catalogue introspection reads every schema and fails when
+ * another schema is dropped at the same moment (parallel test runs do that).
+ */
 export async function migrate(database: Database<any>, migrations: Record<string, VersionedMigration>): Promise<void> {
-  const provider: MigrationProvider = {
-    async getMigrations() {
-      const out: Record<string, Migration> = {};
-      for (const [name, migration] of Object.entries(migrations)) {
-        out[name] = { up: (db) => migration.up(db, database.dialect) };
-      }
-      return out;
-    },
-  };
-  const migrator = new Migrator({
-    db: database.db as Kysely<any>,
-    provider,
-    ...(database.dialect === 'postgres' ? { migrationTableSchema: database.schema } : {}),
+  const db = database.db as Kysely<any>;
+  await db.transaction().execute(async (trx) => {
+    if (database.dialect === 'postgres') {
+      await sql`select pg_advisory_xact_lock(hashtext(${`switchboard-migrate:${database.schema}`}))`.execute(trx);
+    }
+    await sql`create table if not exists switchboard_migrations (name text primary key, applied_at text not null)`.execute(trx);
+    const applied = new Set((await trx.selectFrom('switchboard_migrations').select('name').execute()).map((row) => row.name as string));
+    for (const name of Object.keys(migrations).sort()) {
+      if (applied.has(name)) continue;
+      await migrations[name].up(trx, database.dialect);
+      await trx.insertInto('switchboard_migrations').values({ name, applied_at: isoNow() }).execute();
+    }
   });
-  const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
 }
 
 /** Column type of an auto-incrementing integer primary key. */

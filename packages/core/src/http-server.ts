@@ -42,6 +42,8 @@ export function createHttpServer(options: HttpServerOptions): App {
     genReqId: () => randomUUID(),
     trustProxy: options.trustProxy ?? false,
     return503OnClosing: true,
+    // Closing the server ends keep-alive connections too, so a stop never waits on an idle client.
+    forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true },
   };
   const app = Fastify(fastifyOptions).withTypeProvider<ZodTypeProvider>() as unknown as App;

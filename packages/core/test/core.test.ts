@@ -135,7 +135,7 @@ describe.each(dialectsUnderTest())('database on %s', (dialect) => {
     const second = await openDatabase<any>(options);
     const rows = await second.db.selectFrom('things').selectAll().execute();
     expect(rows).toEqual([{ name: 'a' }]);
-    const limiter = new SqlRateLimiter(second.db);
+    const limiter = new SqlRateLimiter(second.db, dialect);
     const rate = { count: 1, windowMs: 60_000 };
     expect(await limiter.hit('org', rate, 60_000)).toEqual({ allowed: true, retryAfterSeconds: 0 });
     expect(await limiter.hit('org', rate, 90_000)).toEqual({ allowed: false, retryAfterSeconds: 30 });
