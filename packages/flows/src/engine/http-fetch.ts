@@ -2,8 +2,9 @@ import http from 'node:http';
 import https from 'node:https';
 
 // Keep-alive pools shared by every provider call: the upstream connection is reused across runs.
-const httpAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 256 });
+// No cap on open sockets: a cap would queue streams behind each other (1,000 open SSE runs need 1,000 upstream calls).
+const httpAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 256 });
+const httpsAgent = new https.Agent({ keepAlive: true, maxFreeSockets: 256 });
 
 function headersOf(init: RequestInit | undefined): Record<string, string> {
   const out: Record<string, string> = {};
