@@ -109,6 +109,16 @@ describe.each(dialectsUnderTest())('knowledge bases and retrieval nodes on %s', 
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as { error: { message: string } }).error.message).toBe('Unknown provider connection "nope"');
     expect((await h.get('/api/llm/acme/knowledge-bases/missing')).status).toBe(404);
+    const error = (message: string) => ({ error: { message, type: 'invalid_request_error', param: null, code: 'invalid_request' } });
+    const invalid = await h.post('/api/llm/acme/knowledge-bases', { description: 'no name' });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toEqual(error('body/name Invalid input: expected string, received undefined'));
+    const badName = await h.post('/api/llm/acme/knowledge-bases', { name: 'bad name!' });
+    expect(badName.status).toBe(400);
+    expect(await badName.json()).toEqual(error('A knowledge base name must be 1-80 letters, digits, ".", "_" or "-", starting with a letter or digit'));
+    const noDocs = await h.post('/api/llm/acme/knowledge-bases/handbook/documents', { documents: [{ name: 'x.md' }] });
+    expect(noDocs.status).toBe(400);
+    expect(await noDocs.json()).toEqual(error('documents[0] needs exactly one of "text" and "content_base64"'));
   });
 
   it('adds Markdown, text and PDF documents and returns the counts', async () => {
