@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, type DialectName } from '@switchboard/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { TicketsDatabase, ProjectsTable, TokensTable, LabelsTable } from './tables.ts';
+import { preparedQuery } from './prepared-query.ts';
 import { DEFAULT_BOARD_NAME, DEFAULT_COLUMNS, type BoardColumn } from '../domain/board-rules.ts';
 
 /** A project row. */
@@ -71,16 +72,21 @@ export async function updateProject(db: Db, id: string, changes: { name?: string
   return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
 
+const columnsQuery = preparedQuery({
+  build: (db, projectId: string) =>
+    db
+      .selectFrom('board_columns as c')
+      .innerJoin('boards as b', 'b.id', 'c.board_id')
+      .select(['c.id', 'c.name', 'c.position', 'c.is_done', 'c.board_id', 'b.name as board_name', 'b.position as board_position'])
+      .where('c.project_id', '=', projectId)
+      .orderBy('b.position')
+      .orderBy('c.position'),
+  params: (projectId) => [projectId],
+});
+
 /** Every column of a project with its board, in board then column order. */
 export async function projectColumns(db: Db, projectId: string): Promise<BoardColumn[]> {
-  const rows = await db
-    .selectFrom('board_columns as c')
-    .innerJoin('boards as b', 'b.id', 'c.board_id')
-    .select(['c.id', 'c.name', 'c.position', 'c.is_done', 'c.board_id', 'b.name as board_name', 'b.position as board_position'])
-    .where('c.project_id', '=', projectId)
-    .orderBy('b.position')
-    .orderBy('c.position')
-    .execute();
+  const rows = await columnsQuery(db, projectId);
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -97,29 +103,34 @@ export async function insertToken(db: Db, row: TokenRow): Promise<void> {
   await db.insertInto('api_tokens').values(row).execute();
 }
 
+const tokenQuery = preparedQuery({
+  build: (db, hash: string) =>
+    db
+      .selectFrom('api_tokens as t')
+      .innerJoin('projects as p', 'p.id', 't.project_id')
+      .select([
+        't.id as token_id',
+        't.name as token_name',
+        't.hint',
+        't.created_at as token_created_at',
+        't.last_used_at',
+        'p.id',
+        'p.key',
+        'p.name',
+        'p.description',
+        'p.auto_summary',
+        'p.ticket_counter',
+        'p.created_at',
+        'p.updated_at',
+      ])
+      .where('t.token_hash', '=', hash)
+      .where('t.revoked_at', 'is', null),
+  params: (hash) => [hash],
+});
+
 /** The live (not revoked) token with this hash, with its project. */
 export async function tokenByHash(db: Db, hash: string): Promise<{ token: TokenRow; project: ProjectRow } | undefined> {
-  const row = await db
-    .selectFrom('api_tokens as t')
-    .innerJoin('projects as p', 'p.id', 't.project_id')
-    .select([
-      't.id as token_id',
-      't.name as token_name',
-      't.hint',
-      't.created_at as token_created_at',
-      't.last_used_at',
-      'p.id',
-      'p.key',
-      'p.name',
-      'p.description',
-      'p.auto_summary',
-      'p.ticket_counter',
-      'p.created_at',
-      'p.updated_at',
-    ])
-    .where('t.token_hash', '=', hash)
-    .where('t.revoked_at', 'is', null)
-    .executeTakeFirst();
+  const [row] = await tokenQuery(db, hash);
   if (!row) return undefined;
   return {
     token: {

@@ -1,7 +1,8 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { DialectName } from '@switchboard/core';
 import type { ActivityTable, CommentsTable, TicketsTable } from './tables.ts';
-import { lockingOn, type Db, type LabelRow } from './project-store.ts';
+import { type Db, type LabelRow } from './project-store.ts';
+import { preparedQuery } from './prepared-query.ts';
 import type { TicketRef } from '../domain/ticket-rules.ts';
 
 /** A ticket row. */
@@ -31,25 +32,45 @@ export async function insertTicket(trx: Db, row: Insertable<TicketsTable>): Prom
   await trx.insertInto('tickets').values(row).execute();
 }
 
+const ticketQuery = preparedQuery({
+  build: (db, projectId: string, ref: TicketRef, lock: boolean) => {
+    let query = db.selectFrom('tickets').selectAll().where('project_id', '=', projectId);
+    query = ref.kind === 'uuid' ? query.where('id', '=', ref.id) : query.where('number', '=', ref.number);
+    return lock ? query.forUpdate() : query;
+  },
+  params: (projectId, ref, _lock) => [projectId, ref.kind === 'uuid' ? ref.id : ref.number],
+  shape: (_projectId, ref, lock) => `${ref.kind}${lock ? ' locked' : ''}`,
+});
+
 /** Finds a ticket of a project by its parsed id; `lock` takes a row lock on PostgreSQL. */
 export async function ticketByRef(db: Db, dialect: DialectName, projectId: string, ref: TicketRef, lock = false): Promise<TicketRow | undefined> {
-  let query = db.selectFrom('tickets').selectAll().where('project_id', '=', projectId);
-  query = ref.kind === 'uuid' ? query.where('id', '=', ref.id) : query.where('number', '=', ref.number);
-  if (lock) query = lockingOn(dialect)(query);
-  return query.executeTakeFirst();
+  const [row] = await ticketQuery(db, projectId, ref, lock && dialect === 'postgres');
+  return row;
 }
+
+const ticketsByIdsQuery = preparedQuery({
+  build: (db, projectId: string, ids: readonly string[]) => db.selectFrom('tickets').select(RELATED_COLUMNS).where('project_id', '=', projectId).where('id', 'in', ids),
+  params: (projectId, ids) => [projectId, ...ids],
+  shape: (_projectId, ids) => String(ids.length),
+});
 
 /** Tickets by id (any project's rows are filtered by the caller's project). */
 export async function ticketsByIds(db: Db, projectId: string, ids: readonly string[]): Promise<RelatedTicketRow[]> {
   if (ids.length === 0) return [];
-  return db.selectFrom('tickets').select(RELATED_COLUMNS).where('project_id', '=', projectId).where('id', 'in', ids).execute();
+  return ticketsByIdsQuery(db, projectId, ids);
 }
+
+const subTicketsQuery = preparedQuery({
+  // Callers pass parents of their own project; a project_id filter here would tempt SQLite into the (project_id, number) index and a scan.
+  build: (db, parentIds: readonly string[]) => db.selectFrom('tickets').select(RELATED_COLUMNS).where('parent_id', 'in', parentIds).orderBy('number'),
+  params: (parentIds) => [...parentIds],
+  shape: (parentIds) => String(parentIds.length),
+});
 
 /** The sub-tickets of these parents, by number. */
 export async function subTicketsOf(db: Db, parentIds: readonly string[]): Promise<RelatedTicketRow[]> {
   if (parentIds.length === 0) return [];
-  // Callers pass parents of their own project; a project_id filter here would tempt SQLite into the (project_id, number) index and a scan.
-  return db.selectFrom('tickets').select(RELATED_COLUMNS).where('parent_id', 'in', parentIds).orderBy('number').execute();
+  return subTicketsQuery(db, parentIds);
 }
 
 /** Number of sub-tickets of a ticket. */
@@ -84,9 +105,14 @@ export async function insertActivity(trx: Db, row: Insertable<ActivityTable>): P
   await trx.insertInto('activity').values(row).execute();
 }
 
+const activityQuery = preparedQuery({
+  build: (db, ticketId: string) => db.selectFrom('activity').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id'),
+  params: (ticketId) => [ticketId],
+});
+
 /** A ticket's activity, oldest first. */
 export async function activityOf(db: Db, ticketId: string): Promise<ActivityRow[]> {
-  return db.selectFrom('activity').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id').execute();
+  return activityQuery(db, ticketId);
 }
 
 /** Adds a comment. */
@@ -94,9 +120,14 @@ export async function insertComment(trx: Db, row: CommentRow): Promise<void> {
   await trx.insertInto('comments').values(row).execute();
 }
 
+const commentsQuery = preparedQuery({
+  build: (db, ticketId: string) => db.selectFrom('comments').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id'),
+  params: (ticketId) => [ticketId],
+});
+
 /** A ticket's comments, oldest first. */
 export async function commentsOf(db: Db, ticketId: string): Promise<CommentRow[]> {
-  return db.selectFrom('comments').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id').execute();
+  return commentsQuery(db, ticketId);
 }
 
 /** The latest comment of a ticket (for summaries). */
@@ -104,17 +135,23 @@ export async function latestComment(db: Db, ticketId: string): Promise<CommentRo
   return db.selectFrom('comments').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
 }
 
+const labelsQuery = preparedQuery({
+  build: (db, ticketIds: readonly string[]) =>
+    db
+      .selectFrom('ticket_labels as tl')
+      .innerJoin('labels as l', 'l.id', 'tl.label_id')
+      .select(['tl.ticket_id', 'l.id', 'l.project_id', 'l.name', 'l.color', 'l.created_at'])
+      .where('tl.ticket_id', 'in', ticketIds)
+      .orderBy('l.name'),
+  params: (ticketIds) => [...ticketIds],
+  shape: (ticketIds) => String(ticketIds.length),
+});
+
 /** Labels of these tickets, by ticket id. */
 export async function labelsOf(db: Db, ticketIds: readonly string[]): Promise<Map<string, LabelRow[]>> {
   const out = new Map<string, LabelRow[]>();
   if (ticketIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('ticket_labels as tl')
-    .innerJoin('labels as l', 'l.id', 'tl.label_id')
-    .select(['tl.ticket_id', 'l.id', 'l.project_id', 'l.name', 'l.color', 'l.created_at'])
-    .where('tl.ticket_id', 'in', ticketIds)
-    .orderBy('l.name')
-    .execute();
+  const rows = await labelsQuery(db, ticketIds);
   for (const { ticket_id, ...label } of rows) {
     const list = out.get(ticket_id) ?? [];
     list.push(label);

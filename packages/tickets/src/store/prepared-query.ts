@@ -1,0 +1,36 @@
+import { CompiledQuery, type Compilable } from 'kysely';
+import type { Db } from './project-store.ts';
+
+/** How to build one query and which values it binds, in the order the built query binds them. */
+export interface PreparedQuerySpec<A extends unknown[], R> {
+  build(db: Db, ...args: A): Compilable<R>;
+  params(...args: NoInfer<A>): unknown[];
+  /** Distinguishes builds whose SQL text differs (e.g. the length of an `in` list); one shape when absent. */
+  shape?(...args: NoInfer<A>): string;
+}
+
+/**
+ * A query Kysely builds and compiles once per database handle and shape; later
+ * calls only bind their parameters. Building and compiling cost a fifth of a
+ * ticket read, which runs several small queries per request. The first compile
+ * checks that `params` lists exactly the values the built query binds, so a
+ * mismatch fails the first call (and the tests) instead of binding wrong values.
+ * A transaction is a new handle each time, so inside one queries compile as usual.
+ */
+export function preparedQuery<A extends unknown[], R>(spec: PreparedQuerySpec<A, R>): (db: Db, ...args: A) => Promise<R[]> {
+  const compiledByDb = new WeakMap<Db, Map<string, string>>();
+  return async (db, ...args) => {
+    let compiled = compiledByDb.get(db);
+    if (!compiled) compiledByDb.set(db, (compiled = new Map()));
+    const shape = spec.shape ? spec.shape(...args) : '';
+    const params = spec.params(...args);
+    const text = compiled.get(shape);
+    if (text !== undefined) return (await db.executeQuery<R>(CompiledQuery.raw(text, params))).rows;
+    const query = spec.build(db, ...args).compile();
+    if (query.parameters.length !== params.length || query.parameters.some((value, i) => value !== params[i])) {
+      throw new Error(`preparedQuery: params() ${JSON.stringify(params)} differ from the built query's ${JSON.stringify(query.parameters)} (${query.sql})`);
+    }
+    compiled.set(shape, query.sql);
+    return (await db.executeQuery<R>(query)).rows;
+  };
+}
