@@ -128,6 +128,17 @@ describe.each(dialectsUnderTest())('tool-calling llm nodes on %s', (dialect) => 
     expect(await response.text()).toBe('Results: The response is larger than 1000 bytes | The tool did not answer within 200 ms | Missing required argument(s): city');
   });
 
+  it('keeps what the model says before its tool calls, a blank line before the next step, streaming or not', async () => {
+    h.model.plans.set('chatty', [[{ name: '__say', args: { text: 'Let me check.' } }, { name: 'get_weather', args: { city: 'Rome' } }]]);
+    await h.save(toolFlow('chatty', 'plan:chatty', [{ id: 'weather', data: { kind: 'http', name: 'get_weather', parameters: cityParams, request: { url: `${h.api.base}/weather/{{args.city}}` } } }]));
+    const expected = 'Let me check.\n\nResults: {"city":"Rome","temp_c":12}';
+    const events = await h.streamLines('chatty', { input: { question: 'Rome?' } });
+    expect(events.filter((e) => e.type === 'delta').map((e) => e.content).join('')).toBe(expected);
+    expect(events.at(-1)).toMatchObject({ type: 'done', output: expected });
+    const response = await h.post('/api/llm/acme/flows/chatty/run', { input: { question: 'Rome?' } }, h.runToken);
+    expect(await response.text()).toBe(expected);
+  });
+
   it('stops the tool loop after max_steps model calls', async () => {
     h.model.plans.set('forever', Array.from({ length: 10 }, () => [{ name: 'get_weather', args: { city: 'Rome' } }]));
     await h.save(toolFlow('forever', 'plan:forever', [{ id: 'weather', data: { kind: 'http', name: 'get_weather', parameters: cityParams, request: { url: `${h.api.base}/weather/{{args.city}}` } } }], { maxSteps: 3 }));

@@ -87,21 +87,26 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
     });
     let usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
     let finishReason = 'stop';
-    let lastStepText = '';
+    // Text of every step: a model may say something before calling tools; the reply is all of it, steps joined by a blank line.
+    const stepTexts: string[] = [];
+    let stepText = '';
     let streamed = false;
     for await (const part of result.fullStream) {
       switch (part.type) {
         case 'start-step':
-          lastStepText = '';
+          if (stepText !== '') stepTexts.push(stepText);
+          stepText = '';
           break;
-        case 'text-delta':
+        case 'text-delta': {
           if (part.text === '') break;
-          lastStepText += part.text;
+          const separator = stepText === '' && stepTexts.length > 0 ? '\n\n' : '';
+          stepText += part.text;
           if (context.streamReply) {
             streamed = true;
-            context.emit({ type: 'delta', content: part.text });
+            context.emit({ type: 'delta', content: separator + part.text });
           }
           break;
+        }
         case 'tool-call': {
           const entry: TraceToolCall = { call_id: part.toolCallId, tool: part.toolName, node: nodeOf.get(part.toolName) ?? '', args: part.input };
           calls.set(part.toolCallId, entry);
@@ -138,7 +143,8 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
       }
     }
     if (context.signal.aborted) throw context.signal.reason;
-    const text = lastStepText;
+    if (stepText !== '') stepTexts.push(stepText);
+    const text = stepTexts.join('\n\n');
     if (session) {
       await services.memory.append(services.orgId, services.flowSlug, session, [
         { role: 'user', content: prompt },

@@ -14,8 +14,8 @@ export interface ToolUpstreamCall {
 
 /**
  * A fake OpenAI-compatible model server that calls tools. Model names:
- * - `plan:NAME`: step N of the plan registered as NAME (a list of parallel calls per step) is
- *   issued while the request holds N assistant tool-call messages; after the plan, it answers
+ * - `plan:NAME`: step N of the plan registered as NAME (a list of parallel calls per step; a call
+ *   named `__say` is text the model writes before its calls, `args.text`) is issued while the request holds N assistant tool-call messages; after the plan, it answers
  *   `Results: ` + every tool message's content joined by ` | `;
  * - `history`: answers `History: ` + the user/assistant messages it got (`role:content`, ` | `);
  * - `system`: answers the system prompt it got;
@@ -65,7 +65,10 @@ export class ToolUpstream {
     if (model.startsWith('plan:')) {
       const plan = this.plans.get(model.slice(5)) ?? [];
       const step = messages.filter((m) => m.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0).length;
-      if (step < plan.length) calls = plan[step];
+      if (step < plan.length) {
+        calls = plan[step].filter((c) => c.name !== '__say');
+        answer = String(plan[step].find((c) => c.name === '__say')?.args.text ?? '');
+      }
       else answer = `Results: ${messages.filter((m) => m.role === 'tool').map((m) => text(m.content)).join(' | ')}`;
     } else if (model === 'history') {
       answer = `History: ${messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => `${m.role}:${text(m.content)}`).join(' | ')}`;
@@ -79,7 +82,7 @@ export class ToolUpstream {
     const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
     const finish = calls.length > 0 ? 'tool_calls' : 'stop';
     if (body.stream !== true) {
-      const message = calls.length > 0 ? { role: 'assistant', content: null, tool_calls: toolCalls.map(({ index: _i, ...rest }) => rest) } : { role: 'assistant', content: answer };
+      const message = calls.length > 0 ? { role: 'assistant', content: answer || null, tool_calls: toolCalls.map(({ index: _i, ...rest }) => rest) } : { role: 'assistant', content: answer };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'chatcmpl-tools', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message, finish_reason: finish }], usage }));
       return;
     }
@@ -87,6 +90,7 @@ export class ToolUpstream {
     const send = (delta: Record<string, unknown>, finishReason: string | null) =>
       res.write(`data: ${JSON.stringify({ id: 'chatcmpl-tools', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`);
     send({ role: 'assistant', content: '' }, null);
+    for (const token of calls.length > 0 ? (answer.match(/\S+\s*|\s+/g) ?? []) : []) send({ content: token }, null);
     if (calls.length > 0) {
       // Parallel calls: every call's header first, then its arguments in two pieces, as OpenAI streams them.
       for (const call of toolCalls) send({ tool_calls: [{ index: call.index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, null);
