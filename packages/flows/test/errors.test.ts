@@ -139,7 +139,7 @@ describe.each(dialectsUnderTest())('errors, authentication and input validation 
   });
 
   it('429 rate_limit_exceeded with Retry-After past FLOWS_RATE_LIMIT, per token', async () => {
-    const limited = await startHarness(dialect, { FLOWS_RATE_LIMIT: '3/m' });
+    const limited = await startHarness(dialect, { FLOWS_RATE_LIMIT: '3/d' });
     try {
       await limited.save(simpleFlow({ slug: 'bot' }));
       const statuses: number[] = [];
@@ -152,7 +152,7 @@ describe.each(dialectsUnderTest())('errors, authentication and input validation 
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
       expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(lastBody).toEqual({ error: { message: 'Rate limit of 3 requests per 60 s exceeded for this token', type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' } });
+      expect(lastBody).toEqual({ error: { message: 'Rate limit of 3 requests per 86400 s exceeded for this token', type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' } });
       // The manage token has its own budget (one request went to the save above).
       expect((await limited.post('/api/llm/acme/flows/bot/run', { input: { question: 'x' } }, limited.manageToken)).status).toBe(200);
     } finally {

@@ -109,7 +109,7 @@ describe.each(dialectsUnderTest())('the official openai client on %s', (dialect)
   });
 
   it('raises RateLimitError past FLOWS_RATE_LIMIT', async () => {
-    const limited = await startHarness(dialect, { FLOWS_RATE_LIMIT: '2/m' });
+    const limited = await startHarness(dialect, { FLOWS_RATE_LIMIT: '2/d' });
     try {
       await limited.save(simpleFlow({ slug: 'bot' }));
       const c = new OpenAI({ baseURL: `${limited.base}/api/llm/acme/flows/bot`, apiKey: limited.runToken, maxRetries: 0 });
