@@ -194,7 +194,7 @@ describe.each(dialectsUnderTest())('per-SIM pacing on %s', (dialect) => {
   let service: TestService;
   let gateway: FakeGateway;
   beforeAll(async () => {
-    service = await startService(dialect, { SMS_SIM_RATE: '2/h' });
+    service = await startService(dialect, { SMS_SIM_RATE: '2/d' });
     gateway = await startFakeGateway();
     gateway.respond((request) => ({ status: 200, body: { id: `p-${JSON.parse(request.body).textMessage.text}`, state: 'Pending' } }));
   });
