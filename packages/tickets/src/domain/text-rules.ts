@@ -9,9 +9,16 @@ export const RECENT_TICKETS = 5;
 
 /** Text cut to its first `max` characters, and whether it was cut. */
 export function clip(text: string, max: number): { text: string; truncated: boolean } {
-  // Array.from counts code points, so a cut never splits a surrogate pair.
-  const chars = Array.from(text);
-  return chars.length <= max ? { text, truncated: false } : { text: chars.slice(0, max).join(''), truncated: true };
+  // A string no longer in UTF-16 units than max has at most max code points: nothing to cut (the common case).
+  if (text.length <= max) return { text, truncated: false };
+  // Count code points as Array.from does (a surrogate pair is one; a lone surrogate is one), so a cut never splits a pair.
+  let end = 0;
+  for (let points = 0; points < max && end < text.length; points++) {
+    const unit = text.charCodeAt(end);
+    const pair = unit >= 0xd800 && unit <= 0xdbff && end + 1 < text.length && (text.charCodeAt(end + 1) & 0xfc00) === 0xdc00;
+    end += pair ? 2 : 1;
+  }
+  return end >= text.length ? { text, truncated: false } : { text: text.slice(0, end), truncated: true };
 }
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;

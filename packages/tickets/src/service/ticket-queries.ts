@@ -14,7 +14,8 @@ import {
   recentTickets,
   subTicketsOf,
   ticketCountsByColumn,
-  ticketIndex,
+  statusIndex,
+  summaryIndex,
   ticketsByIds,
   type TicketRow,
 } from '../store/ticket-store.ts';
@@ -98,12 +99,6 @@ export async function listColumns(ctx: BoardContext) {
   return { columns: sortColumns(columns).map((column) => presentColumn(column, counts.get(column.id) ?? 0)) };
 }
 
-function countBy(values: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  return counts;
-}
-
 /**
  * get_project_status: the project, stats, every board with its columns and
  * ticket index, the 5 most recently updated tickets, documents (metadata; the
@@ -112,26 +107,36 @@ function countBy(values: readonly string[]): Map<string, number> {
 export async function projectStatus(ctx: BoardContext) {
   const [columns, index, recent, documents, labels] = await Promise.all([
     projectColumns(ctx.db, ctx.project.id),
-    ticketIndex(ctx.db, ctx.project.id),
+    statusIndex(ctx.db, ctx.project.id),
     recentTickets(ctx.db, ctx.project.id, RECENT_TICKETS),
     listDocuments(ctx.db, ctx.project.id),
     listLabels(ctx.db, ctx.project.id),
   ]);
   const byColumn = columnMap(columns);
-  const numberById = new Map(index.map((row) => [row.id, row.number]));
   const keyOf = (number: number) => ticketKey(ctx.project.key, number);
-  const parentKey = (parentId: string | null) => (parentId && numberById.has(parentId) ? keyOf(numberById.get(parentId)!) : null);
-  const tally = (pick: (row: (typeof index)[number]) => string) => Object.fromEntries(countBy(index.map(pick)));
-  const completed = index.filter((row) => byColumn.get(row.column_id)?.isDone).length;
+  // One pass over the index: each column's tickets and the tallies (keys in order of first appearance, by number).
+  const ticketsByColumn = new Map<string, Array<{ key: string; title: string; ticket_type: string; priority: string }>>();
+  const byColumnName = new Map<string, number>();
+  const byType = new Map<string, number>();
+  const byPriority = new Map<string, number>();
+  let completed = 0;
+  for (const row of index) {
+    const column = byColumn.get(row.column_id);
+    if (column?.isDone) completed++;
+    const name = column?.name ?? '?';
+    byColumnName.set(name, (byColumnName.get(name) ?? 0) + 1);
+    byType.set(row.ticket_type, (byType.get(row.ticket_type) ?? 0) + 1);
+    byPriority.set(row.priority, (byPriority.get(row.priority) ?? 0) + 1);
+    let list = ticketsByColumn.get(row.column_id);
+    if (!list) ticketsByColumn.set(row.column_id, (list = []));
+    list.push({ key: keyOf(row.number), title: row.title, ticket_type: row.ticket_type, priority: row.priority });
+  }
   const boards: Array<{ name: string; columns: unknown[] }> = [];
   for (const column of sortColumns(columns)) {
     let board = boards.find((candidate) => candidate.name === column.boardName);
     if (!board) boards.push((board = { name: column.boardName, columns: [] }));
-    const tickets = index.filter((row) => row.column_id === column.id);
-    board.columns.push({
-      ...presentColumn(column, tickets.length),
-      tickets: tickets.map((row) => ({ key: keyOf(row.number), title: row.title, ticket_type: row.ticket_type, priority: row.priority })),
-    });
+    const tickets = ticketsByColumn.get(column.id) ?? [];
+    board.columns.push({ ...presentColumn(column, tickets.length), tickets });
   }
   const autoSummary = ctx.project.auto_summary === 1;
   const readme = documents.find((doc) => doc.doc_type === 'readme');
@@ -141,9 +146,9 @@ export async function projectStatus(ctx: BoardContext) {
       total: index.length,
       open: index.length - completed,
       completed,
-      by_column: tally((row) => byColumn.get(row.column_id)?.name ?? '?'),
-      by_type: tally((row) => row.ticket_type),
-      by_priority: tally((row) => row.priority),
+      by_column: Object.fromEntries(byColumnName),
+      by_type: Object.fromEntries(byType),
+      by_priority: Object.fromEntries(byPriority),
     },
     boards,
     recent_tickets: recent.map((row) => ({
@@ -152,7 +157,7 @@ export async function projectStatus(ctx: BoardContext) {
       ticket_type: row.ticket_type,
       priority: row.priority,
       column: byColumn.get(row.column_id)?.name ?? null,
-      parent: parentKey(row.parent_id),
+      parent: row.parent_number === null ? null : keyOf(row.parent_number),
       created_at: row.created_at,
       updated_at: row.updated_at,
       completed_at: row.completed_at,
@@ -171,18 +176,17 @@ export async function projectStatus(ctx: BoardContext) {
 export async function allTickets(ctx: BoardContext) {
   const [columns, index, documents] = await Promise.all([
     projectColumns(ctx.db, ctx.project.id),
-    ticketIndex(ctx.db, ctx.project.id),
+    summaryIndex(ctx.db, ctx.project.id),
     listDocuments(ctx.db, ctx.project.id),
   ]);
   const byColumn = columnMap(columns);
-  const numberById = new Map(index.map((row) => [row.id, row.number]));
   return {
     tickets: index.map((row) => ({
       key: ticketKey(ctx.project.key, row.number),
       title: row.title,
       ticket_type: row.ticket_type,
       column: byColumn.get(row.column_id)?.name ?? null,
-      parent: row.parent_id && numberById.has(row.parent_id) ? ticketKey(ctx.project.key, numberById.get(row.parent_id)!) : null,
+      parent: row.parent_number === null ? null : ticketKey(ctx.project.key, row.parent_number),
       ai_summary: row.ai_summary === null ? null : clip(row.ai_summary, SUMMARY_CLIP).text,
     })),
     documents: documents.map((doc) => {

@@ -188,24 +188,33 @@ export async function findTickets(db: Db, projectId: string, filter: TicketFilte
   return query.orderBy('updated_at', 'desc').orderBy('number', 'desc').limit(filter.limit).execute();
 }
 
-/** The compact index of every ticket (no descriptions), by number. */
-export async function ticketIndex(db: Db, projectId: string) {
+/** get_project_status's index of every ticket, by number: only the fields it shows (ten thousand rows are built per call). */
+export async function statusIndex(db: Db, projectId: string) {
+  return db.selectFrom('tickets').select(['number', 'title', 'ticket_type', 'priority', 'column_id']).where('project_id', '=', projectId).orderBy('number').execute();
+}
+
+/** Tickets with their parent's number (null without a parent); the parent of a ticket is always in its project. */
+function withParentNumber(db: Db, projectId: string) {
   return db
-    .selectFrom('tickets')
-    .select(['id', 'number', 'title', 'ticket_type', 'priority', 'column_id', 'parent_id', 'ai_summary', 'created_at', 'updated_at', 'completed_at'])
-    .where('project_id', '=', projectId)
-    .orderBy('number')
+    .selectFrom('tickets as t')
+    .leftJoin('tickets as p', (join) => join.onRef('p.id', '=', 't.parent_id').onRef('p.project_id', '=', 't.project_id'))
+    .where('t.project_id', '=', projectId);
+}
+
+/** get_all_tickets's index of every ticket with its summary and parent number, by number. */
+export async function summaryIndex(db: Db, projectId: string) {
+  return withParentNumber(db, projectId)
+    .select(['t.number', 't.title', 't.ticket_type', 't.column_id', 't.ai_summary', 'p.number as parent_number'])
+    .orderBy('t.number')
     .execute();
 }
 
-/** The most recently updated tickets, metadata only. */
+/** The most recently updated tickets, metadata only, with their parent's number. */
 export async function recentTickets(db: Db, projectId: string, limit: number) {
-  return db
-    .selectFrom('tickets')
-    .select(['id', 'number', 'title', 'ticket_type', 'priority', 'column_id', 'parent_id', 'created_at', 'updated_at', 'completed_at'])
-    .where('project_id', '=', projectId)
-    .orderBy('updated_at', 'desc')
-    .orderBy('number', 'desc')
+  return withParentNumber(db, projectId)
+    .select(['t.number', 't.title', 't.ticket_type', 't.priority', 't.column_id', 'p.number as parent_number', 't.created_at', 't.updated_at', 't.completed_at'])
+    .orderBy('t.updated_at', 'desc')
+    .orderBy('t.number', 'desc')
     .limit(limit)
     .execute();
 }
