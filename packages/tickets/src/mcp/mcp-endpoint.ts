@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { boardOf } from '../http/caller.ts';
 import { MCP_PATH } from '../http/paths.ts';
 import { createMcpServer } from './mcp-server.ts';
+import { directToolCall } from './direct-tool-call.ts';
 
 export { MCP_PATH } from '../http/paths.ts';
 
@@ -23,6 +24,8 @@ async function handle(request: FastifyRequest, reply: FastifyReply) {
     reply.code(405).header('allow', 'POST');
     return { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this stateless MCP server takes JSON-RPC over POST only.' }, id: null };
   }
+  const direct = await directToolCall(request, ctx);
+  if (direct !== undefined) return reply.code(200).header('content-type', 'application/json').send(direct);
   const server = createMcpServer(ctx, request.log as Logger);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);

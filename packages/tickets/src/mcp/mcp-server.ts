@@ -43,6 +43,26 @@ export function toolResult(result: object): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };
 }
 
+/** Whether `name` is a tool of this server. */
+export function isTool(name: string): boolean {
+  return TOOL_BY_NAME.has(name);
+}
+
+/** Runs a tool for tools/call: its result, or a refusal as an isError result that says how to fix the call. */
+export async function callTool(tool: ToolDefinition | string, ctx: BoardContext, logger: Logger, args: unknown): Promise<CallToolResult> {
+  const definition = typeof tool === 'string' ? TOOL_BY_NAME.get(tool)! : tool;
+  try {
+    return toolResult(await runTool(definition, ctx, args ?? {}));
+  } catch (error) {
+    if (!isAppError(error)) {
+      logger.error({ err: error, tool: definition.name }, 'tool failed');
+      return { isError: true, content: [{ type: 'text', text: `${definition.name} failed with an internal error; retry the call, and report it if it persists.` }] };
+    }
+    const body = { error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
+    return { isError: true, content: [{ type: 'text', text: error.message }], structuredContent: body };
+  }
+}
+
 /**
  * An MCP server for one request of one caller (stateless Streamable HTTP: any
  * instance answers any request). Only the low-level Server is built per
@@ -54,16 +74,7 @@ export function createMcpServer(ctx: BoardContext, logger: Logger): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = TOOL_BY_NAME.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Valid tools: ${TOOLS.map((t) => t.name).join(', ')}.`);
-    try {
-      return toolResult(await runTool(tool, ctx, request.params.arguments ?? {}));
-    } catch (error) {
-      if (!isAppError(error)) {
-        logger.error({ err: error, tool: tool.name }, 'tool failed');
-        return { isError: true, content: [{ type: 'text', text: `${tool.name} failed with an internal error; retry the call, and report it if it persists.` }] };
-      }
-      const body = { error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
-      return { isError: true, content: [{ type: 'text', text: error.message }], structuredContent: body };
-    }
+    return callTool(tool, ctx, logger, request.params.arguments);
   });
   return server;
 }

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialectsUnderTest } from '@switchboard/core/testing';
+import { restCaller, startBoard, type Board } from './helpers.ts';
+
+// A plain tools/call (Content-Type exactly application/json) is answered without the SDK transport; the same call
+// with `; charset=utf-8` goes through the SDK. Both must answer the same bytes.
+describe.each(dialectsUnderTest())('MCP tools/call answered directly on %s', (dialect) => {
+  let board: Board;
+  beforeAll(async () => {
+    board = await startBoard(dialect);
+    const rest = restCaller(board.url, board.token);
+    await rest('create_ticket', { title: 'Checkout epic', ticket_type: 'epic', description: 'Quotes "and" \\ back\u2028slashes ✓ 😀' });
+    await rest('create_sub_ticket', { parent_ticket_id: 'DEMO-1', title: 'Pay button' });
+    await rest('add_comment', { ticket_id: 'DEMO-2', content: 'Started.' });
+  });
+  afterAll(() => board.close());
+
+  async function post(contentType: string, message: unknown) {
+    const response = await fetch(`${board.url}/api/mcp/v1/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${board.token}`, 'content-type': contentType, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify(message),
+    });
+    return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+  }
+
+  const calls: Array<[string, unknown, Record<string, unknown> | undefined]> = [
+    ['get_ticket (epic with a sub-ticket)', 1, { ticket_id: 'DEMO-1' }],
+    ['get_ticket (sub-ticket with a comment), string id', 'req-7', { ticket_id: 'demo-2' }],
+    ['get_ticket of a missing ticket (isError with structuredContent)', 3, { ticket_id: 'DEMO-99' }],
+    ['create_ticket with a bad parameter (isError with details)', 4, { title: 'x', colour: 'red' }],
+    ['get_project_status without arguments', 5, undefined],
+  ];
+  it.each(calls)('%s: same status, type and bytes as through the SDK', async (_label, id, args) => {
+    const name = _label.split(' ')[0];
+    const message = { jsonrpc: '2.0', id, method: 'tools/call', params: args === undefined ? { name } : { name, arguments: args } };
+    const direct = await post('application/json', message);
+    const viaSdk = await post('application/json; charset=utf-8', message);
+    expect(direct.status).toBe(200);
+    expect(direct).toEqual(viaSdk);
+    const parsed = JSON.parse(direct.body);
+    expect(parsed.id).toBe(id);
+    const { content, structuredContent, isError } = parsed.result;
+    if (isError) expect(structuredContent.error.message).toBe(content[0].text);
+    else expect(JSON.parse(content[0].text)).toEqual(structuredContent);
+  });
+
+  it('leaves unknown tools and unexpected fields to the SDK (JSON-RPC errors as before)', async () => {
+    const unknown = await post('application/json', { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'nope' } });
+    expect(unknown.status).toBe(200);
+    expect(JSON.parse(unknown.body).error.code).toBe(-32602);
+    const extra = await post('application/json', { jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'get_ticket', arguments: { ticket_id: 'DEMO-1' } }, extra: 1 });
+    expect(extra.status).toBe(400);
+    expect(JSON.parse(extra.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
+  });
+});
