@@ -125,6 +125,8 @@ export const benchSms: Suite = async (context) => {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${secretKey}` },
       body: JSON.stringify({ to: '+15551234567', body: 'Your code is 123456' }),
     }));
+    // autocannon stops with requests in flight; let the service commit them before counting.
+    await new Promise((r) => setTimeout(r, 1000));
     const total = await countSends(sql);
     const deadline = Date.now() + 120_000;
     while (gateway.count() < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
