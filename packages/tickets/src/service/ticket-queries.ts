@@ -12,11 +12,10 @@ import {
   findTickets,
   labelsOf,
   recentTickets,
-  subTicketsOf,
+  relatedTicketsOf,
   ticketCountsByColumn,
   statusIndex,
   summaryIndex,
-  ticketsByIds,
   type TicketRow,
 } from '../store/ticket-store.ts';
 import { presentActivity, presentColumn, presentComment, presentDocumentMeta, presentLabel, presentProject, presentTicket } from './presenters.ts';
@@ -30,10 +29,9 @@ function columnMap(columns: readonly BoardColumn[]): Map<string, BoardColumn> {
 export async function presentTickets(ctx: BoardContext, rows: readonly TicketRow[], columns?: readonly BoardColumn[]) {
   const ids = rows.map((row) => row.id);
   const parentIds = [...new Set(rows.map((row) => row.parent_id).filter((id): id is string => id !== null))];
-  const [cols, parents, subs, labels] = await Promise.all([
+  const [cols, { parents, subTickets: subs }, labels] = await Promise.all([
     columns ?? projectColumns(ctx.db, ctx.project.id),
-    ticketsByIds(ctx.db, ctx.project.id, parentIds),
-    subTicketsOf(ctx.db, ids),
+    relatedTicketsOf(ctx.db, ctx.project.id, parentIds, ids),
     labelsOf(ctx.db, ids),
   ]);
   const byColumn = columnMap(cols);

@@ -73,6 +73,35 @@ export async function subTicketsOf(db: Db, parentIds: readonly string[]): Promis
   return subTicketsQuery(db, parentIds);
 }
 
+const relatedQuery = preparedQuery({
+  build: (db, projectId: string, parentIds: readonly string[], ids: readonly string[]) =>
+    db
+      .selectFrom('tickets')
+      .select(RELATED_COLUMNS)
+      .where((eb) =>
+        parentIds.length > 0 ? eb.or([eb.and([eb('project_id', '=', projectId), eb('id', 'in', parentIds)]), eb('parent_id', 'in', ids)]) : eb('parent_id', 'in', ids),
+      )
+      .orderBy('number'),
+  params: (projectId, parentIds, ids) => (parentIds.length > 0 ? [projectId, ...parentIds, ...ids] : [...ids]),
+  shape: (_projectId, parentIds, ids) => `${parentIds.length}/${ids.length}`,
+});
+
+/**
+ * The parents (of the caller's project) and the sub-tickets (by number) of
+ * these tickets in one query: ticketsByIds and subTicketsOf together, one
+ * round trip fewer per ticket view (an OR of the id and parent_id indexes).
+ */
+export async function relatedTicketsOf(db: Db, projectId: string, parentIds: readonly string[], ids: readonly string[]): Promise<{ parents: RelatedTicketRow[]; subTickets: RelatedTicketRow[] }> {
+  if (ids.length === 0) return { parents: await ticketsByIds(db, projectId, parentIds), subTickets: [] };
+  const rows = await relatedQuery(db, projectId, parentIds, ids);
+  const wantedParents = new Set(parentIds);
+  const children = new Set(ids);
+  return {
+    parents: rows.filter((row) => wantedParents.has(row.id)),
+    subTickets: rows.filter((row) => row.parent_id !== null && children.has(row.parent_id)),
+  };
+}
+
 /** Number of sub-tickets of a ticket. */
 export async function countSubTickets(db: Db, parentId: string): Promise<number> {
   const row = await db
