@@ -48,16 +48,18 @@ export async function ticketByRef(db: Db, dialect: DialectName, projectId: strin
   return row;
 }
 
+// By id only, then the project in code: with `project_id = ?` in the SQL, SQLite (no statistics) walks the project's
+// (project_id, number) index over every ticket instead of looking each id up (3.5 ms instead of 0.05 ms for 20 ids on 10,000 tickets).
 const ticketsByIdsQuery = preparedQuery({
-  build: (db, projectId: string, ids: readonly string[]) => db.selectFrom('tickets').select(RELATED_COLUMNS).where('project_id', '=', projectId).where('id', 'in', ids),
-  params: (projectId, ids) => [projectId, ...ids],
-  shape: (_projectId, ids) => String(ids.length),
+  build: (db, ids: readonly string[]) => db.selectFrom('tickets').select([...RELATED_COLUMNS, 'project_id']).where('id', 'in', ids),
+  params: (ids) => [...ids],
+  shape: (ids) => String(ids.length),
 });
 
 /** Tickets by id (any project's rows are filtered by the caller's project). */
 export async function ticketsByIds(db: Db, projectId: string, ids: readonly string[]): Promise<RelatedTicketRow[]> {
   if (ids.length === 0) return [];
-  return ticketsByIdsQuery(db, projectId, ids);
+  return (await ticketsByIdsQuery(db, ids)).filter((row) => row.project_id === projectId);
 }
 
 const subTicketsQuery = preparedQuery({
@@ -74,16 +76,14 @@ export async function subTicketsOf(db: Db, parentIds: readonly string[]): Promis
 }
 
 const relatedQuery = preparedQuery({
-  build: (db, projectId: string, parentIds: readonly string[], ids: readonly string[]) =>
+  build: (db, parentIds: readonly string[], ids: readonly string[]) =>
     db
       .selectFrom('tickets')
-      .select(RELATED_COLUMNS)
-      .where((eb) =>
-        parentIds.length > 0 ? eb.or([eb.and([eb('project_id', '=', projectId), eb('id', 'in', parentIds)]), eb('parent_id', 'in', ids)]) : eb('parent_id', 'in', ids),
-      )
+      .select([...RELATED_COLUMNS, 'project_id'])
+      .where((eb) => (parentIds.length > 0 ? eb.or([eb('id', 'in', parentIds), eb('parent_id', 'in', ids)]) : eb('parent_id', 'in', ids)))
       .orderBy('number'),
-  params: (projectId, parentIds, ids) => (parentIds.length > 0 ? [projectId, ...parentIds, ...ids] : [...ids]),
-  shape: (_projectId, parentIds, ids) => `${parentIds.length}/${ids.length}`,
+  params: (parentIds, ids) => [...parentIds, ...ids],
+  shape: (parentIds, ids) => `${parentIds.length}/${ids.length}`,
 });
 
 /**
@@ -93,11 +93,12 @@ const relatedQuery = preparedQuery({
  */
 export async function relatedTicketsOf(db: Db, projectId: string, parentIds: readonly string[], ids: readonly string[]): Promise<{ parents: RelatedTicketRow[]; subTickets: RelatedTicketRow[] }> {
   if (ids.length === 0) return { parents: await ticketsByIds(db, projectId, parentIds), subTickets: [] };
-  const rows = await relatedQuery(db, projectId, parentIds, ids);
+  const rows = await relatedQuery(db, parentIds, ids);
   const wantedParents = new Set(parentIds);
   const children = new Set(ids);
   return {
-    parents: rows.filter((row) => wantedParents.has(row.id)),
+    // The project is checked here for the reason ticketsByIds gives.
+    parents: rows.filter((row) => wantedParents.has(row.id) && row.project_id === projectId),
     subTickets: rows.filter((row) => row.parent_id !== null && children.has(row.parent_id)),
   };
 }
