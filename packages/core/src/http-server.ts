@@ -77,7 +77,7 @@ export function createHttpServer(options: HttpServerOptions): App {
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     latency.observe({ method: request.method, route }, seconds);
     // Redacting costs a few regular expressions per request: only when the line is written.
-    if (request.log.isLevelEnabled('info')) {
+    if (options.logger.isLevelEnabled('info')) {
       request.log.info(
         { method: request.method, url: redact(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
         'request',
