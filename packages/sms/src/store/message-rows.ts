@@ -1,5 +1,7 @@
 import { AppError } from '@switchboard/core';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, type Transaction } from 'kysely';
+import type { DialectName } from '@switchboard/core';
+import { RowsStatement, statementText, type QueryRunner } from './compiled-statements.ts';
 import type { Direction, MessageRecord, MessageStatus } from '../domain/message.ts';
 import type { SmsTables } from './schema.ts';
 
@@ -57,15 +59,15 @@ export function presentMessage(row: MessageRow): MessageRecord {
  * never sees a smaller id appear after a larger one; on SQLite it takes the
  * single write lock up front. Throws when the organization does not exist.
  */
-export async function lockOrganization(trx: Transaction<SmsTables>, orgId: string): Promise<void> {
-  const row = await trx
-    .updateTable('organizations')
-    .set({ seq: sql`seq + 1` })
-    .where('org_id', '=', orgId)
-    .returning('org_id')
-    .executeTakeFirst();
-  if (!row) throw new AppError('unauthorized', 'Invalid credentials');
+export async function lockOrganization(trx: Transaction<SmsTables>, dialect: DialectName, orgId: string): Promise<void> {
+  const result = await trx.executeQuery<{ org_id: string }>(CompiledQuery.raw(LOCK_ORGANIZATION[dialect], [orgId]));
+  if (result.rows.length === 0) throw new AppError('unauthorized', 'Invalid credentials');
 }
+
+const LOCK_ORGANIZATION = {
+  sqlite: statementText('sqlite', 'update organizations set seq = seq + 1 where org_id = ? returning org_id'),
+  postgres: statementText('postgres', 'update organizations set seq = seq + 1 where org_id = ? returning org_id'),
+};
 
 /** What a set of new messages adds to one SIM's record. */
 export interface SimTouch {
@@ -78,38 +80,27 @@ export interface SimTouch {
   slot: number | null;
 }
 
-/** Registers SIMs on first sight and bumps their counters, one statement per SIM. */
-export async function touchSims(db: Kysely<SmsTables> | Transaction<SmsTables>, orgId: string, touches: Iterable<SimTouch>, at: string): Promise<void> {
+// One row per SIM (the tally keys them), so `excluded` is that SIM's share of the new messages.
+const SIMS_HEAD = 'insert into sims (org_id, sim, label, phone_number, device_id, slot, message_count, inbound_count, outbound_count, first_seen_at, last_seen_at)';
+const SIMS_TAIL =
+  'on conflict (org_id, sim) do update set message_count = sims.message_count + excluded.message_count, ' +
+  'inbound_count = sims.inbound_count + excluded.inbound_count, outbound_count = sims.outbound_count + excluded.outbound_count, ' +
+  'phone_number = coalesce(sims.phone_number, excluded.phone_number), device_id = coalesce(excluded.device_id, sims.device_id), ' +
+  'slot = coalesce(excluded.slot, sims.slot), last_seen_at = excluded.last_seen_at';
+const TOUCH_SIMS = {
+  sqlite: new RowsStatement('sqlite', SIMS_HEAD, 11, SIMS_TAIL),
+  postgres: new RowsStatement('postgres', SIMS_HEAD, 11, SIMS_TAIL),
+};
+
+/** Registers SIMs on first sight and bumps their counters, one statement for all of them. */
+export async function touchSims(db: QueryRunner, dialect: DialectName, orgId: string, touches: Iterable<SimTouch>, at: string): Promise<void> {
+  const parameters: unknown[] = [];
+  let rows = 0;
   for (const touch of touches) {
-    const total = touch.inbound + touch.outbound;
-    await db
-      .insertInto('sims')
-      .values({
-        org_id: orgId,
-        sim: touch.sim,
-        label: null,
-        phone_number: touch.phoneNumber,
-        device_id: touch.deviceId,
-        slot: touch.slot,
-        message_count: total,
-        inbound_count: touch.inbound,
-        outbound_count: touch.outbound,
-        first_seen_at: at,
-        last_seen_at: at,
-      })
-      .onConflict((oc) =>
-        oc.columns(['org_id', 'sim']).doUpdateSet({
-          message_count: sql`sims.message_count + ${total}`,
-          inbound_count: sql`sims.inbound_count + ${touch.inbound}`,
-          outbound_count: sql`sims.outbound_count + ${touch.outbound}`,
-          phone_number: sql`coalesce(sims.phone_number, ${touch.phoneNumber})`,
-          device_id: sql`coalesce(${touch.deviceId}, sims.device_id)`,
-          slot: sql`coalesce(${touch.slot}, sims.slot)`,
-          last_seen_at: at,
-        }),
-      )
-      .execute();
+    parameters.push(orgId, touch.sim, null, touch.phoneNumber, touch.deviceId, touch.slot, touch.inbound + touch.outbound, touch.inbound, touch.outbound, at, at);
+    rows += 1;
   }
+  if (rows > 0) await TOUCH_SIMS[dialect].run(db, rows, parameters);
 }
 
 /** Adds one message to a per-SIM tally. */

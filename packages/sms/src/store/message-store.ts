@@ -4,6 +4,7 @@ import { countSegments } from '../domain/segments.ts';
 import { statusAdvances, type MessageRecord, type MessageStatus } from '../domain/message.ts';
 import type { ListQuery } from '../domain/validation.ts';
 import type { ReceivedEvent, StatusEvent, WebhookEvent } from '../domain/webhook-event.ts';
+import { RowsStatement } from './compiled-statements.ts';
 import { MESSAGE_COLUMNS, lockOrganization, presentMessage, tally, touchSims, type MessageRow, type SimTouch } from './message-rows.ts';
 import type { SmsTables } from './schema.ts';
 
@@ -31,6 +32,23 @@ export interface WebhookOutcome {
 
 // Stay well below PostgreSQL's 65535 bind parameters per statement.
 const INSERT_CHUNK = 500;
+
+const EVENTS_HEAD = 'insert into webhook_events (org_id, gateway, event_id, created_at)';
+const EVENTS_TAIL = 'on conflict (org_id, gateway, event_id) do nothing returning event_id';
+const INSERT_EVENTS = {
+  sqlite: new RowsStatement('sqlite', EVENTS_HEAD, 4, EVENTS_TAIL),
+  postgres: new RowsStatement('postgres', EVENTS_HEAD, 4, EVENTS_TAIL),
+};
+
+// A received message: the constant columns are literals, the rest RECEIVED_PARAMETERS parameters per row.
+const RECEIVED_PARAMETERS = 11;
+const MESSAGES_HEAD =
+  'insert into messages (org_id, direction, sim, from_number, to_number, body, status, segments, gateway, external_id, error, received_at, sent_at, delivered_at, created_at, updated_at)';
+const RECEIVED_ROW = "(?, 'inbound', ?, ?, ?, ?, 'received', ?, ?, ?, null, ?, null, null, ?, ?)";
+const INSERT_MESSAGES = {
+  sqlite: new RowsStatement('sqlite', MESSAGES_HEAD, RECEIVED_ROW, 'returning id'),
+  postgres: new RowsStatement('postgres', MESSAGES_HEAD, RECEIVED_ROW, 'returning id'),
+};
 
 /** Messages: the incremental listing and what webhooks report. */
 export class MessageStore {
@@ -125,7 +143,7 @@ export class MessageStore {
   async applyWebhook(orgId: string, gateway: string, events: WebhookEvent[], now: Date): Promise<WebhookOutcome> {
     const at = now.toISOString();
     return this.db.transaction().execute(async (trx) => {
-      await lockOrganization(trx, orgId);
+      await lockOrganization(trx, this.dialect, orgId);
       const fresh = new Set<WebhookEvent>();
       let duplicates = 0;
       const ids = new Set<string>();
@@ -142,12 +160,9 @@ export class MessageStore {
       }
       for (let i = 0; i < withIds.length; i += INSERT_CHUNK) {
         const chunk = withIds.slice(i, i + INSERT_CHUNK);
-        const inserted = await trx
-          .insertInto('webhook_events')
-          .values(chunk.map((event) => ({ org_id: orgId, gateway, event_id: event.eventId!, created_at: at })))
-          .onConflict((oc) => oc.columns(['org_id', 'gateway', 'event_id']).doNothing())
-          .returning('event_id')
-          .execute();
+        const parameters: unknown[] = [];
+        for (const event of chunk) parameters.push(orgId, gateway, event.eventId, at);
+        const inserted = await INSERT_EVENTS[this.dialect].run<{ event_id: string }>(trx, chunk.length, parameters);
         const insertedIds = new Set(inserted.map((row) => row.event_id));
         for (const event of chunk) {
           if (insertedIds.has(event.eventId!)) fresh.add(event);
@@ -175,33 +190,20 @@ export class MessageStore {
       for (const row of rows) if (row.phone_number) simNumbers.set(row.sim, row.phone_number);
     }
     const touches = new Map<string, SimTouch>();
-    const rows = events.map((event) => {
+    const parameters: unknown[] = [];
+    for (const event of events) {
       tally(touches, event.sim, 'inbound', { phoneNumber: event.to || null, deviceId: event.deviceId, slot: event.slot });
-      return {
-        org_id: orgId,
-        direction: 'inbound',
-        sim: event.sim,
-        from_number: event.from,
-        to_number: event.to || (event.sim !== null ? simNumbers.get(event.sim) : undefined) || '',
-        body: event.body,
-        status: 'received',
-        segments: countSegments(event.body),
-        gateway,
-        external_id: event.externalId,
-        error: null,
-        received_at: event.receivedAt ?? at,
-        sent_at: null,
-        delivered_at: null,
-        created_at: at,
-        updated_at: at,
-      };
-    });
+      const to = event.to || (event.sim !== null ? simNumbers.get(event.sim) : undefined) || '';
+      // In INSERT_MESSAGES' column order.
+      parameters.push(orgId, event.sim, event.from, to, event.body, countSegments(event.body), gateway, event.externalId, event.receivedAt ?? at, at, at);
+    }
     const stored: number[] = [];
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      const inserted = await trx.insertInto('messages').values(rows.slice(i, i + INSERT_CHUNK)).returning('id').execute();
+    for (let i = 0; i < events.length; i += INSERT_CHUNK) {
+      const rows = Math.min(INSERT_CHUNK, events.length - i);
+      const inserted = await INSERT_MESSAGES[this.dialect].run<{ id: number }>(trx, rows, parameters.slice(i * RECEIVED_PARAMETERS, (i + rows) * RECEIVED_PARAMETERS));
       for (const row of inserted) stored.push(Number(row.id));
     }
-    await touchSims(trx, orgId, touches.values(), at);
+    await touchSims(trx, this.dialect, orgId, touches.values(), at);
     // Ids are drawn in insertion order, so ascending ids are the events' order.
     return stored.sort((a, b) => a - b);
   }

@@ -34,7 +34,7 @@ export class OutboxStore {
   ): Promise<{ message: MessageRecord; repeated: boolean }> {
     const at = options.now.toISOString();
     return this.db.transaction().execute(async (trx) => {
-      await lockOrganization(trx, orgId);
+      await lockOrganization(trx, this.dialect, orgId);
       if (options.idempotencyKey !== undefined) {
         const previous = await trx
           .selectFrom('idempotency_keys')
@@ -84,7 +84,7 @@ export class OutboxStore {
       }
       const touches = new Map<string, SimTouch>();
       tally(touches, request.sim, 'outbound');
-      await touchSims(trx, orgId, touches.values(), at);
+      await touchSims(trx, this.dialect, orgId, touches.values(), at);
       return { message: presentMessage(row), repeated: false };
     });
   }
