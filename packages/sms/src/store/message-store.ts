@@ -234,9 +234,13 @@ export class MessageStore {
   }
 }
 
-/** A JSON string, or null. */
+// Characters JSON.stringify would escape (surrogates included, to stay exact on any input).
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A JSON string, or null. Plain text (most fields) is quoted as is: calling JSON.stringify per field was a tenth of the listing's CPU. */
 function text(value: string | null): string {
-  return value === null ? 'null' : JSON.stringify(value);
+  if (value === null) return 'null';
+  return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
 }
 
 /**
