@@ -78,6 +78,12 @@ export class MessageStore {
 
   /** Messages with id > since_id, ascending, at most `limit`, filtered by direction and SIM (id or phone number). */
   async list(orgId: string, query: ListQuery): Promise<MessagePage> {
+    const { rows, hasMore } = await this.pageRows(orgId, query);
+    return { messages: rows.map(presentMessage), hasMore };
+  }
+
+  /** One page of rows, fetching one more than the page to tell whether more exist. */
+  private async pageRows(orgId: string, query: ListQuery): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
     const rows = (await this.filtered(orgId, query, query.sinceId)
       .select(MESSAGE_COLUMNS)
       .orderBy('id')
@@ -85,7 +91,7 @@ export class MessageStore {
       .execute()) as MessageRow[];
     const hasMore = rows.length > query.limit;
     if (hasMore) rows.pop();
-    return { messages: rows.map(presentMessage), hasMore };
+    return { rows, hasMore };
   }
 
   /**
@@ -116,13 +122,7 @@ export class MessageStore {
    * the same statement, and are written here in json_agg's own text form.
    */
   private async listJsonFromRows(orgId: string, query: ListQuery): Promise<JsonMessagePage> {
-    const rows = (await this.filtered(orgId, query, query.sinceId)
-      .select(MESSAGE_COLUMNS)
-      .orderBy('id')
-      .limit(query.limit + 1)
-      .execute()) as MessageRow[];
-    const hasMore = rows.length > query.limit;
-    if (hasMore) rows.pop();
+    const { rows, hasMore } = await this.pageRows(orgId, query);
     const count = rows.length;
     const lastId = count > 0 ? Number(rows[count - 1].id) : query.sinceId;
     return { json: count > 0 ? postgresJsonArray(rows) : '[]', count, lastId, hasMore };
