@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialectsUnderTest, type TestDatabase } from '@switchboard/core/testing';
 import { decryptCredential, hashSecret } from '@switchboard/core';
 import { loadConfig, openFlowsStores } from '@switchboard/flows';
+import { runCliAsync } from './helpers.ts';
 
-const run = promisify(execFile);
 
 /** Runs `switchboard …` in this process (fast): returns what it printed and the exit code it set. */
 async function cliInProcess(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -36,17 +34,8 @@ async function cliInProcess(env: Record<string, string>, ...args: string[]): Pro
   process.exitCode = 0;
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
-const BIN = join(import.meta.dirname, '..', 'bin', 'switchboard.mjs');
 
-async function cli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '' } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = runCliAsync;
 
 describe.each(dialectsUnderTest())('switchboard flows CLI on %s', (dialect) => {
   let db: TestDatabase;

@@ -1,23 +1,12 @@
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialectsUnderTest, type TestDatabase } from '@switchboard/core/testing';
 import { loadConfig, openFlowsStores } from '@switchboard/flows';
+import { runCliAsync } from './helpers.ts';
 
-const run = promisify(execFile);
-const BIN = join(import.meta.dirname, '..', 'bin', 'switchboard.mjs');
 const HANDBOOK = join(import.meta.dirname, '..', '..', 'flows', 'examples', 'handbook');
 
-async function cli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '' } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = runCliAsync;
 
 describe.each(dialectsUnderTest())('switchboard flows kb add on %s', (dialect) => {
   let db: TestDatabase;

@@ -1,4 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,6 +21,24 @@ export function runCli(args: string[], env: Record<string, string>): CliResult {
     timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Runs `switchboard ARGS…` without blocking the test process, so tests can run
+ * several at once; DATABASE_URL is cleared unless the environment sets it.
+ */
+export async function runCliAsync(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [join(ROOT, 'packages/cli/bin/switchboard.mjs'), ...args], {
+      env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
 }
 
 /** Runs a CLI command with `--json` and parses its single stdout line; fails loudly otherwise. */
