@@ -1,24 +1,14 @@
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialectsUnderTest, type TestDatabase } from '@switchboard/core/testing';
 import { buildApp, loadConfig, openSmsAdmin } from '@switchboard/sms';
+import { runCliAsync } from './helpers.ts';
 
-const run = promisify(execFile);
-const BIN = join(import.meta.dirname, '..', 'bin', 'switchboard.mjs');
 
 // Each test spawns the real bin several times; a start costs seconds on a busy machine, hence the long timeouts.
 
-/** Runs the real `switchboard` bin; resolves with the exit code and both streams. */
-async function cli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, 'sms', ...args], { env: { ...process.env, ...env }, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+/** Runs the real `switchboard sms …` bin; resolves with the exit code and both streams. */
+function cli(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCliAsync(env, 'sms', ...args);
 }
 
 /** Runs a command with --json and returns the one object it printed. */
