@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only sms,tickets,flows]`: starts the services on a fresh
+// `npm run bench [-- --quick] [-- --only sms,tickets,flows] [-- --cpu-prof]`: starts the services on a fresh
 // temporary data directory (or fresh PostgreSQL schemas when DATABASE_URL is set), seeds
 // data, and measures each scenario next to a baseline measured in the same run.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,10 +7,12 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { writeResults, type Row } from './lib/report.ts';
+import { profile } from './lib/process.ts';
 import type { BenchContext, Suite } from './context.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const cpuProf = args.includes('--cpu-prof');
 const onlyIndex = args.findIndex((a) => a === '--only' || a.startsWith('--only='));
 const only = onlyIndex < 0 ? undefined : (args[onlyIndex].includes('=') ? args[onlyIndex].split('=')[1] : args[onlyIndex + 1]).split(',');
 
@@ -42,6 +44,10 @@ async function main(): Promise<void> {
     postgres,
     log: (message) => process.stderr.write(`[bench] ${message}\n`),
   };
+  if (cpuProf) {
+    profile.dir = join(import.meta.dirname, 'results', 'profiles', new Date().toISOString().replace(/[:.]/g, '-'));
+    context.log(`writing CPU profiles (.cpuprofile, open in Chrome DevTools) to ${profile.dir}`);
+  }
   const rows: Row[] = [];
   try {
     for (const [name, load] of Object.entries(suites)) {

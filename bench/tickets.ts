@@ -21,7 +21,7 @@ const TYPES = ['task', 'bug', 'story'];
 const PRIORITIES = ['lowest', 'low', 'medium', 'high', 'highest'];
 
 /** Seeds project BENCH (Auto-Summary off) with 10,000 tickets: every 20th an epic with 4 sub-tickets, one 'created' activity each, labels, documents. */
-async function seedProject(env: Record<string, string>): Promise<string> {
+export async function seedProject(env: Record<string, string>): Promise<string> {
   return withTicketsStore(env, async (db) => {
     const { project_id: projectId } = await createProject(db, { key: KEY, name: 'Benchmark', description: 'Seeded by npm run bench', autoSummary: false });
     const labels = [await createLabel(db, KEY, 'backend', '#2563eb'), await createLabel(db, KEY, 'urgent', '#dc2626')];

@@ -22,9 +22,17 @@ function statusField(pid: number, field: string): number {
   }
 }
 
-/** Starts `node --import tsx FILE`, waits for a line containing `http://…`, and returns the URL. */
+/** Where `npm run bench -- --cpu-prof` has every started process write its V8 CPU profile (set by run.ts). */
+export const profile: { dir?: string } = {};
+
+/**
+ * Starts `node --import tsx FILE`, waits for a line containing `http://…`, and
+ * returns the URL. With a profile directory set, the process runs under
+ * `--cpu-prof` and writes its profile there when it stops.
+ */
 export async function startProcess(file: string, env: Record<string, string>, args: string[] = []): Promise<RunningProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+  const profiling = profile.dir ? ['--cpu-prof', `--cpu-prof-dir=${profile.dir}`] : [];
+  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', file, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
