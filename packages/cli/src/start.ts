@@ -1,20 +1,29 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ConfigError, loadPlatformConfig, type ServiceName } from '@switchboard/core';
 import { bootstrapOnce, formatBootstrap } from './bootstrap.ts';
-import { presentServices, serviceMain } from './services.ts';
+import { BuildError, buildServices } from './build.ts';
+import { presentServices } from './services.ts';
 
 /**
- * `npm start`: validates the configuration, bootstraps the first start, then
- * runs every service as its own process and stops them all together.
+ * `npm start`: validates the configuration, bundles the services with esbuild,
+ * bootstraps the first start, then runs every service's bundle with plain
+ * `node` as its own process and stops them all together.
  */
 async function main(): Promise<void> {
   const services = presentServices();
+  let bundles: string[];
   try {
     for (const name of services) loadPlatformConfig(name as ServiceName);
+    bundles = await buildServices(services);
     const first = await bootstrapOnce(process.env, services);
     if (first) process.stdout.write(formatBootstrap(first));
   } catch (error) {
-    const message = error instanceof ConfigError ? `configuration error: ${error.message}` : `failed to start: ${(error as Error).message}`;
+    const message =
+      error instanceof ConfigError
+        ? `configuration error: ${error.message}`
+        : error instanceof BuildError
+          ? error.message
+          : `failed to start: ${(error as Error).message}`;
     process.stderr.write(`${message}\n`);
     process.exit(1);
   }
@@ -30,8 +39,8 @@ async function main(): Promise<void> {
       process.exit(code),
     );
   };
-  for (const name of services) {
-    const child = spawn(process.execPath, ['--import', 'tsx', serviceMain(name)], { stdio: 'inherit', env: process.env });
+  for (const [index, name] of services.entries()) {
+    const child = spawn(process.execPath, [bundles[index]], { stdio: 'inherit', env: process.env });
     child.on('exit', (code) => {
       if (!stopping) {
         process.stderr.write(`${name} service exited with code ${code}; stopping the others\n`);

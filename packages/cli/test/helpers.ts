@@ -1,4 +1,5 @@
 import { execFile, spawn, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -61,6 +62,7 @@ export function startLauncher(env: Record<string, string>) {
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
+    pid: child.pid!,
     output: () => output,
     exited,
     /** Resolves when the output matches, rejects when the process exits first or after 60 s. */
@@ -78,4 +80,22 @@ export function startLauncher(env: Record<string, string>) {
       return exited;
     },
   };
+}
+
+/** The command lines (argv) of a process's running children (exited ones not yet reaped left out), read from /proc (Linux). */
+export function childCommands(pid: number): string[][] {
+  const commands: string[][] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The fields after the parenthesised command name: state, then the parent's pid.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(parent) !== pid || state === 'Z') continue;
+      commands.push(readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean));
+    } catch {
+      // The process exited while the directory was read.
+    }
+  }
+  return commands;
 }

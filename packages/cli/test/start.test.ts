@@ -1,7 +1,8 @@
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@switchboard/core/testing';
 import { presentServices } from '../src/services.ts';
-import { runCli, runCliJson, startLauncher } from './helpers.ts';
+import { ROOT, childCommands, runCli, runCliJson, startLauncher } from './helpers.ts';
 
 const ports = { SMS_PORT: '0', FLOWS_PORT: '0', TICKETS_PORT: '0' };
 
@@ -17,6 +18,10 @@ describe('npm start', () => {
     const services = presentServices();
     const first = startLauncher({ ...database.env, ...ports, SWITCHBOARD_ADMIN_PASSWORD: 'first-start-pw' });
     const output = await first.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+/, services.length);
+    // Every service runs from its esbuild bundle with plain node (no tsx), and esbuild's helper process is gone.
+    const byCommand = (a: string[], b: string[]) => a.join(' ').localeCompare(b.join(' '));
+    const bundles = services.map((name) => [process.execPath, join(ROOT, 'packages', name, 'dist', 'main.mjs')]);
+    expect(childCommands(first.pid).sort(byCommand)).toEqual(bundles.sort(byCommand));
     expect(await first.stop()).toBe(0);
     expect(output).toContain('Switchboard: first start');
     expect(output).toContain('admin@switchboard.local');
