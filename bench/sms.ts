@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { openSmsAdmin } from '../packages/sms/src/index.ts';
 import { runLoad, type LoadOptions, type LoadResult } from './lib/load.ts';
-import { startProcess, type RunningProcess } from './lib/process.ts';
+import { startProcess, startService, type RunningProcess } from './lib/process.ts';
 import { openSql, type SqlClient } from './lib/sql.ts';
 import type { Row } from './lib/report.ts';
 import type { BenchContext, Suite } from './context.ts';
@@ -72,7 +72,7 @@ export const benchSms: Suite = async (context) => {
   const baselineEnv: Record<string, string> = context.postgres
     ? { BASELINE_PG_URL: context.postgres.url, BASELINE_PG_SCHEMA: `${context.postgres.prefix}_sms` }
     : { BASELINE_SQLITE_FILE: join(context.env.DATA_DIR, 'sms.db') };
-  const service = await startProcess(join(ROOT, 'packages/sms/src/main.ts'), {
+  const service = await startService('sms', {
     ...context.env,
     SMS_PORT: '0',
     SMS_SEND_RATE_LIMIT: '1000000000/m',

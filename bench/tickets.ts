@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { BASE_PATH, MCP_PATH, createLabel, createProject, createToken, withTicketsStore } from '../packages/tickets/src/index.ts';
 import { compare } from './sms.ts';
-import { startProcess } from './lib/process.ts';
+import { startProcess, startService } from './lib/process.ts';
 import type { LoadResult } from './lib/load.ts';
 import type { Row } from './lib/report.ts';
 import type { BenchContext, Suite } from './context.ts';
@@ -107,7 +107,7 @@ export const benchTickets: Suite = async (outer) => {
   const baselineEnv: Record<string, string> = context.postgres
     ? { BASELINE_PG_URL: context.postgres.url, BASELINE_PG_SCHEMA: `${context.postgres.prefix}_tickets` }
     : { BASELINE_SQLITE_FILE: join(context.env.DATA_DIR, 'tickets.db') };
-  const service = await startProcess(join(ROOT, 'packages/tickets/src/main.ts'), { ...context.env, TICKETS_PORT: '0' });
+  const service = await startService('tickets', { ...context.env, TICKETS_PORT: '0' });
   const baseline = await startProcess(join(ROOT, 'bench/baselines/tickets-baseline.ts'), baselineEnv);
   const auth = { authorization: `Bearer ${token}` };
   const target = `${KEY}-${TARGET}`;

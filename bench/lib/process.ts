@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { buildServices } from '../../packages/cli/src/build.ts';
 
 /** A service (or baseline) started as a child process for a benchmark. */
 export interface RunningProcess {
@@ -25,14 +26,31 @@ function statusField(pid: number, field: string): number {
 /** Where `npm run bench -- --cpu-prof` has every started process write its V8 CPU profile (set by run.ts). */
 export const profile: { dir?: string } = {};
 
+/** Each service's bundle, built once per benchmark run (by the first startService of that service). */
+const bundles = new Map<string, Promise<string>>();
+
 /**
- * Starts `node --import tsx FILE`, waits for a line containing `http://…`, and
- * returns the URL. With a profile directory set, the process runs under
- * `--cpu-prof` and writes its profile there when it stops.
+ * Starts a service as `npm start` runs it: its esbuild bundle
+ * (packages/NAME/dist/main.mjs) with plain `node`, no tsx. See startProcess.
+ */
+export async function startService(name: string, env: Record<string, string>): Promise<RunningProcess> {
+  if (!bundles.has(name)) bundles.set(name, buildServices([name]).then(([file]) => file));
+  return startNode(await bundles.get(name)!, [], env);
+}
+
+/**
+ * Starts `node --import tsx FILE` (a baseline, a fake upstream), waits for a
+ * line containing `http://…`, and returns the URL. With a profile directory
+ * set, the process runs under `--cpu-prof` and writes its profile there when
+ * it stops.
  */
 export async function startProcess(file: string, env: Record<string, string>, args: string[] = []): Promise<RunningProcess> {
+  return startNode(file, ['--import', 'tsx'], env, args);
+}
+
+async function startNode(file: string, nodeArgs: string[], env: Record<string, string>, args: string[] = []): Promise<RunningProcess> {
   const profiling = profile.dir ? ['--cpu-prof', `--cpu-prof-dir=${profile.dir}`] : [];
-  const child = spawn(process.execPath, [...profiling, '--import', 'tsx', file, ...args], {
+  const child = spawn(process.execPath, [...profiling, ...nodeArgs, file, ...args], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
