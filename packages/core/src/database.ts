@@ -69,18 +69,23 @@ export async function openDatabase<DB>(options: DatabaseOptions): Promise<Databa
 
 function openSqlite<DB>(options: DatabaseOptions): Database<DB> {
   ensureDir(join(options.sqliteFile, '..'));
-  let connection: SQLite.Database;
-  try {
-    connection = new SQLite(options.sqliteFile);
-  } catch (error) {
-    throw new ConfigError('DATA_DIR', `cannot open ${options.sqliteFile}: ${(error as Error).message}`);
-  }
-  connection.pragma('journal_mode = WAL');
-  connection.pragma('busy_timeout = 5000');
-  // NORMAL in WAL mode keeps every commit through a process crash; only power loss can drop the last ones.
-  connection.pragma('synchronous = NORMAL');
+  const connection = openSqliteConnection(options.sqliteFile);
+  // foreign_keys is per connection and only the writer changes rows.
   connection.pragma('foreign_keys = ON');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  // Opened lazily: migrations run on the writer first, and a service that never asks for it keeps one connection.
+  let reader: SQLite.Database | undefined;
+  let readerStatements: ReturnType<typeof withStatementCache> | undefined;
+  readers.set(db, {
+    all<R>(text: string, parameters: readonly unknown[]): R[] {
+      if (!readerStatements) {
+        reader = openSqliteConnection(options.sqliteFile);
+        reader.pragma('query_only = ON');
+        readerStatements = withStatementCache(reader);
+      }
+      return readerStatements.prepare(text).all(parameters as unknown[]) as R[];
+    },
+  });
   return {
     db,
     dialect: 'sqlite',
@@ -94,8 +99,47 @@ function openSqlite<DB>(options: DatabaseOptions): Database<DB> {
         return false;
       }
     },
-    close: () => db.destroy(),
+    async close() {
+      readers.delete(db);
+      reader?.close();
+      await db.destroy();
+    },
   };
+}
+
+function openSqliteConnection(file: string): SQLite.Database {
+  let connection: SQLite.Database;
+  try {
+    connection = new SQLite(file);
+  } catch (error) {
+    throw new ConfigError('DATA_DIR', `cannot open ${file}: ${(error as Error).message}`);
+  }
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('busy_timeout = 5000');
+  // NORMAL in WAL mode keeps every commit through a process crash; only power loss can drop the last ones.
+  connection.pragma('synchronous = NORMAL');
+  return connection;
+}
+
+/** Runs a read statement at once, outside Kysely, on SQLite's read connection. */
+export interface SqliteReader {
+  /** The rows of one statement (`?` placeholders), run synchronously. */
+  all<R>(text: string, parameters: readonly unknown[]): R[];
+}
+
+const readers = new WeakMap<Kysely<any>, SqliteReader>();
+
+/**
+ * The read connection of a SQLite database handle, or undefined on
+ * PostgreSQL and for a transaction (which must read on its own connection).
+ * Kysely runs every query through one connection behind a mutex, a few
+ * promise hops per query; hot reads that run several small statements per
+ * request go faster straight to a second connection. In WAL mode that
+ * connection reads the last committed state: never another request's
+ * transaction in progress, which a read on the writer's connection would see.
+ */
+export function sqliteReaderOf(db: Kysely<any>): SqliteReader | undefined {
+  return readers.get(db);
 }
 
 const STATEMENT_CACHE_SIZE = 500;

@@ -17,6 +17,7 @@ import {
   openDatabase,
   openPlatformDatabase,
   parseRate,
+  sqliteReaderOf,
   redactUrl,
 } from '../src/index.ts';
 import { createTestDatabase, dialectsUnderTest } from '../src/testing.ts';
@@ -160,6 +161,55 @@ describe.each(dialectsUnderTest())('database on %s', (dialect) => {
     expect(stored.password_hash).toMatch(/^scrypt\$/);
     expect(stored.password_hash).not.toContain(password);
     await platform.close();
+  });
+});
+
+describe('the SQLite read connection', () => {
+  it('reads committed rows only, never a transaction in progress, and is absent for transactions', async () => {
+    const test = await createTestDatabase('sqlite');
+    const database = await openDatabase<any>({
+      url: undefined,
+      urlVariable: 'DATABASE_URL',
+      sqliteFile: `${test.env.DATA_DIR}/reader.db`,
+      schema: 'core',
+      migrations: {
+        '0001_things': {
+          async up(db: any) {
+            await db.schema.createTable('things').addColumn('name', 'text').execute();
+          },
+        },
+      },
+    });
+    try {
+      const reader = sqliteReaderOf(database.db)!;
+      await database.db.insertInto('things').values({ name: 'committed' }).execute();
+      expect(reader.all('select name from things order by name', [])).toEqual([{ name: 'committed' }]);
+      let insideTransaction: unknown;
+      await database.db.transaction().execute(async (trx) => {
+        expect(sqliteReaderOf(trx)).toBeUndefined();
+        await trx.insertInto('things').values({ name: 'pending' }).execute();
+        // Another request reading now must not see the uncommitted row (a read on the writer's connection would).
+        insideTransaction = reader.all('select name from things where name > ? order by name', ['a']);
+      });
+      expect(insideTransaction).toEqual([{ name: 'committed' }]);
+      expect(reader.all('select name from things order by name', [])).toEqual([{ name: 'committed' }, { name: 'pending' }]);
+      expect(() => reader.all("insert into things (name) values ('x') returning name", [])).toThrow('attempt to write a readonly database');
+    } finally {
+      await database.close();
+      await test.cleanup();
+    }
+  });
+
+  it('is absent on PostgreSQL', async () => {
+    if (!process.env.TEST_DATABASE_URL) return;
+    const test = await createTestDatabase('postgres');
+    const database = await openDatabase<any>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'core', migrations: {} });
+    try {
+      expect(sqliteReaderOf(database.db)).toBeUndefined();
+    } finally {
+      await database.close();
+      await test.cleanup();
+    }
   });
 });
 
