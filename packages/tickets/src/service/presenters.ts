@@ -1,7 +1,7 @@
 import type { BoardColumn } from '../domain/board-rules.ts';
 import { ticketKey } from '../domain/ticket-rules.ts';
 import type { LabelRow, ProjectRow } from '../store/project-store.ts';
-import type { ActivityRow, CommentRow, RelatedTicketRow, TicketRow } from '../store/ticket-store.ts';
+import type { ActivityEntry, CommentEntry, RelatedTicketRow, TicketLabel, TicketRow } from '../store/ticket-store.ts';
 import type { DocumentRow } from '../store/document-store.ts';
 
 /** What a ticket view needs besides the row: the project's columns and the related rows. */
@@ -10,7 +10,7 @@ export interface TicketRelations {
   columns: ReadonlyMap<string, BoardColumn>;
   parent: RelatedTicketRow | undefined;
   subTickets: readonly RelatedTicketRow[];
-  labels: readonly LabelRow[];
+  labels: readonly TicketLabel[];
 }
 
 /** A ticket as every tool returns it. */
@@ -54,12 +54,12 @@ export function presentTicketRef(row: RelatedTicketRow, projectKey: string, colu
 }
 
 /** A comment. */
-export function presentComment(row: CommentRow) {
+export function presentComment(row: CommentEntry) {
   return { id: row.id, content: row.content, author: row.author, created_at: row.created_at };
 }
 
 /** An activity entry. */
-export function presentActivity(row: ActivityRow) {
+export function presentActivity(row: ActivityEntry) {
   return { id: row.id, action: row.action, detail: row.detail, actor: row.actor, created_at: row.created_at };
 }
 

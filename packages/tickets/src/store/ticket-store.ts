@@ -11,6 +11,12 @@ export type TicketRow = Selectable<TicketsTable>;
 export type CommentRow = Selectable<CommentsTable>;
 /** An activity row. */
 export type ActivityRow = Selectable<ActivityTable>;
+/** A comment as a ticket view shows it. */
+export type CommentEntry = Pick<CommentRow, 'id' | 'content' | 'author' | 'created_at'>;
+/** An activity entry as a ticket view shows it. */
+export type ActivityEntry = Pick<ActivityRow, 'id' | 'action' | 'detail' | 'actor' | 'created_at'>;
+/** A ticket's label as a ticket view shows it. */
+export type TicketLabel = Pick<LabelRow, 'id' | 'name' | 'color'>;
 /** A ticket's parent or sub-ticket, as much as a ticket view shows of it. */
 export type RelatedTicketRow = Pick<TicketRow, 'id' | 'number' | 'title' | 'column_id' | 'priority' | 'ticket_type' | 'parent_id' | 'completed_at'>;
 
@@ -136,12 +142,14 @@ export async function insertActivity(trx: Db, row: Insertable<ActivityTable>): P
 }
 
 const activityQuery = preparedQuery({
-  build: (db, ticketId: string) => db.selectFrom('activity').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id'),
+  // Only the shown columns: every extra value costs better-sqlite3 a property on each row object.
+  build: (db, ticketId: string) =>
+    db.selectFrom('activity').select(['id', 'action', 'detail', 'actor', 'created_at']).where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id'),
   params: (ticketId) => [ticketId],
 });
 
 /** A ticket's activity, oldest first. */
-export async function activityOf(db: Db, ticketId: string): Promise<ActivityRow[]> {
+export async function activityOf(db: Db, ticketId: string): Promise<ActivityEntry[]> {
   return activityQuery(db, ticketId);
 }
 
@@ -151,12 +159,13 @@ export async function insertComment(trx: Db, row: CommentRow): Promise<void> {
 }
 
 const commentsQuery = preparedQuery({
-  build: (db, ticketId: string) => db.selectFrom('comments').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id'),
+  build: (db, ticketId: string) =>
+    db.selectFrom('comments').select(['id', 'content', 'author', 'created_at']).where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id'),
   params: (ticketId) => [ticketId],
 });
 
 /** A ticket's comments, oldest first. */
-export async function commentsOf(db: Db, ticketId: string): Promise<CommentRow[]> {
+export async function commentsOf(db: Db, ticketId: string): Promise<CommentEntry[]> {
   return commentsQuery(db, ticketId);
 }
 
@@ -170,7 +179,7 @@ const labelsQuery = preparedQuery({
     db
       .selectFrom('ticket_labels as tl')
       .innerJoin('labels as l', 'l.id', 'tl.label_id')
-      .select(['tl.ticket_id', 'l.id', 'l.project_id', 'l.name', 'l.color', 'l.created_at'])
+      .select(['tl.ticket_id', 'l.id', 'l.name', 'l.color'])
       .where('tl.ticket_id', 'in', ticketIds)
       .orderBy('l.name'),
   params: (ticketIds) => [...ticketIds],
@@ -178,8 +187,8 @@ const labelsQuery = preparedQuery({
 });
 
 /** Labels of these tickets, by ticket id. */
-export async function labelsOf(db: Db, ticketIds: readonly string[]): Promise<Map<string, LabelRow[]>> {
-  const out = new Map<string, LabelRow[]>();
+export async function labelsOf(db: Db, ticketIds: readonly string[]): Promise<Map<string, TicketLabel[]>> {
+  const out = new Map<string, TicketLabel[]>();
   if (ticketIds.length === 0) return out;
   const rows = await labelsQuery(db, ticketIds);
   for (const { ticket_id, ...label } of rows) {
