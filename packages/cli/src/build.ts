@@ -1,6 +1,6 @@
 // `tsx packages/cli/src/build.ts [SERVICE…]`: bundles the services with esbuild into packages/<name>/dist/main.mjs.
 // Services run from their bundle with plain `node`: tsx's loader hooks (a worker thread and a
-// per-module transform) cost about 76 MB of memory in every long-running service process.
+// per-module transform) cost about 60 MB of memory in every long-running service process.
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
