@@ -6,6 +6,16 @@ import type { FlowsDatabase } from './database.ts';
 const KB_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$/;
 const newId = (prefix: string) => `${prefix}_${randomBytes(9).toString('base64url')}`;
 
+let documentSequence = 0;
+/**
+ * A document id that sorts after every earlier one of this process: the
+ * documents of one upload often share a millisecond, and "oldest first"
+ * breaks that tie by id. Time in ms (base 36, fixed width), a counter, then
+ * random characters so that ids of several instances never collide.
+ */
+const newDocumentId = (now: Date) =>
+  `doc_${now.getTime().toString(36).padStart(9, '0')}${(documentSequence++ % 36 ** 4).toString(36).padStart(4, '0')}${randomBytes(6).toString('base64url')}`;
+
 /** A knowledge base as presented. */
 export interface KnowledgeBase {
   id: string;
@@ -127,7 +137,7 @@ export class KnowledgeStore {
   /** Stores one document with its chunks. */
   async addDocument(kb: KnowledgeBase, document: { source: string; contentType: string; chars: number }, chunks: NewChunk[], now = new Date()): Promise<KnowledgeDocument> {
     const stamp = isoNow(now);
-    const row = { id: newId('doc'), kb_id: kb.id, source: document.source, content_type: document.contentType, chars: document.chars, chunks: chunks.length, created_at: stamp };
+    const row = { id: newDocumentId(now), kb_id: kb.id, source: document.source, content_type: document.contentType, chars: document.chars, chunks: chunks.length, created_at: stamp };
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('kb_documents').values(row).execute();
       // Batches keep each statement under the parameter limits of both engines.
