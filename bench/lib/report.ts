@@ -39,11 +39,14 @@ export function toMarkdown(rows: Row[], meta: Record<string, string>): string {
   return lines.join('\n') + '\n';
 }
 
-/** Writes `latest.json` and `latest.md` under bench/results/ and returns the Markdown. */
+/**
+ * Writes `latest-{sqlite,postgres}[-quick].json` and `.md` under bench/results/
+ * and returns the Markdown: a quick check never overwrites the last full run.
+ */
 export function writeResults(dir: string, rows: Row[], meta: Record<string, string>): string {
   mkdirSync(dir, { recursive: true });
   const markdown = toMarkdown(rows, meta);
-  const name = meta.database.startsWith('PostgreSQL') ? 'latest-postgres' : 'latest-sqlite';
+  const name = `${meta.database.startsWith('PostgreSQL') ? 'latest-postgres' : 'latest-sqlite'}${meta.mode.startsWith('quick') ? '-quick' : ''}`;
   writeFileSync(join(dir, `${name}.json`), JSON.stringify({ meta, rows }, null, 2) + '\n');
   writeFileSync(join(dir, `${name}.md`), markdown);
   return markdown;
