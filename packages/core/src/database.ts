@@ -74,16 +74,15 @@ function openSqlite<DB>(options: DatabaseOptions): Database<DB> {
   connection.pragma('foreign_keys = ON');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   // Opened lazily: migrations run on the writer first, and a service that never asks for it keeps one connection.
-  let reader: SQLite.Database | undefined;
-  let readerStatements: ReturnType<typeof withStatementCache> | undefined;
+  let reader: ReturnType<typeof withStatementCache> | undefined;
   readers.set(db, {
     all<R>(text: string, parameters: readonly unknown[]): R[] {
-      if (!readerStatements) {
-        reader = openSqliteConnection(options.sqliteFile);
-        reader.pragma('query_only = ON');
-        readerStatements = withStatementCache(reader);
+      if (!reader) {
+        const readConnection = openSqliteConnection(options.sqliteFile);
+        readConnection.pragma('query_only = ON');
+        reader = withStatementCache(readConnection);
       }
-      return readerStatements.prepare(text).all(parameters as unknown[]) as R[];
+      return reader.prepare(text).all(parameters as unknown[]) as R[];
     },
   });
   return {
