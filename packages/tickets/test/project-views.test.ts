@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { setProject, withTicketsStore } from '../src/index.ts';
-import { refusal, restCaller, startBoard, type Board, type Caller } from './helpers.ts';
+import { connectMcp, refusal, restCaller, startBoard, type Board, type Caller } from './helpers.ts';
 
 describe.each(dialectsUnderTest())('status, index, documents and search on %s', (dialect) => {
   let board: Board;
@@ -132,5 +132,24 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
     const openapi = await fetch(`${board.url}/openapi.json`);
     expect(openapi.status).toBe(200);
     expect(Object.keys((await openapi.json()).paths)).toContain('/api/mcp/v1/tickets/{id}/sub-ticket');
+  });
+
+  it('refuses a ticket number beyond the 9 digits of the string forms with 400, sent as a JSON number too', async () => {
+    const headers = { authorization: `Bearer ${board.token}`, 'content-type': 'application/json' };
+    const response = await fetch(`${board.url}/api/mcp/v1/tickets/${board.projectKey}-1/convert-to-sub-ticket`, { method: 'POST', headers, body: JSON.stringify({ epic_id: 3_000_000_000 }) });
+    const message = 'epic_id "3000000000" is not a ticket id. Use the ticket key (e.g. DEMO-12), its number (12) or its UUID.';
+    expect([response.status, await response.json()]).toEqual([400, { error: { code: 'invalid_request', message, details: { field: 'epic_id' } } }]);
+    const client = await connectMcp(board.url, board.token);
+    try {
+      expect(await client.callTool({ name: 'get_ticket', arguments: { ticket_id: 1_000_000_000 } })).toEqual({
+        isError: true,
+        content: [{ type: 'text', text: 'ticket_id "1000000000" is not a ticket id. Use the ticket key (e.g. DEMO-12), its number (12) or its UUID.' }],
+        structuredContent: {
+          error: { code: 'invalid_request', message: 'ticket_id "1000000000" is not a ticket id. Use the ticket key (e.g. DEMO-12), its number (12) or its UUID.', details: { field: 'ticket_id' } },
+        },
+      });
+    } finally {
+      await client.close();
+    }
   });
 });

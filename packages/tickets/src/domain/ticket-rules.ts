@@ -15,11 +15,14 @@ export type TicketRef = { kind: 'number'; number: number; projectKey?: string } 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KEY_REF = /^([A-Za-z][A-Za-z0-9]{1,9})-(\d{1,9})$/;
 const NUMBER_REF = /^#?(\d{1,9})$/;
+// The largest number the string forms accept (9 digits); a JSON number gets the same bound, so it stays within
+// PostgreSQL's integer column instead of failing the query.
+const MAX_NUMBER = 999_999_999;
 
 /** Parses a ticket id given as a key, a number (string or JSON number) or a UUID. */
 export function parseTicketRef(raw: string | number, field = 'ticket_id'): TicketRef {
   if (typeof raw === 'number') {
-    if (Number.isInteger(raw) && raw > 0) return { kind: 'number', number: raw };
+    if (Number.isInteger(raw) && raw > 0 && raw <= MAX_NUMBER) return { kind: 'number', number: raw };
   } else {
     const text = raw.trim();
     if (UUID.test(text)) return { kind: 'uuid', id: text.toLowerCase() };

@@ -22,6 +22,8 @@ describe('ticket ids', () => {
     expect(() => parseTicketRef('twelve')).toThrow('ticket_id "twelve" is not a ticket id. Use the ticket key (e.g. DEMO-12), its number (12) or its UUID.');
     expect(() => parseTicketRef(0)).toThrow('is not a ticket id');
     expect(() => parseTicketRef(1.5)).toThrow('is not a ticket id');
+    expect(parseTicketRef(999_999_999)).toEqual({ kind: 'number', number: 999_999_999 });
+    expect(() => parseTicketRef(1_000_000_000)).toThrow('ticket_id "1000000000" is not a ticket id.');
   });
 });
 
