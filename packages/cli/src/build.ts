@@ -5,7 +5,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, stop, type Message, type Plugin } from 'esbuild';
-import { PACKAGES_DIR, SERVICE_NAMES } from './services.ts';
+import { PACKAGES_DIR, SERVICE_NAMES, serviceMain } from './services.ts';
 
 /** A build that failed; the message is one line naming the first error's file and position. */
 export class BuildError extends Error {}
@@ -69,9 +69,9 @@ export async function bundle(entry: string, outfile: string): Promise<void> {
 }
 
 /** Bundles one service's `src/main.ts` into `dist/main.mjs`; returns the bundle's path. */
-export async function buildService(name: string): Promise<string> {
+async function buildService(name: string): Promise<string> {
   const outfile = serviceBundle(name);
-  await bundle(join(PACKAGES_DIR, name, 'src', 'main.ts'), outfile);
+  await bundle(serviceMain(name), outfile);
   return outfile;
 }
 
