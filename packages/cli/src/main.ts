@@ -20,7 +20,7 @@ const groups: Record<string, () => Promise<Register>> = {
 };
 
 const requested = process.argv[2];
-const names = requested !== undefined && requested in groups ? [requested] : Object.keys(groups);
+const names = requested !== undefined && Object.hasOwn(groups, requested) ? [requested] : Object.keys(groups);
 for (const name of names) (await groups[name]())(program);
 
 await program.parseAsync(process.argv);
