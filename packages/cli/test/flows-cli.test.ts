@@ -4,35 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialectsUnderTest, type TestDatabase } from '@switchboard/core/testing';
 import { decryptCredential, hashSecret } from '@switchboard/core';
 import { loadConfig, openFlowsStores } from '@switchboard/flows';
-import { runCliAsync } from './helpers.ts';
+import { registerFlowsCommands } from '../src/commands/flows.ts';
+import { runCliAsync, runInProcess } from './helpers.ts';
 
 
 /** Runs `switchboard …` in this process (fast): returns what it printed and the exit code it set. */
-async function cliInProcess(env: Record<string, string>, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { Command } = await import('commander');
-  const { registerFlowsCommands } = await import('../src/commands/flows.ts');
-  const program = new Command('switchboard').exitOverride();
-  registerFlowsCommands(program);
-  const saved = { ...process.env };
-  Object.assign(process.env, env, { DATABASE_URL: env.DATABASE_URL ?? '' });
-  const out: string[] = [];
-  const err: string[] = [];
-  const writeOut = process.stdout.write.bind(process.stdout);
-  const writeErr = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((chunk: string) => out.push(String(chunk)) > 0) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => err.push(String(chunk)) > 0) as typeof process.stderr.write;
-  process.exitCode = 0;
-  try {
-    await program.parseAsync(['node', 'switchboard', ...args]);
-  } finally {
-    process.stdout.write = writeOut;
-    process.stderr.write = writeErr;
-    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
-    Object.assign(process.env, saved);
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { code, stdout: out.join(''), stderr: err.join('') };
+function cliInProcess(env: Record<string, string>, ...args: string[]) {
+  return runInProcess(registerFlowsCommands, env, args);
 }
 
 const cli = runCliAsync;

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Command } from 'commander';
 
 /** The repository root. */
 export const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..', '..');
@@ -40,6 +41,38 @@ export async function runCliAsync(env: Record<string, string>, ...args: string[]
     const e = error as { code: number; stdout: string; stderr: string };
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
+}
+
+/**
+ * Runs `switchboard ARGS…` in this process with the command group `register`
+ * adds (a CLI start costs seconds on a busy machine): returns what it printed
+ * and the exit code it set. DATABASE_URL is cleared unless `env` sets it.
+ */
+export async function runInProcess(
+  register: (program: Command) => void,
+  env: Record<string, string>,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const program = new Command('switchboard').exitOverride();
+  register(program);
+  const saved = { out: process.stdout.write, err: process.stderr.write, env: { ...process.env } };
+  let stdout = '';
+  let stderr = '';
+  process.stdout.write = ((chunk: string) => ((stdout += chunk), true)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string) => ((stderr += chunk), true)) as typeof process.stderr.write;
+  Object.assign(process.env, env, { DATABASE_URL: env.DATABASE_URL ?? '' });
+  process.exitCode = undefined;
+  try {
+    await program.parseAsync(['node', 'switchboard', ...args]);
+  } finally {
+    process.stdout.write = saved.out;
+    process.stderr.write = saved.err;
+    for (const key of Object.keys(process.env)) if (!(key in saved.env)) delete process.env[key];
+    Object.assign(process.env, saved.env);
+  }
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = undefined;
+  return { code, stdout, stderr };
 }
 
 /** Runs a CLI command with `--json` and parses its single stdout line; fails loudly otherwise. */

@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialectsUnderTest, type TestDatabase } from '@switchboard/core/testing';
 import { buildApp, loadConfig } from '@switchboard/tickets';
 import { registerTicketsCommands } from '../src/commands/tickets.ts';
+import { runInProcess } from './helpers.ts';
 
 const run = promisify(execFile);
 const BIN = join(import.meta.dirname, '..', 'bin', 'switchboard.mjs');
@@ -14,31 +14,14 @@ const BIN = join(import.meta.dirname, '..', 'bin', 'switchboard.mjs');
  * Runs `switchboard tickets ARGS…` in this process (a CLI start costs seconds
  * on a busy machine); one test below goes through the real bin.
  */
-async function runInProcess(env: Record<string, string>, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const program = new Command('switchboard').exitOverride();
-  registerTicketsCommands(program);
-  const saved = { out: process.stdout.write, err: process.stderr.write, env: { ...process.env } };
-  let stdout = '';
-  let stderr = '';
-  process.stdout.write = ((chunk: string) => ((stdout += chunk), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => ((stderr += chunk), true)) as typeof process.stderr.write;
-  Object.assign(process.env, env);
-  try {
-    await program.parseAsync(['node', 'switchboard', 'tickets', ...args]);
-  } finally {
-    process.stdout.write = saved.out;
-    process.stderr.write = saved.err;
-    process.env = saved.env;
-  }
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = undefined;
-  return { code, stdout, stderr };
+function runTickets(env: Record<string, string>, args: string[]) {
+  return runInProcess(registerTicketsCommands, env, ['tickets', ...args]);
 }
 
 describe.each(dialectsUnderTest())('switchboard tickets CLI on %s', (dialect) => {
   let database: TestDatabase;
   const json = async (...args: string[]) => {
-    const { code, stdout, stderr } = await runInProcess(database.env, [...args, '--json']);
+    const { code, stdout, stderr } = await runTickets(database.env, [...args, '--json']);
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(stdout.endsWith('\n') && stdout.trim().split('\n').length === 1).toBe(true);
     return JSON.parse(stdout);
@@ -94,7 +77,7 @@ describe.each(dialectsUnderTest())('switchboard tickets CLI on %s', (dialect) =>
       [['label', 'create', 'CLI', 'red', '--color', 'crimson'], 'error: Color "crimson" is invalid: use #rgb or #rrggbb, e.g. #e11d48.\n'],
     ];
     for (const [args, message] of cases) {
-      expect(await runInProcess(database.env, [...args, '--json'])).toEqual({ code: 1, stdout: '', stderr: message });
+      expect(await runTickets(database.env, [...args, '--json'])).toEqual({ code: 1, stdout: '', stderr: message });
     }
   });
 });
