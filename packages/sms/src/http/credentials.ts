@@ -7,7 +7,8 @@ export function invalidCredentials(): AppError {
   return new AppError('unauthorized', 'Invalid credentials');
 }
 
-function header(request: FastifyRequest, name: string): string | undefined {
+/** A request header's value; the first one when it was sent several times. */
+export function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }

@@ -2,7 +2,7 @@ import { AppError, type App } from '@switchboard/core';
 import { decodeJson } from '../domain/python-json.ts';
 import { jsonInvalidIssue, validateSendBody } from '../domain/validation.ts';
 import type { SmsContext } from './context.ts';
-import { presentedKey, requireOrgKey } from './credentials.ts';
+import { header, presentedKey, requireOrgKey } from './credentials.ts';
 import { validationFailed } from './error-handler.ts';
 import { isJsonType, mediaType, rawBody } from './request-body.ts';
 import { handValidated } from './route-options.ts';
@@ -48,8 +48,7 @@ export function registerSendRoutes(app: App, context: SmsContext): void {
       await requireOrgKey(context.orgs, orgId, presentedKey(request, false));
       const decision = await context.limiter.hit(`sms:send:${orgId}`, context.config.sendRateLimit);
       if (!decision.allowed) throw new AppError('rate_limited', 'Rate limit exceeded', undefined, decision.retryAfterSeconds);
-      const idempotencyHeader = request.headers['idempotency-key'];
-      const idempotencyKey = Array.isArray(idempotencyHeader) ? idempotencyHeader[0] : idempotencyHeader;
+      const idempotencyKey = header(request, 'idempotency-key');
       if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > 255)) {
         throw new AppError('invalid_request', 'Idempotency-Key must be 1 to 255 characters');
       }

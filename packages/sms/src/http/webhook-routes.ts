@@ -9,8 +9,9 @@ import { isHttpSmsBody, parseHttpSms } from '../domain/webhook-httpsms.ts';
 import { isNativeBody, parseNative } from '../domain/webhook-native.ts';
 import { EMPTY_TWIML, parseForm, parseTwilio } from '../domain/webhook-twilio.ts';
 import type { SmsContext } from './context.ts';
-import { invalidCredentials, presentedKey } from './credentials.ts';
+import { header, invalidCredentials, presentedKey } from './credentials.ts';
 import { isJsonType, mediaType, rawBody } from './request-body.ts';
+import { handValidated } from './route-options.ts';
 import { detailSchema, webhookResponseSchema } from './schema.ts';
 import { z } from 'zod';
 
@@ -20,11 +21,6 @@ export const UNRECOGNIZED_WEBHOOK =
   'a delivery report {"event": "sms.sent"|"sms.delivered"|"sms.failed", "id" or "external_id"}, or a batch {"events": [...]}); ' +
   'SMS Gateway for Android JSON ({"deviceId", "event", "id", "payload"}); httpSMS CloudEvents JSON ({"specversion", "id", "type", "data"}); ' +
   'or Twilio form-encoded (application/x-www-form-urlencoded with MessageSid).';
-
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
 
 /** Recognizes the format and normalizes the events (no I/O). */
 function parseWebhook(request: FastifyRequest, raw: Buffer | undefined): { parsed: ParsedWebhook; form?: Array<[string, string]> } {
@@ -79,8 +75,7 @@ export function registerWebhookRoutes(app: App, context: SmsContext): void {
   app.post(
     '/webhook',
     {
-      validatorCompiler: () => (value: unknown) => ({ value }),
-      serializerCompiler: () => (data: unknown) => (typeof data === 'string' ? data : JSON.stringify(data)),
+      ...handValidated,
       schema: {
         summary: 'Receive messages and delivery reports from a gateway',
         description:
