@@ -1,9 +1,8 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { loadConfig, openFlowsStores } from '../packages/flows/src/index.ts';
-import { compare } from './sms.ts';
 import { startProcess, startService, type RunningProcess } from './lib/process.ts';
-import type { LoadResult } from './lib/load.ts';
+import { compare, warnOnFailures, type LoadResult } from './lib/load.ts';
 import type { Row } from './lib/report.ts';
 import type { BenchContext, Suite } from './context.ts';
 
@@ -30,13 +29,6 @@ function oneLlmFlow(slug: string, model: string) {
       { from: 'answer', to: 'output' },
     ],
   };
-}
-
-/** Logs failed requests of a measurement: a load of error responses measures nothing. */
-function warnOnFailures(context: BenchContext, label: string, result: { service: LoadResult; baseline?: LoadResult }): void {
-  for (const [who, figures] of [['service', result.service], ['baseline', result.baseline]] as const) {
-    if (figures && (figures.errors > 0 || figures.non2xx > 0)) context.log(`${label}: WARNING the ${who} had ${figures.errors} errors and ${figures.non2xx} non-2xx responses`);
-  }
 }
 
 /** Creates org `bench`, a run token, the `fake` openai-compatible connection and the flows `chat`, `paced` and `hold`. */

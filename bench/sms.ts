@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { openSmsAdmin } from '../packages/sms/src/index.ts';
-import { runLoad, type LoadOptions, type LoadResult } from './lib/load.ts';
-import { startProcess, startService, type RunningProcess } from './lib/process.ts';
+import { compare } from './lib/load.ts';
+import { startProcess, startService } from './lib/process.ts';
 import { openSql, type SqlClient } from './lib/sql.ts';
 import type { Row } from './lib/report.ts';
-import type { BenchContext, Suite } from './context.ts';
+import type { Suite } from './context.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const ORG = 'bench';
@@ -24,23 +24,6 @@ async function seedMessages(sql: SqlClient, dialect: 'sqlite' | 'postgres', from
   } else {
     await sql.exec(`INSERT INTO messages (${columns}) SELECT ${values} FROM generate_series(${from + 1}, ${total}) AS i; ANALYZE messages`);
   }
-}
-
-/** Measures the baseline, then the service, on the same request, each after a warm-up. */
-export async function compare(
-  context: BenchContext,
-  service: RunningProcess,
-  baseline: RunningProcess | undefined,
-  request: (base: string) => Omit<LoadOptions, 'connections' | 'durationSeconds'>,
-): Promise<{ service: LoadResult & { peakRssMiB: number }; baseline?: LoadResult }> {
-  const run = async (target: RunningProcess) => {
-    const options = request(target.url);
-    await runLoad({ ...options, connections: context.connections, durationSeconds: context.warmupSeconds });
-    return runLoad({ ...options, connections: context.connections, durationSeconds: context.durationSeconds });
-  };
-  const baselineResult = baseline ? await run(baseline) : undefined;
-  const serviceResult = await run(service);
-  return { service: { ...serviceResult, peakRssMiB: service.peakRssMiB() }, baseline: baselineResult };
 }
 
 function startFakeGateway(): Promise<{ url: string; count: () => number; close: () => void }> {

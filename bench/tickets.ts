@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { BASE_PATH, MCP_PATH, createLabel, createProject, createToken, withTicketsStore } from '../packages/tickets/src/index.ts';
-import { compare } from './sms.ts';
 import { startProcess, startService } from './lib/process.ts';
-import type { LoadResult } from './lib/load.ts';
+import { compare, warnOnFailures } from './lib/load.ts';
 import type { Row } from './lib/report.ts';
-import type { BenchContext, Suite } from './context.ts';
+import type { Suite } from './context.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const KEY = 'BENCH';
@@ -82,13 +81,6 @@ export async function seedProject(env: Record<string, string>): Promise<string> 
     });
     return (await createToken(db, KEY, 'bench')).token;
   });
-}
-
-/** Logs failed requests of a measurement: a load of error responses measures nothing. */
-function warnOnFailures(context: BenchContext, label: string, result: { service: LoadResult; baseline?: LoadResult }): void {
-  for (const [who, figures] of [['service', result.service], ['baseline', result.baseline]] as const) {
-    if (figures && (figures.errors > 0 || figures.non2xx > 0)) context.log(`${label}: WARNING the ${who} had ${figures.errors} errors and ${figures.non2xx} non-2xx responses`);
-  }
 }
 
 async function getJson(url: string, init: RequestInit): Promise<{ status: number; body: any; bytes: number }> {

@@ -1,4 +1,6 @@
 import autocannon from 'autocannon';
+import type { BenchContext } from '../context.ts';
+import type { RunningProcess } from './process.ts';
 
 /** One load run's figures. Latencies in milliseconds at microsecond resolution. */
 export interface LoadResult {
@@ -58,4 +60,28 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
+}
+
+/** Measures the baseline, then the service, on the same request, each after a warm-up. */
+export async function compare(
+  context: BenchContext,
+  service: RunningProcess,
+  baseline: RunningProcess | undefined,
+  request: (base: string) => Omit<LoadOptions, 'connections' | 'durationSeconds'>,
+): Promise<{ service: LoadResult & { peakRssMiB: number }; baseline?: LoadResult }> {
+  const run = async (target: RunningProcess) => {
+    const options = request(target.url);
+    await runLoad({ ...options, connections: context.connections, durationSeconds: context.warmupSeconds });
+    return runLoad({ ...options, connections: context.connections, durationSeconds: context.durationSeconds });
+  };
+  const baselineResult = baseline ? await run(baseline) : undefined;
+  const serviceResult = await run(service);
+  return { service: { ...serviceResult, peakRssMiB: service.peakRssMiB() }, baseline: baselineResult };
+}
+
+/** Logs failed requests of a measurement: a load of error responses measures nothing. */
+export function warnOnFailures(context: BenchContext, label: string, result: { service: LoadResult; baseline?: LoadResult }): void {
+  for (const [who, figures] of [['service', result.service], ['baseline', result.baseline]] as const) {
+    if (figures && (figures.errors > 0 || figures.non2xx > 0)) context.log(`${label}: WARNING the ${who} had ${figures.errors} errors and ${figures.non2xx} non-2xx responses`);
+  }
 }
