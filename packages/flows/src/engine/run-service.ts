@@ -4,7 +4,7 @@ import type { FlowsConfig } from '../config.ts';
 import { compileFlow, type CompiledFlow } from '../domain/compiled-flow.ts';
 import { flowNotFound } from '../domain/errors.ts';
 import { presentError } from '../domain/error-shape.ts';
-import { runOutput } from '../domain/response-shapes.ts';
+import { replyContent, runOutput } from '../domain/response-shapes.ts';
 import type { FlowStore } from '../store/flow-store.ts';
 import type { Principal } from '../store/org-store.ts';
 import type { RunRecorder, Usage } from '../store/run-store.ts';
@@ -127,9 +127,9 @@ export class RunService {
         providerRetries: this.config.providerRetries,
         services: this.services(orgId, providersVersion, request.slug, request.chain),
       });
-      const ids = this.newIds();
-      const output = runOutput(flow.compiled.output.format, ids, result.text, result.value, result.finishReason, result.usage);
-      return { output, text: flow.compiled.output.format === 'json_template' ? JSON.stringify(result.value) : result.text, usage: result.usage };
+      const format = flow.compiled.output.format;
+      const output = runOutput(format, this.newIds(), result.text, result.value, result.finishReason, result.usage);
+      return { output, text: replyContent(format, result.text, result.value), usage: result.usage };
     } catch (error) {
       if (error instanceof RunFailure) throw new FlowsError(error.error.code, `Flow "${request.slug}" failed: ${error.error.message}`, error.error instanceof FlowsError ? error.error.apiCode : error.error.code);
       throw error;

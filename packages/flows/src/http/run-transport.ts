@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { AppError } from '@switchboard/core';
 import { presentError } from '../domain/error-shape.ts';
-import { chatChunk, replyContent } from '../domain/response-shapes.ts';
+import { chatChunk, chatCompletion, replyContent } from '../domain/response-shapes.ts';
 import type { RunEvent } from '../engine/node-handler.ts';
 import { ClientGone } from '../engine/run-errors.ts';
 import type { RunningFlow, RunPlan, RunService, RunOutcome } from '../engine/run-service.ts';
@@ -28,8 +28,7 @@ export async function answerRun(service: RunService, plan: RunPlan, reply: Fasti
     const format = plan.flow.compiled.output.format;
     if (mode === 'chat') {
       const content = replyContent(format, outcome.result.text, outcome.result.value);
-      const body = { id: ids.completionId, object: 'chat.completion', created: ids.created, model: 'service-flow', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: outcome.result.finishReason }], usage: outcome.usage };
-      reply.type('application/json; charset=utf-8').send(body);
+      reply.type('application/json; charset=utf-8').send(chatCompletion(ids.completionId, ids.created, content, outcome.result.finishReason, outcome.usage));
       return;
     }
     if (format === 'raw') reply.type('text/plain; charset=utf-8').send(outcome.output as string);
