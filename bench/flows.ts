@@ -2,7 +2,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { loadConfig, openFlowsStores } from '../packages/flows/src/index.ts';
 import { startProcess, startService, type RunningProcess } from './lib/process.ts';
-import { compare, warnOnFailures, type LoadResult } from './lib/load.ts';
+import { compare, percentile, warnOnFailures, type LoadResult } from './lib/load.ts';
 import type { Row } from './lib/report.ts';
 import type { BenchContext, Suite } from './context.ts';
 
@@ -87,12 +87,6 @@ function timedPost(agent: Agent, url: string, headers: Record<string, string>, b
     req.on('error', reject);
     req.end(body);
   });
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] * 1000) / 1000;
 }
 
 /** `count` sequential requests; the figures are the time to the first content token. */

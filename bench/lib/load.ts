@@ -23,10 +23,15 @@ export interface LoadOptions {
   durationSeconds: number;
 }
 
-function percentile(sorted: Float64Array, p: number): number {
+function nearestRank(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return Math.round(sorted[index] * 1000) / 1000;
+}
+
+/** The p-th percentile (nearest rank) of times in ms, rounded to the microsecond; NaN entries (nothing measured) are left out. */
+export function percentile(values: readonly number[], p: number): number {
+  return nearestRank(Float64Array.from(values.filter((value) => !Number.isNaN(value))).sort(), p);
 }
 
 /**
@@ -55,8 +60,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   return {
     requests: result.requests.total,
     rps: Math.round(result.requests.total / options.durationSeconds),
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
+    p50: nearestRank(sorted, 50),
+    p99: nearestRank(sorted, 99),
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
   };
