@@ -1,4 +1,4 @@
-import { WebhookFormatError, isRecord, optionalText, simFromSlot, toUtcIso, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
+import { invalidWebhookBody, isRecord, optionalText, simFromSlot, toUtcIso, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
 
 /** True when a JSON body comes from the SMS Gateway for Android app (`deviceId`, `event`, `payload`). */
 export function isAndroidBody(body: Record<string, unknown>): boolean {
@@ -17,7 +17,7 @@ export function parseAndroid(body: Record<string, unknown>): ParsedWebhook {
   switch (body.event) {
     case 'sms:received': {
       if (typeof payload.phoneNumber !== 'string' || typeof payload.message !== 'string') {
-        throw new WebhookFormatError('sms:received: payload needs "phoneNumber" and "message"');
+        throw invalidWebhookBody('sms:received: payload needs "phoneNumber" and "message"');
       }
       const slot = typeof payload.simNumber === 'number' ? payload.simNumber : null;
       events.push({
@@ -38,7 +38,7 @@ export function parseAndroid(body: Record<string, unknown>): ParsedWebhook {
     case 'sms:delivered':
     case 'sms:failed': {
       const externalId = optionalText(payload.messageId);
-      if (externalId === null) throw new WebhookFormatError(`${body.event}: payload needs "messageId"`);
+      if (externalId === null) throw invalidWebhookBody(`${body.event}: payload needs "messageId"`);
       const status = body.event === 'sms:sent' ? 'sent' : body.event === 'sms:delivered' ? 'delivered' : 'failed';
       events.push({
         kind: 'status',

@@ -1,3 +1,5 @@
+import { AppError } from '@switchboard/core';
+
 /** The four webhook formats the service understands. */
 export type WebhookFormat = 'native' | 'android' | 'httpsms' | 'twilio';
 
@@ -40,8 +42,10 @@ export interface ParsedWebhook {
   events: WebhookEvent[];
 }
 
-/** A body of a known format whose content is not usable; the message is shown to the caller. */
-export class WebhookFormatError extends Error {}
+/** The 400 for a body of a known format whose content is not usable; `problem` is shown to the caller. */
+export function invalidWebhookBody(problem: string): AppError {
+  return new AppError('invalid_request', `Invalid webhook body: ${problem}`);
+}
 
 /** Converts a timestamp with any offset to ISO 8601 UTC; null when absent or unreadable. */
 export function toUtcIso(value: unknown): string | null {

@@ -1,4 +1,4 @@
-import { WebhookFormatError, isRecord, optionalText, simFromSlot, toUtcIso, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
+import { invalidWebhookBody, isRecord, optionalText, simFromSlot, toUtcIso, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
 
 /** True when a JSON body is a CloudEvents envelope (httpSMS). */
 export function isHttpSmsBody(body: Record<string, unknown>): boolean {
@@ -20,7 +20,7 @@ export function parseHttpSms(body: Record<string, unknown>, eventTypeHeader: str
   const events: WebhookEvent[] = [];
   if (type === 'message.phone.received') {
     if (typeof data.contact !== 'string' || typeof data.content !== 'string') {
-      throw new WebhookFormatError('message.phone.received: data needs "contact" and "content"');
+      throw invalidWebhookBody('message.phone.received: data needs "contact" and "content"');
     }
     events.push({
       kind: 'received',
@@ -36,7 +36,7 @@ export function parseHttpSms(body: Record<string, unknown>, eventTypeHeader: str
     });
   } else if (type && STATUS[type]) {
     const externalId = optionalText(data.id ?? data.message_id);
-    if (externalId === null) throw new WebhookFormatError(`${type}: data needs "id"`);
+    if (externalId === null) throw invalidWebhookBody(`${type}: data needs "id"`);
     const status = STATUS[type];
     events.push({
       kind: 'status',

@@ -1,4 +1,4 @@
-import { WebhookFormatError, isRecord, optionalText, toUtcIso, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
+import { invalidWebhookBody, isRecord, optionalText, toUtcIso, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
 
 const STATUS_EVENTS: Record<string, 'sent' | 'delivered' | 'failed'> = { 'sms.sent': 'sent', 'sms.delivered': 'delivered', 'sms.failed': 'failed' };
 
@@ -16,13 +16,13 @@ export function parseNative(body: Record<string, unknown>): ParsedWebhook {
 }
 
 function nativeEvent(value: unknown, where: string): WebhookEvent {
-  if (!isRecord(value)) throw new WebhookFormatError(`${where}: expected an object with "event"`);
+  if (!isRecord(value)) throw invalidWebhookBody(`${where}: expected an object with "event"`);
   const event = value.event;
   if (event === 'sms.received') {
     const message = value.message;
-    if (!isRecord(message)) throw new WebhookFormatError(`${where}: "sms.received" needs a "message" object with "from", "to" and "body"`);
+    if (!isRecord(message)) throw invalidWebhookBody(`${where}: "sms.received" needs a "message" object with "from", "to" and "body"`);
     for (const field of ['from', 'to', 'body']) {
-      if (typeof message[field] !== 'string') throw new WebhookFormatError(`${where}.message.${field}: expected a string`);
+      if (typeof message[field] !== 'string') throw invalidWebhookBody(`${where}.message.${field}: expected a string`);
     }
     const externalId = optionalText(message.external_id);
     return {
@@ -43,10 +43,10 @@ function nativeEvent(value: unknown, where: string): WebhookEvent {
     const id = value.id;
     const externalId = optionalText(value.external_id);
     if (id !== undefined && id !== null && !(typeof id === 'number' && Number.isSafeInteger(id))) {
-      throw new WebhookFormatError(`${where}.id: expected the integer id of one of our messages`);
+      throw invalidWebhookBody(`${where}.id: expected the integer id of one of our messages`);
     }
     if ((id === undefined || id === null) && externalId === null) {
-      throw new WebhookFormatError(`${where}: a delivery report needs "id" (our message id) or "external_id"`);
+      throw invalidWebhookBody(`${where}: a delivery report needs "id" (our message id) or "external_id"`);
     }
     return {
       kind: 'status',
@@ -58,5 +58,5 @@ function nativeEvent(value: unknown, where: string): WebhookEvent {
       at: toUtcIso(value.at),
     };
   }
-  throw new WebhookFormatError(`${where}.event: expected "sms.received", "sms.sent", "sms.delivered" or "sms.failed"`);
+  throw invalidWebhookBody(`${where}.event: expected "sms.received", "sms.sent", "sms.delivered" or "sms.failed"`);
 }

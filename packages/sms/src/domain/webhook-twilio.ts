@@ -1,4 +1,4 @@
-import { WebhookFormatError, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
+import { invalidWebhookBody, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
 
 const STATUS: Record<string, 'sent' | 'delivered' | 'failed'> = {
   sent: 'sent',
@@ -13,7 +13,7 @@ export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
 /** Reads a Twilio form post: an inbound message or a status callback (other statuses give no events). */
 export function parseTwilio(params: Map<string, string>): ParsedWebhook {
   const sid = params.get('MessageSid') ?? params.get('SmsSid');
-  if (!sid) throw new WebhookFormatError('Twilio request without MessageSid');
+  if (!sid) throw invalidWebhookBody('Twilio request without MessageSid');
   const status = params.get('MessageStatus') ?? params.get('SmsStatus');
   const events: WebhookEvent[] = [];
   if (params.has('Body') && (status === undefined || status === 'received' || status === 'receiving')) {

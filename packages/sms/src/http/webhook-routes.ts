@@ -4,7 +4,7 @@ import { jwtVerify } from 'jose';
 import { decodeJson } from '../domain/python-json.ts';
 import { verifyTimestampSignature, verifyTwilioSignature } from '../domain/signatures.ts';
 import { isAndroidBody, parseAndroid } from '../domain/webhook-android.ts';
-import { WebhookFormatError, isRecord, type ParsedWebhook } from '../domain/webhook-event.ts';
+import { isRecord, type ParsedWebhook } from '../domain/webhook-event.ts';
 import { isHttpSmsBody, parseHttpSms } from '../domain/webhook-httpsms.ts';
 import { isNativeBody, parseNative } from '../domain/webhook-native.ts';
 import { EMPTY_TWIML, parseForm, parseTwilio } from '../domain/webhook-twilio.ts';
@@ -89,16 +89,10 @@ export function registerWebhookRoutes(app: App, context: SmsContext): void {
       const orgId = key ? await context.orgs.organizationOfKey(key, new Date()) : undefined;
       if (!orgId) throw invalidCredentials();
       const raw = rawBody(request.body);
-      let result: ReturnType<typeof parseWebhook>;
-      try {
-        result = parseWebhook(request, raw);
-      } catch (error) {
-        if (error instanceof WebhookFormatError) throw new AppError('invalid_request', `Invalid webhook body: ${error.message}`);
-        throw error;
-      }
-      await verifySignature(context, request, orgId, raw!, result.parsed, result.form);
-      const outcome = await context.messages.applyWebhook(orgId, result.parsed.format, result.parsed.events, new Date());
-      if (result.parsed.format === 'twilio') return reply.type('text/xml; charset=utf-8').send(EMPTY_TWIML as never); // TwiML, not the JSON schema: Twilio reads it as its reply instructions
+      const { parsed, form } = parseWebhook(request, raw);
+      await verifySignature(context, request, orgId, raw!, parsed, form);
+      const outcome = await context.messages.applyWebhook(orgId, parsed.format, parsed.events, new Date());
+      if (parsed.format === 'twilio') return reply.type('text/xml; charset=utf-8').send(EMPTY_TWIML as never); // TwiML, not the JSON schema: Twilio reads it as its reply instructions
       return { status: 'ok' as const, stored: outcome.stored, duplicates: outcome.duplicates, updated: outcome.updated };
     },
   );
