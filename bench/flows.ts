@@ -201,43 +201,38 @@ export const benchFlows: Suite = async (outer) => {
     context.log(`flows: the service sends upstream ${JSON.stringify(sent)}`);
 
     context.log('flows: non-streaming and SSE runs');
-    const plain = await compare(context, service, fake, (base) =>
+    // A run through the service; against the fake, the request the service sends upstream, sent directly (the baseline).
+    const runOrDirect = (path: string, directBody: object) => (base: string) =>
       base === fake.url
-        ? { url: chatUrl, method: 'POST', headers: upstreamHeaders, body: JSON.stringify(direct) }
-        : { url: flowUrl('chat', 'run'), method: 'POST', headers: runHeaders, body: runBody },
-    );
-    warnOnFailures(context, 'flows run', plain);
+        ? { url: chatUrl, method: 'POST' as const, headers: upstreamHeaders, body: JSON.stringify(directBody) }
+        : { url: flowUrl('chat', path), method: 'POST' as const, headers: runHeaders, body: runBody };
     const overhead = (a: number, b: number | undefined) => (b === undefined ? '–' : (a - b).toFixed(2));
+    const overheads = (result: { service: LoadResult; baseline?: LoadResult }) =>
+      `overhead p50 +${overhead(result.service.p50, result.baseline?.p50)} ms, p99 +${overhead(result.service.p99, result.baseline?.p99)} ms`;
+    const plain = await compare(context, service, fake, runOrDirect('run', direct));
+    warnOnFailures(context, 'flows run', plain);
     rows.push({
       scenario: 'flows POST /run (1 llm node, non-streaming, 10 connections)',
       ...plain,
       baseline: plain.baseline && { ...plain.baseline, label: 'fake upstream direct' },
-      note: `overhead p50 +${overhead(plain.service.p50, plain.baseline?.p50)} ms, p99 +${overhead(plain.service.p99, plain.baseline?.p99)} ms (queueing behind 10 connections included)`,
+      note: `${overheads(plain)} (queueing behind 10 connections included)`,
     });
     // One connection: the service's own time per run, without queueing behind the other connections.
-    const single = await compare({ ...context, connections: 1 }, service, fake, (base) =>
-      base === fake.url
-        ? { url: chatUrl, method: 'POST', headers: upstreamHeaders, body: JSON.stringify(direct) }
-        : { url: flowUrl('chat', 'run'), method: 'POST', headers: runHeaders, body: runBody },
-    );
+    const single = await compare({ ...context, connections: 1 }, service, fake, runOrDirect('run', direct));
     warnOnFailures(context, 'flows run, 1 connection', single);
     rows.push({
       scenario: 'flows POST /run (non-streaming, 1 connection)',
       ...single,
       baseline: single.baseline && { ...single.baseline, label: 'fake upstream direct' },
-      note: `overhead p50 +${overhead(single.service.p50, single.baseline?.p50)} ms, p99 +${overhead(single.service.p99, single.baseline?.p99)} ms (target < 2 ms at p50)`,
+      note: `${overheads(single)} (target < 2 ms at p50)`,
     });
-    const sse = await compare(context, service, fake, (base) =>
-      base === fake.url
-        ? { url: chatUrl, method: 'POST', headers: upstreamHeaders, body: JSON.stringify(directStream) }
-        : { url: flowUrl('chat', 'run/stream'), method: 'POST', headers: runHeaders, body: runBody },
-    );
+    const sse = await compare(context, service, fake, runOrDirect('run/stream', directStream));
     warnOnFailures(context, 'flows SSE', sse);
     rows.push({
       scenario: 'flows POST /run/stream (SSE, 10 tokens)',
       ...sse,
       baseline: sse.baseline && { ...sse.baseline, label: 'fake upstream SSE direct' },
-      note: `whole stream; overhead p50 +${overhead(sse.service.p50, sse.baseline?.p50)} ms, p99 +${overhead(sse.service.p99, sse.baseline?.p99)} ms`,
+      note: `whole stream; ${overheads(sse)}`,
     });
 
     const sequential = context.quick ? 20 : 200;
