@@ -134,6 +134,33 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
     expect(Object.keys((await openapi.json()).paths)).toContain('/api/mcp/v1/tickets/{id}/sub-ticket');
   });
 
+  it('refuses NUL characters (which PostgreSQL cannot store) with 400 on every engine, over REST and MCP', async () => {
+    const headers = { authorization: `Bearer ${board.token}`, 'content-type': 'application/json' };
+    const created = await fetch(`${board.url}/api/mcp/v1/tickets`, { method: 'POST', headers, body: JSON.stringify({ title: 'a\u0000b' }) });
+    const titleMessage = 'title must not contain NUL characters (U+0000).';
+    expect([created.status, await created.json()]).toEqual([
+      400,
+      { error: { code: 'invalid_request', message: `Invalid arguments for create_ticket: ${titleMessage}`, details: { issues: [{ path: 'title', message: titleMessage }] } } },
+    ]);
+    const document = await fetch(`${board.url}/api/mcp/v1/documents/a%00b`, { headers });
+    const docMessage = 'doc_id must not contain NUL characters (U+0000).';
+    expect([document.status, await document.json()]).toEqual([
+      400,
+      { error: { code: 'invalid_request', message: `Invalid arguments for get_document: ${docMessage}`, details: { issues: [{ path: 'doc_id', message: docMessage }] } } },
+    ]);
+    const client = await connectMcp(board.url, board.token);
+    try {
+      const message = 'Invalid arguments for create_ticket: labels must not contain NUL characters (U+0000).';
+      expect(await client.callTool({ name: 'create_ticket', arguments: { title: 'x', labels: ['back\u0000end'] } })).toEqual({
+        isError: true,
+        content: [{ type: 'text', text: message }],
+        structuredContent: { error: { code: 'invalid_request', message, details: { issues: [{ path: 'labels', message: 'labels must not contain NUL characters (U+0000).' }] } } },
+      });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('refuses a ticket number beyond the 9 digits of the string forms with 400, sent as a JSON number too', async () => {
     const headers = { authorization: `Bearer ${board.token}`, 'content-type': 'application/json' };
     const response = await fetch(`${board.url}/api/mcp/v1/tickets/${board.projectKey}-1/convert-to-sub-ticket`, { method: 'POST', headers, body: JSON.stringify({ epic_id: 3_000_000_000 }) });

@@ -59,10 +59,26 @@ function describeIssue(issue: z.core.$ZodIssue, shape: Record<string, unknown>):
   return field && !issue.message.startsWith('Unknown ') ? `${field}: ${issue.message}` : issue.message;
 }
 
+const hasNul = (value: unknown) => typeof value === 'string' && value.includes('\0');
+
+/** The first parameter holding U+0000: PostgreSQL text cannot store it, so both engines refuse it alike. */
+function fieldWithNul(input: Record<string, unknown>): string | undefined {
+  for (const field in input) {
+    const value = input[field];
+    if (hasNul(value) || (Array.isArray(value) && value.some(hasNul))) return field;
+  }
+  return undefined;
+}
+
 /** Validates a tool's arguments; a failure is an invalid_request naming each problem and how to fix it. */
 export function parseInput<S extends z.ZodObject>(tool: ToolDefinition<S>, args: unknown): z.output<S> {
   const result = tool.input.safeParse(args ?? {}, { reportInput: true });
-  if (result.success) return result.data;
+  if (result.success) {
+    const field = fieldWithNul(result.data);
+    if (field === undefined) return result.data;
+    const message = `${field} must not contain NUL characters (U+0000).`;
+    throw new AppError('invalid_request', `Invalid arguments for ${tool.name}: ${message}`, { issues: [{ path: field, message }] });
+  }
   const messages = result.error.issues.map((issue) => describeIssue(issue, tool.input.shape));
   throw new AppError('invalid_request', `Invalid arguments for ${tool.name}: ${messages.join(' ')}`, {
     issues: result.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: describeIssue(issue, tool.input.shape) })),
