@@ -1,4 +1,4 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '@switchboard/core';
 import { countSegments } from '../domain/segments.ts';
 import { statusAdvances, type MessageRecord, type MessageStatus } from '../domain/message.ts';
@@ -50,16 +50,19 @@ const INSERT_MESSAGES = {
   postgres: new RowsStatement('postgres', MESSAGES_HEAD, RECEIVED_ROW, 'returning id'),
 };
 
+// SQLite writes a page's messages as one JSON array itself (json_group_array); PostgreSQL's are written by postgresJsonArray.
+const SQLITE_JSON_FIELDS = MESSAGE_COLUMNS.map((column) => {
+  const name = column === 'from_number' ? 'from' : column === 'to_number' ? 'to' : column;
+  return sql`${sql.lit(name)}, page.${sql.ref(column)}`;
+});
+const SQLITE_JSON_ARRAY = sql<string | null>`json_group_array(json_object(${sql.join(SQLITE_JSON_FIELDS)}) order by page.id)`;
+
 /** Messages: the incremental listing and what webhooks report. */
 export class MessageStore {
-  private readonly jsonArray: RawBuilder<string | null>;
-
   constructor(
     private readonly db: Kysely<SmsTables>,
     private readonly dialect: DialectName,
-  ) {
-    this.jsonArray = jsonArrayOfMessages(dialect);
-  }
+  ) {}
 
   private filtered(orgId: string, query: ListQuery, sinceId: number) {
     let select = this.db.selectFrom('messages').where('org_id', '=', orgId).where('id', '>', sinceId);
@@ -104,7 +107,7 @@ export class MessageStore {
     const page = this.filtered(orgId, query, query.sinceId).select(MESSAGE_COLUMNS).orderBy('id').limit(query.limit).as('page');
     const row = await this.db
       .selectFrom(page)
-      .select([this.jsonArray.as('json'), (eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.max('page.id').as('last_id')])
+      .select([SQLITE_JSON_ARRAY.as('json'), (eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.max('page.id').as('last_id')])
       .executeTakeFirstOrThrow();
     const count = Number(row.count);
     const lastId = count > 0 ? Number(row.last_id) : query.sinceId;
@@ -262,14 +265,4 @@ function postgresJsonArray(rows: MessageRow[]): string {
       `"created_at" : ${text(row.created_at)}, "updated_at" : ${text(row.updated_at)}}`;
   }
   return out + ']';
-}
-
-/** The page's rows as a JSON array of message records, built by the database (the only dialect-specific query text). */
-function jsonArrayOfMessages(dialect: DialectName): RawBuilder<string | null> {
-  const fields = MESSAGE_COLUMNS.map((column) => {
-    const name = column === 'from_number' ? 'from' : column === 'to_number' ? 'to' : column;
-    return sql`${sql.lit(name)}, page.${sql.ref(column)}`;
-  });
-  const object = dialect === 'postgres' ? sql`json_build_object(${sql.join(fields)})` : sql`json_object(${sql.join(fields)})`;
-  return dialect === 'postgres' ? sql<string | null>`json_agg(${object} order by page.id)::text` : sql<string | null>`json_group_array(${object} order by page.id)`;
 }
