@@ -1,4 +1,4 @@
-import { createHttpServer, createLogger, registerOpenApi, type App } from '@switchboard/core';
+import { createHttpServer, createLogger, createRateLimiter, registerOpenApi, type App } from '@switchboard/core';
 import { Counter } from 'prom-client';
 import type { FlowsConfig } from './config.ts';
 import { RunService } from './engine/run-service.ts';
@@ -9,13 +9,12 @@ import { registerRunRoutes } from './http/run-routes.ts';
 import { registerKnowledgeRoutes } from './http/knowledge-routes.ts';
 import { openFlowsStores } from './stores.ts';
 import { RunRecorder } from './store/run-store.ts';
-import { createFlowsRateLimiter } from './store/rate-limiter.ts';
 
 /** Builds the flow-execution service; closing the app flushes pending run records and closes the database. */
 export async function buildApp(config: FlowsConfig): Promise<App> {
   const logger = createLogger({ service: 'flows', level: config.logLevel });
   const stores = await openFlowsStores(config);
-  const limiter = await createFlowsRateLimiter(stores.database, config);
+  const limiter = await createRateLimiter(stores.database, config.redisUrl);
   const recorder = new RunRecorder(stores.runs, logger);
   const runs = new RunService(stores.flows, stores.providers, recorder, config, { knowledge: stores.knowledge, memory: stores.memory });
   const app = createHttpServer({ logger, bodyLimit: config.bodyLimit });
