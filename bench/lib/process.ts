@@ -44,13 +44,13 @@ export async function startService(name: string, env: Record<string, string>): P
  * set, the process runs under `--cpu-prof` and writes its profile there when
  * it stops.
  */
-export async function startProcess(file: string, env: Record<string, string>, args: string[] = []): Promise<RunningProcess> {
-  return startNode(file, ['--import', 'tsx'], env, args);
+export async function startProcess(file: string, env: Record<string, string>): Promise<RunningProcess> {
+  return startNode(file, ['--import', 'tsx'], env);
 }
 
-async function startNode(file: string, nodeArgs: string[], env: Record<string, string>, args: string[] = []): Promise<RunningProcess> {
+async function startNode(file: string, nodeArgs: string[], env: Record<string, string>): Promise<RunningProcess> {
   const profiling = profile.dir ? ['--cpu-prof', `--cpu-prof-dir=${profile.dir}`] : [];
-  const child = spawn(process.execPath, [...profiling, ...nodeArgs, file, ...args], {
+  const child = spawn(process.execPath, [...profiling, ...nodeArgs, file], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
