@@ -235,10 +235,9 @@ describe.each(dialectsUnderTest())('restart durability on %s', (dialect) => {
       const answered = await service.app.inject({ method: 'POST', url: '/webhook', headers: { 'x-secret-key': service.key }, payload: { events } });
       expect(answered.statusCode).toBe(200);
       await service.app.close();
-      const { smsContext } = await import('../src/index.ts');
-      const restarted = smsContext(await service.rebuild());
-      const page = await restarted.messages.list('acme', { limit: 100, sinceId: 0, direction: null, sim: null });
-      expect(page.messages.map((m) => m.id)).toEqual(answered.json().stored);
+      const restarted = await service.rebuild();
+      const page = (await restarted.inject({ method: 'GET', url: `/messages/acme/${service.key}?limit=100` })).json();
+      expect(page.messages.map((m: { id: number }) => m.id)).toEqual(answered.json().stored);
     } finally {
       await service.close();
     }

@@ -8,12 +8,6 @@ import { RowsStatement } from './compiled-statements.ts';
 import { MESSAGE_COLUMNS, lockOrganization, presentMessage, tally, touchSims, type MessageRow, type SimTouch } from './message-rows.ts';
 import type { SmsTables } from './schema.ts';
 
-/** One page of a listing. */
-export interface MessagePage {
-  messages: MessageRecord[];
-  hasMore: boolean;
-}
-
 /** A page whose messages are one JSON array text (see listJson). */
 export interface JsonMessagePage {
   json: string;
@@ -79,28 +73,11 @@ export class MessageStore {
     return select;
   }
 
-  /** Messages with id > since_id, ascending, at most `limit`, filtered by direction and SIM (id or phone number). */
-  async list(orgId: string, query: ListQuery): Promise<MessagePage> {
-    const { rows, hasMore } = await this.pageRows(orgId, query);
-    return { messages: rows.map(presentMessage), hasMore };
-  }
-
-  /** One page of rows, fetching one more than the page to tell whether more exist. */
-  private async pageRows(orgId: string, query: ListQuery): Promise<{ rows: MessageRow[]; hasMore: boolean }> {
-    const rows = (await this.filtered(orgId, query, query.sinceId)
-      .select(MESSAGE_COLUMNS)
-      .orderBy('id')
-      .limit(query.limit + 1)
-      .execute()) as MessageRow[];
-    const hasMore = rows.length > query.limit;
-    if (hasMore) rows.pop();
-    return { rows, hasMore };
-  }
-
   /**
-   * The same page as `list`, with the messages already serialized by the
-   * database as a JSON array of message records: the hot read path, which
-   * saves materializing and re-serializing every row in JavaScript.
+   * Messages with id > since_id, ascending, at most `limit`, filtered by
+   * direction and SIM (id or phone number), as one JSON array text of message
+   * records: the hot read path, which on SQLite saves materializing and
+   * re-serializing every row in JavaScript.
    */
   async listJson(orgId: string, query: ListQuery): Promise<JsonMessagePage> {
     if (this.dialect === 'postgres') return this.listJsonFromRows(orgId, query);
@@ -125,7 +102,13 @@ export class MessageStore {
    * the same statement, and are written here in json_agg's own text form.
    */
   private async listJsonFromRows(orgId: string, query: ListQuery): Promise<JsonMessagePage> {
-    const { rows, hasMore } = await this.pageRows(orgId, query);
+    const rows = (await this.filtered(orgId, query, query.sinceId)
+      .select(MESSAGE_COLUMNS)
+      .orderBy('id')
+      .limit(query.limit + 1)
+      .execute()) as MessageRow[];
+    const hasMore = rows.length > query.limit;
+    if (hasMore) rows.pop();
     const count = rows.length;
     const lastId = count > 0 ? Number(rows[count - 1].id) : query.sinceId;
     return { json: count > 0 ? postgresJsonArray(rows) : '[]', count, lastId, hasMore };
