@@ -116,10 +116,10 @@ async function resolveAssignee(ctx: BoardContext, raw: string | null | undefined
 
 /**
  * Applies the epic rule after a change to one of its sub-tickets, recording
- * an automatic move as `auto_moved` by `system`.
+ * an automatic move as `auto_moved` by `system`. `epic` is the row the caller
+ * loaded (and locked) in this transaction; the rule reads its column and completed_at.
  */
-export async function advanceEpic(ctx: BoardContext, trx: Db, columns: readonly BoardColumn[], epicId: string, now: string): Promise<void> {
-  const epic = await requireTicket(ctx, trx, epicId, 'epic_id', true);
+export async function advanceEpic(ctx: BoardContext, trx: Db, columns: readonly BoardColumn[], epic: TicketRow, now: string): Promise<void> {
   const byId = new Map(columns.map((column) => [column.id, column]));
   const subs = await subTicketsOf(trx, [epic.id]);
   const current = byId.get(epic.column_id)!;
@@ -180,7 +180,7 @@ async function createIn(ctx: BoardContext, input: CreateTicketInput, parentRef: 
         await updateTicketRow(trx, parent.id, { ticket_type: 'epic', updated_at: now });
         await record(ctx, trx, parent.id, 'promoted', `promoted from ${parent.ticket_type} to epic: sub-ticket ${ticketKey(ctx.project.key, number)} was created`, now);
       }
-      await advanceEpic(ctx, trx, columns, parent.id, now);
+      await advanceEpic(ctx, trx, columns, parent, now);
     }
     return id;
   });
@@ -213,7 +213,7 @@ export async function convertToSubTicket(ctx: BoardContext, input: { ticket_id: 
       await updateTicketRow(trx, epic.id, { ticket_type: 'epic', updated_at: now });
       await record(ctx, trx, epic.id, 'promoted', `promoted from ${epic.ticket_type} to epic: ${keyOf(ctx, ticket)} became its sub-ticket`, now);
     }
-    await advanceEpic(ctx, trx, columns, epic.id, now);
+    await advanceEpic(ctx, trx, columns, epic, now);
     return ticket.id;
   });
   return ticketView(ctx, id);
@@ -282,7 +282,7 @@ export async function moveTicket(ctx: BoardContext, input: { ticket_id: Ref; col
       completed_at: completedAtAfterMove(target, { completedAt: ticket.completed_at, wasDone: current.isDone }, now),
     });
     await record(ctx, trx, ticket.id, 'moved', `moved from ${current.name} to ${target.name}`, now);
-    if (ticket.parent_id) await advanceEpic(ctx, trx, columns, ticket.parent_id, now);
+    if (ticket.parent_id) await advanceEpic(ctx, trx, columns, await requireTicket(ctx, trx, ticket.parent_id, 'epic_id', true), now);
     return ticket.id;
   });
   return ticketView(ctx, id);
@@ -317,7 +317,7 @@ export async function deleteTicket(ctx: BoardContext, input: { ticket_id: Ref })
       const parent = await requireTicket(ctx, trx, ticket.parent_id, 'parent', true);
       await updateTicketRow(trx, parent.id, { updated_at: now });
       await record(ctx, trx, parent.id, 'sub_ticket_deleted', `deleted sub-ticket ${key}: ${ticket.title}`, now);
-      await advanceEpic(ctx, trx, await projectColumns(trx, ctx.project.id), parent.id, now);
+      await advanceEpic(ctx, trx, await projectColumns(trx, ctx.project.id), parent, now);
     }
     return { deleted: true as const, key };
   });
