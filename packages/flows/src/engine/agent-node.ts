@@ -1,14 +1,8 @@
-import { AppError } from '@switchboard/core';
 import type { AgentNodeData } from '../domain/flow-definition.ts';
 import { FlowsError } from '../domain/errors.ts';
 import { renderJsonTemplate } from '../domain/references.ts';
 import type { NodeContext, NodeResult } from './node-handler.ts';
 import type { RunServices, SubFlowResult } from './run-services.ts';
-
-function requireServices(context: NodeContext): RunServices {
-  if (!context.services) throw new AppError('internal', 'Agent nodes need the run services');
-  return context.services;
-}
 
 /**
  * Runs flow `slug` as a sub-agent: refused when it is already on the chain of
@@ -38,7 +32,6 @@ export function mappedInput(context: NodeContext, data: AgentNodeData): Record<s
 export async function runAgentNode(context: NodeContext): Promise<NodeResult> {
   const data = context.node.data as unknown as AgentNodeData;
   if (context.flow.tools.toolNodes.has(context.node.id)) return { output: { tool: data.name ?? data.flow } };
-  const services = requireServices(context);
-  const result = await callSubFlow(services, data.flow, mappedInput(context, data), context.scope.metadata, context.signal);
+  const result = await callSubFlow(context.services, data.flow, mappedInput(context, data), context.scope.metadata, context.signal);
   return { output: { text: result.text, output: result.output, usage: result.usage }, usage: result.usage, text: result.text };
 }

@@ -50,7 +50,7 @@ export interface RunRequest {
   /** Clock, injectable for tests. */
   now?: () => Date;
   /** Knowledge, memory, tools and sub-flows. */
-  services?: RunServices;
+  services: RunServices;
 }
 
 /** What a successful run produced. */

@@ -31,8 +31,8 @@ export interface NodeContext {
   emit(event: RunEvent): void;
   /** Retries of a failed provider call. */
   providerRetries: number;
-  /** Knowledge, memory, tools and sub-flows (absent in runs that need none, e.g. engine unit tests). */
-  services?: RunServices;
+  /** Knowledge, memory, tools and sub-flows. */
+  services: RunServices;
 }
 
 /** What a node produced. */

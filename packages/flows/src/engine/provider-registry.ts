@@ -33,11 +33,6 @@ export class OrgProviders {
     this.byName = new Map(connections.map((c) => [c.name, c]));
   }
 
-  /** Names a flow of this organization may use. */
-  names(): Set<string> {
-    return new Set(this.byName.keys());
-  }
-
   /** The API key of a connection, so error messages can be scrubbed of it. */
   secretOf(name: string): string | null {
     return this.byName.get(name)?.apiKey ?? null;

@@ -1,4 +1,3 @@
-import { AppError } from '@switchboard/core';
 import type { RetrievalNodeData } from '../domain/flow-definition.ts';
 import { renderTemplate } from '../domain/references.ts';
 import type { NodeContext, NodeResult } from './node-handler.ts';
@@ -9,7 +8,6 @@ const DEFAULT_TOP_K = 4;
 export async function runRetrievalNode(context: NodeContext): Promise<NodeResult> {
   const data = context.node.data as unknown as RetrievalNodeData;
   const services = context.services;
-  if (!services) throw new AppError('internal', 'Retrieval nodes need the run services');
   const query = renderTemplate(data.query, context.scope);
   const chunks = await services.knowledge.search({ id: services.orgId, providersVersion: services.providersVersion }, data.knowledge_base, query, data.top_k ?? DEFAULT_TOP_K, context.signal);
   const text = chunks.map((c) => c.text).join('\n\n---\n\n');

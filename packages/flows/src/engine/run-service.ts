@@ -81,12 +81,11 @@ export class RunService {
     private readonly providers: ProviderRegistry,
     private readonly recorder: RunRecorder,
     private readonly config: FlowsConfig,
-    private readonly agentDeps?: { knowledge: KnowledgeService; memory: MemoryStore },
+    private readonly agentDeps: { knowledge: KnowledgeService; memory: MemoryStore },
   ) {}
 
   /** Tools, knowledge, memory and sub-flows for a run of `slug`, reached through the chain of agent flows `chain`. */
-  private services(orgId: number, providersVersion: number, slug: string, chain: string[]): RunServices | undefined {
-    if (!this.agentDeps) return undefined;
+  private services(orgId: number, providersVersion: number, slug: string, chain: string[]): RunServices {
     return {
       orgId,
       providersVersion,

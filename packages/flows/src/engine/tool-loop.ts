@@ -1,5 +1,4 @@
 import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet as AiToolSet } from 'ai';
-import { AppError } from '@switchboard/core';
 import type { LlmNodeData } from '../domain/flow-definition.ts';
 import { renderTemplate } from '../domain/references.ts';
 import type { Usage } from '../store/run-store.ts';
@@ -49,7 +48,6 @@ export function needsToolLoop(context: NodeContext): boolean {
 export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
   const data = context.node.data as unknown as LlmNodeData;
   const services = context.services;
-  if (!services) throw new AppError('internal', 'Tools and memory need the run services');
   const model = context.providers.model(data.provider, data.model) as LanguageModel;
   const system = [data.system ? renderTemplate(data.system, context.scope) : '', context.callerSystem ?? ''].filter((s) => s !== '').join('\n\n');
   const prompt = data.prompt === undefined ? '' : renderTemplate(data.prompt, context.scope);

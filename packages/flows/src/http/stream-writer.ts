@@ -4,8 +4,6 @@ import type { FastifyReply } from 'fastify';
 export interface StreamWriter {
   write(text: string): void;
   end(): void;
-  /** True once the client has gone (or the stream was ended). */
-  readonly closed: boolean;
 }
 
 /**
@@ -43,9 +41,6 @@ export function openStream(reply: FastifyReply, contentType: string, extraHeader
       if (ended) return;
       ended = true;
       res.end();
-    },
-    get closed() {
-      return ended;
     },
   };
 }
