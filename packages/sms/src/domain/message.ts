@@ -1,43 +1,52 @@
-/** Direction of a message. */
-export type Direction = 'inbound' | 'outbound';
+import { z } from 'zod';
 
-/** Lifecycle of a message: `received` for inbound; `queued` → `sending` → `sent` → `delivered` | `failed` for outbound. */
-export type MessageStatus = 'received' | 'queued' | 'sending' | 'sent' | 'delivered' | 'failed';
+// The records are declared once, as zod schemas: they give the TypeScript types and
+// describe the answers in /openapi.json (requests are validated by validation.ts).
 
 /** A message as every JSON endpoint returns it (design/sms.md, Records). */
-export interface MessageRecord {
-  id: number;
-  org_id: string;
-  direction: Direction;
-  sim: string | null;
-  from: string;
-  to: string;
-  body: string;
-  status: MessageStatus;
-  segments: number;
-  gateway: string | null;
-  external_id: string | null;
-  error: string | null;
-  received_at: string | null;
-  sent_at: string | null;
-  delivered_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export const messageSchema = z.object({
+  id: z.number().int(),
+  org_id: z.string(),
+  direction: z.enum(['inbound', 'outbound']),
+  sim: z.string().nullable(),
+  from: z.string(),
+  to: z.string(),
+  body: z.string(),
+  status: z.enum(['received', 'queued', 'sending', 'sent', 'delivered', 'failed']),
+  segments: z.number().int(),
+  gateway: z.string().nullable(),
+  external_id: z.string().nullable(),
+  error: z.string().nullable(),
+  received_at: z.string().nullable(),
+  sent_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+/** A message as every JSON endpoint returns it. */
+export type MessageRecord = z.infer<typeof messageSchema>;
+/** Direction of a message. */
+export type Direction = MessageRecord['direction'];
+/** Lifecycle of a message: `received` for inbound; `queued` → `sending` → `sent` → `delivered` | `failed` for outbound. */
+export type MessageStatus = MessageRecord['status'];
 
 /** A SIM as GET /sims returns it. */
-export interface SimRecord {
-  sim: string;
-  label: string | null;
-  phone_number: string | null;
-  device_id: string | null;
-  slot: number | null;
-  message_count: number;
-  inbound_count: number;
-  outbound_count: number;
-  first_seen_at: string;
-  last_seen_at: string;
-}
+export const simSchema = z.object({
+  sim: z.string(),
+  label: z.string().nullable(),
+  phone_number: z.string().nullable(),
+  device_id: z.string().nullable(),
+  slot: z.number().int().nullable(),
+  message_count: z.number().int(),
+  inbound_count: z.number().int(),
+  outbound_count: z.number().int(),
+  first_seen_at: z.string(),
+  last_seen_at: z.string(),
+});
+
+/** A SIM as GET /sims returns it. */
+export type SimRecord = z.infer<typeof simSchema>;
 
 /** Whether a delivery report may move a message from `current` to `next` (reports arrive late, twice, or out of order). */
 export function statusAdvances(current: MessageStatus, next: 'sent' | 'delivered' | 'failed'): boolean {

@@ -1,11 +1,12 @@
 import type { App } from '@switchboard/core';
 import type { FastifyRequest } from 'fastify';
+import { simSchema } from '../domain/message.ts';
 import { validateListQuery } from '../domain/validation.ts';
 import type { SmsContext } from './context.ts';
 import { presentedKey, requireOrgKey } from './credentials.ts';
 import { validationFailed } from './error-handler.ts';
 import { handValidated } from './route-options.ts';
-import { detailSchema, listQuerySchema, messagePageSchema, orgKeyParams, orgParams, simSchema, validationErrorSchema } from './schema.ts';
+import { detailSchema, listQuerySchema, messagePageSchema, orgKeyParams, orgParams, validationErrorSchema } from './schema.ts';
 import { z } from 'zod';
 
 type Query = Record<string, string | string[] | undefined>;

@@ -1,28 +1,8 @@
 import { z } from 'zod';
+import { messageSchema } from '../domain/message.ts';
 
 // These schemas document the API (/openapi.json). Requests are checked by
 // domain/validation.ts instead, because clients expect pydantic's exact 422 wording.
-
-/** A message record. */
-export const messageSchema = z.object({
-  id: z.number().int(),
-  org_id: z.string(),
-  direction: z.enum(['inbound', 'outbound']),
-  sim: z.string().nullable(),
-  from: z.string(),
-  to: z.string(),
-  body: z.string(),
-  status: z.enum(['received', 'queued', 'sending', 'sent', 'delivered', 'failed']),
-  segments: z.number().int(),
-  gateway: z.string().nullable(),
-  external_id: z.string().nullable(),
-  error: z.string().nullable(),
-  received_at: z.string().nullable(),
-  sent_at: z.string().nullable(),
-  delivered_at: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
 
 /** The listing envelope. */
 export const messagePageSchema = z.object({
@@ -38,20 +18,6 @@ export const listQuerySchema = z.object({
   since_id: z.coerce.number().int().min(0).default(0).describe('only messages with a larger id; pass next_since_id back'),
   direction: z.enum(['inbound', 'outbound']).nullable().optional().describe('only this direction'),
   sim: z.string().nullable().optional().describe('only this SIM (its id such as sim1, or its phone number)'),
-});
-
-/** A SIM record. */
-export const simSchema = z.object({
-  sim: z.string(),
-  label: z.string().nullable(),
-  phone_number: z.string().nullable(),
-  device_id: z.string().nullable(),
-  slot: z.number().int().nullable(),
-  message_count: z.number().int(),
-  inbound_count: z.number().int(),
-  outbound_count: z.number().int(),
-  first_seen_at: z.string(),
-  last_seen_at: z.string(),
 });
 
 /** Body of POST /send. */
