@@ -169,9 +169,10 @@ export async function commentsOf(db: Db, ticketId: string): Promise<CommentEntry
   return commentsQuery(db, ticketId);
 }
 
-/** The latest comment of a ticket (for summaries). */
-export async function latestComment(db: Db, ticketId: string): Promise<CommentRow | undefined> {
-  return db.selectFrom('comments').selectAll().where('ticket_id', '=', ticketId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+/** The content of a ticket's latest comment (for summaries). */
+export async function latestComment(db: Db, ticketId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('comments').select('content').where('ticket_id', '=', ticketId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+  return row?.content;
 }
 
 const labelsQuery = preparedQuery({

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DialectName, Logger } from '@switchboard/core';
 import type { Db } from '../store/project-store.ts';
 import { ticketKey } from '../domain/ticket-rules.ts';
+import { latestComment } from '../store/ticket-store.ts';
 import { extractiveSummarizer, type Summarizer } from './summarizer.ts';
 
 /** Options of the summary worker. */
@@ -103,8 +104,7 @@ export class SummaryWorker {
 
   private async refresh(ticket: DueTicket): Promise<void> {
     const { db, summarizer, logger } = this.options;
-    const comment = await db.selectFrom('comments').select('content').where('ticket_id', '=', ticket.id).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
-    const input = { key: ticketKey(ticket.project_key, ticket.number), title: ticket.title, description: ticket.description, latestComment: comment?.content };
+    const input = { key: ticketKey(ticket.project_key, ticket.number), title: ticket.title, description: ticket.description, latestComment: await latestComment(db, ticket.id) };
     let summary;
     try {
       summary = await summarizer.summarize(input);
