@@ -28,16 +28,27 @@ export function toFinishReason(reason: string | undefined): string {
   }
 }
 
-/** The chat call of an llm node as an AI SDK prompt: system, the conversation, the rendered prompt. */
-export function buildPrompt(context: NodeContext): LanguageModelV3Prompt {
+/** An llm node's system text: its rendered `system`, then the caller's system messages ('' when neither). */
+export function systemText(context: NodeContext): string {
   const data = context.node.data as unknown as LlmNodeData;
-  const system = [data.system ? renderTemplate(data.system, context.scope) : '', context.callerSystem ?? ''].filter((s) => s !== '').join('\n\n');
+  return [data.system ? renderTemplate(data.system, context.scope) : '', context.callerSystem ?? ''].filter((s) => s !== '').join('\n\n');
+}
+
+/** An llm node's rendered prompt ('' without one). */
+export function promptText(context: NodeContext): string {
+  const data = context.node.data as unknown as LlmNodeData;
+  return data.prompt === undefined ? '' : renderTemplate(data.prompt, context.scope);
+}
+
+/** The chat call of an llm node as an AI SDK prompt: system, the conversation, the rendered prompt. */
+function buildPrompt(context: NodeContext): LanguageModelV3Prompt {
+  const system = systemText(context);
   const prompt: LanguageModelV3Prompt = [];
   if (system !== '') prompt.push({ role: 'system', content: system });
   for (const message of context.conversation) {
     prompt.push({ role: message.role, content: [{ type: 'text', text: message.content }] });
   }
-  const text = data.prompt === undefined ? '' : renderTemplate(data.prompt, context.scope);
+  const text = promptText(context);
   if (text !== '' || context.conversation.length === 0) prompt.push({ role: 'user', content: [{ type: 'text', text }] });
   return prompt;
 }

@@ -1,9 +1,8 @@
 import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet as AiToolSet } from 'ai';
 import type { LlmNodeData } from '../domain/flow-definition.ts';
-import { renderTemplate } from '../domain/references.ts';
 import type { Usage } from '../store/run-store.ts';
 import type { ConversationMessage, NodeContext, NodeResult } from './node-handler.ts';
-import { toFinishReason } from './llm-node.ts';
+import { promptText, systemText, toFinishReason } from './llm-node.ts';
 import { providerError } from './run-errors.ts';
 import { buildTools, type ToolSet } from './tool-nodes.ts';
 
@@ -49,8 +48,8 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
   const data = context.node.data as unknown as LlmNodeData;
   const services = context.services;
   const model = context.providers.model(data.provider, data.model) as LanguageModel;
-  const system = [data.system ? renderTemplate(data.system, context.scope) : '', context.callerSystem ?? ''].filter((s) => s !== '').join('\n\n');
-  const prompt = data.prompt === undefined ? '' : renderTemplate(data.prompt, context.scope);
+  const system = systemText(context);
+  const prompt = promptText(context);
   const session = data.memory ? sessionOf(context.scope.metadata) : undefined;
   const remembered: ConversationMessage[] = session ? await services.memory.recent(services.orgId, services.flowSlug, session, data.memory!.window) : [];
   const messages: ModelMessage[] = [...remembered, ...context.conversation].map((m) => ({ role: m.role, content: m.content }));
