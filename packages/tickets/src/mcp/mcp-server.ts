@@ -4,6 +4,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { z } from 'zod';
 import { isAppError, type Logger } from '@switchboard/core';
 import type { BoardContext } from '../service/board-context.ts';
+import { errorBody } from '../http/error-handler.ts';
 import { TOOLS } from '../tools/catalogue.ts';
 import { MCP_INSTRUCTIONS } from '../tools/instructions.ts';
 import { runTool, type ToolDefinition } from '../tools/tool.ts';
@@ -58,8 +59,7 @@ export async function callTool(tool: ToolDefinition | string, ctx: BoardContext,
       logger.error({ err: error, tool: definition.name }, 'tool failed');
       return { isError: true, content: [{ type: 'text', text: `${definition.name} failed with an internal error; retry the call, and report it if it persists.` }] };
     }
-    const body = { error: { code: error.code, message: error.message, ...(error.details !== undefined ? { details: error.details } : {}) } };
-    return { isError: true, content: [{ type: 'text', text: error.message }], structuredContent: body };
+    return { isError: true, content: [{ type: 'text', text: error.message }], structuredContent: errorBody(error) };
   }
 }
 
