@@ -66,6 +66,13 @@ describe('JSON errors in Python words', () => {
     expect(decodeJson(text)).toEqual({ ok: false, error: { msg, pos } });
   });
 
+  it('stops at Python\'s recursion limit instead of overflowing the stack on deeply nested malformed text', () => {
+    const msg = (kind: string) => `maximum recursion depth exceeded while decoding a JSON ${kind} from a unicode string`;
+    expect(decodeJson('['.repeat(100_000))).toEqual({ ok: false, error: { msg: msg('array'), pos: 1000 } });
+    expect(decodeJson('{"a": '.repeat(100_000))).toEqual({ ok: false, error: { msg: msg('object'), pos: 6000 } });
+    expect(decodeJson('['.repeat(1000))).toEqual({ ok: false, error: { msg: 'Expecting value', pos: 1000 } });
+  });
+
   it('parses what JSON.parse parses, and Python extras such as NaN', () => {
     expect(decodeJson('{"a": [1, "x", null, true]}')).toEqual({ ok: true, value: { a: [1, 'x', null, true] } });
     expect(decodeJson('[NaN]')).toEqual({ ok: true, value: [NaN] });

@@ -174,6 +174,19 @@ describe.each(dialectsUnderTest())('422 bodies as FastAPI writes them on %s', (d
     });
   });
 
+  it('send with JSON nested deeper than Python decodes: 422, not a stack overflow', async () => {
+    const response = await send('['.repeat(100_000));
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual({
+      detail: [
+        {
+          type: 'json_invalid', loc: ['body', 1000], msg: 'JSON decode error', input: {},
+          ctx: { error: 'maximum recursion depth exceeded while decoding a JSON array from a unicode string' },
+        },
+      ],
+    });
+  });
+
   it('send with a bad number and a text too long', async () => {
     const response = await send(JSON.stringify({ to: '12', body: 'x'.repeat(1601) }));
     expect(response.statusCode).toBe(422);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { SignJWT } from 'jose';
 import { timestampSignature, twilioSignature } from '../src/domain/signatures.ts';
+import { UNRECOGNIZED_WEBHOOK } from '../src/http/webhook-routes.ts';
 import { bearer, startService, type TestService } from './helpers.ts';
 
 const OK = (stored: number[], duplicates = 0, updated = 0) => ({ status: 'ok', stored, duplicates, updated });
@@ -91,6 +92,14 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
       expect(xml.statusCode).toBe(400);
       const empty = await service.app.inject({ method: 'POST', url: `/webhook?key=${service.key}` });
       expect(empty.statusCode).toBe(400);
+    });
+
+    it('answers 400, not a stack overflow, for JSON nested deeper than Python decodes', async () => {
+      const response = await post('['.repeat(100_000));
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({
+        detail: `Malformed JSON body: maximum recursion depth exceeded while decoding a JSON array from a unicode string (at character 1000). ${UNRECOGNIZED_WEBHOOK}`,
+      });
     });
 
     it('answers 413 over the body limit', async () => {

@@ -15,6 +15,8 @@ export type JsonDecodeResult = { ok: true; value: unknown } | { ok: false; error
 const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
 const NUMBER = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
 const ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+// Python's default recursion limit: deeper nesting is a RecursionError there, and would overflow our stack here.
+const MAX_DEPTH = 1000;
 
 class DecodeFailure extends Error {
   constructor(
@@ -53,6 +55,8 @@ function codePointIndex(text: string, utf16Index: number): number {
 }
 
 class Reader {
+  private depth = 0;
+
   constructor(private readonly s: string) {}
 
   document(): unknown {
@@ -73,8 +77,7 @@ class Reader {
     const char = s[index];
     if (char === undefined) throw new DecodeFailure('Expecting value', index);
     if (char === '"') return this.string(index + 1);
-    if (char === '{') return this.object(index + 1);
-    if (char === '[') return this.array(index + 1);
+    if (char === '{' || char === '[') return this.nested(char, index);
     if (char === 'n' && s.startsWith('null', index)) return [null, index + 4];
     if (char === 't' && s.startsWith('true', index)) return [true, index + 4];
     if (char === 'f' && s.startsWith('false', index)) return [false, index + 5];
@@ -85,6 +88,15 @@ class Reader {
     if (char === 'I' && s.startsWith('Infinity', index)) return [Infinity, index + 8];
     if (char === '-' && s.startsWith('-Infinity', index)) return [-Infinity, index + 9];
     throw new DecodeFailure('Expecting value', index);
+  }
+
+  private nested(open: '{' | '[', index: number): [unknown, number] {
+    const kind = open === '{' ? 'object' : 'array';
+    if (this.depth === MAX_DEPTH) throw new DecodeFailure(`maximum recursion depth exceeded while decoding a JSON ${kind} from a unicode string`, index);
+    this.depth += 1;
+    const result = open === '{' ? this.object(index + 1) : this.array(index + 1);
+    this.depth -= 1;
+    return result;
   }
 
   private string(end: number): [string, number] {
