@@ -59,6 +59,7 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
   const calls = new Map<string, TraceToolCall>();
   const order: TraceToolCall[] = [];
   const secrets = [context.providers.secretOf(data.provider)];
+  let answer: NodeResult & { text: string };
   try {
     toolSet = await buildTools(context, services);
     const tools: AiToolSet = {};
@@ -142,17 +143,19 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
     if (context.signal.aborted) throw context.signal.reason;
     if (stepText !== '') stepTexts.push(stepText);
     const text = stepTexts.join('\n\n');
-    if (session) {
-      await services.memory.append(services.orgId, services.flowSlug, session, [
-        { role: 'user', content: prompt },
-        { role: 'assistant', content: text },
-      ]);
-    }
     const toolCalls = order.length > 0 ? order : undefined;
-    return { output: { text, usage, finish_reason: finishReason }, usage, text, finishReason, toolCalls, streamed };
+    answer = { output: { text, usage, finish_reason: finishReason }, usage, text, finishReason, toolCalls, streamed };
   } catch (error) {
     throw providerError(error, context.signal, secrets);
   } finally {
     await toolSet?.close();
   }
+  // Outside the provider's try: a failure to store the exchange is not an upstream error.
+  if (session) {
+    await services.memory.append(services.orgId, services.flowSlug, session, [
+      { role: 'user', content: prompt },
+      { role: 'assistant', content: answer.text },
+    ]);
+  }
+  return answer;
 }
