@@ -11,15 +11,6 @@ export function validateProjectKey(raw: string): string {
   return key;
 }
 
-/** Project settings and their defaults. */
-export interface ProjectSettings {
-  /** Keep an AI summary of every ticket, refreshed in the background. */
-  auto_summary: boolean;
-}
-
-/** Settings of a new project. */
-export const DEFAULT_SETTINGS: ProjectSettings = { auto_summary: true };
-
 const COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 /** Validates a label colour (`#rgb` or `#rrggbb`). */

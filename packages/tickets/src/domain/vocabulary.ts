@@ -40,10 +40,3 @@ export const LIST_LIMIT = { default: 50, max: 500 } as const;
 export function invalidValue(field: string, value: unknown, valid: readonly string[]): AppError {
   return new AppError('invalid_request', `Unknown ${field} "${String(value)}". Valid values: ${valid.join(', ')}.`, { field, valid_values: valid });
 }
-
-/** Checks a value against a fixed set, case-insensitively, and returns the canonical spelling. */
-export function oneOf<T extends string>(field: string, value: string, valid: readonly T[]): T {
-  const found = valid.find((candidate) => candidate === value.trim().toLowerCase());
-  if (!found) throw invalidValue(field, value, valid);
-  return found;
-}

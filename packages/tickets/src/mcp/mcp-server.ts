@@ -34,11 +34,6 @@ const TOOL_BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
 // The SDK builds an Ajv instance per Server by default (only used for elicitation); one shared instance keeps a request cheap.
 const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
-/** The tools as `tools/list` reports them. */
-export function listedTools(): readonly Tool[] {
-  return TOOL_LIST;
-}
-
 /** A tool's result: the JSON as structuredContent and the same JSON as text. */
 export function toolResult(result: object): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result as Record<string, unknown> };

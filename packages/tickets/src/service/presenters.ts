@@ -38,9 +38,6 @@ export function presentTicket(row: TicketRow, relations: TicketRelations) {
   };
 }
 
-/** A ticket as JSON. */
-export type TicketView = ReturnType<typeof presentTicket>;
-
 /** A sub-ticket inside its epic's view. */
 export function presentTicketRef(row: RelatedTicketRow, projectKey: string, columns: ReadonlyMap<string, BoardColumn>) {
   return {

@@ -1,4 +1,3 @@
-import { AppError } from '@switchboard/core';
 import type { BoardContext } from './board-context.ts';
 import { resolveColumn, sortColumns, type BoardColumn } from '../domain/board-rules.ts';
 import { ticketKey } from '../domain/ticket-rules.ts';
@@ -71,10 +70,8 @@ export interface ListTicketsInput {
 
 /** list_tickets: tickets filtered by column, status, priority and text, most recently updated first. */
 export async function listTickets(ctx: BoardContext, input: ListTicketsInput) {
+  // The tool's schema already holds limit to 1..LIST_LIMIT.max.
   const limit = input.limit ?? LIST_LIMIT.default;
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIST_LIMIT.max) {
-    throw new AppError('invalid_request', `limit must be an integer from 1 to ${LIST_LIMIT.max} (the maximum); got ${String(input.limit)}.`, { field: 'limit', max: LIST_LIMIT.max });
-  }
   const columns = await projectColumns(ctx.db, ctx.project.id);
   let columnIds: string[] | undefined;
   if (input.column_name) {

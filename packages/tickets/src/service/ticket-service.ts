@@ -13,7 +13,7 @@ import {
   ticketKey,
   type TicketShape,
 } from '../domain/ticket-rules.ts';
-import type { Priority, TicketType } from '../domain/vocabulary.ts';
+import type { ActivityAction, Priority, TicketType } from '../domain/vocabulary.ts';
 import { projectColumns, listLabels, type Db } from '../store/project-store.ts';
 import {
   countSubTickets,
@@ -81,7 +81,7 @@ function shapeOf(ctx: BoardContext, row: TicketRow, subTicketCount = 0): TicketS
   return { id: row.id, key: keyOf(ctx, row), ticketType: row.ticket_type as TicketType, parentId: row.parent_id, subTicketCount };
 }
 
-async function record(ctx: BoardContext, trx: Db, ticketId: string, action: string, detail: string, at: string, actor = ctx.actor) {
+async function record(ctx: BoardContext, trx: Db, ticketId: string, action: ActivityAction, detail: string, at: string, actor = ctx.actor) {
   await insertActivity(trx, { ticket_id: ticketId, project_id: ctx.project.id, action, detail, actor, created_at: at });
 }
 

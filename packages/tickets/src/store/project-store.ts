@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, type DialectName } from '@switchboard/core';
+import { AppError } from '@switchboard/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { TicketsDatabase, ProjectsTable, TokensTable, LabelsTable } from './tables.ts';
 import { preparedQuery } from './prepared-query.ts';
@@ -190,9 +190,4 @@ export async function insertLabel(db: Db, projectId: string, name: string, color
 /** A project's labels by name. */
 export async function listLabels(db: Db, projectId: string): Promise<LabelRow[]> {
   return db.selectFrom('labels').selectAll().where('project_id', '=', projectId).orderBy('name').execute();
-}
-
-/** Adds `FOR UPDATE` on PostgreSQL, where concurrent transactions need a row lock; SQLite serializes writers anyway. */
-export function lockingOn(dialect: DialectName) {
-  return <QB extends { forUpdate(): QB }>(qb: QB): QB => (dialect === 'postgres' ? qb.forUpdate() : qb);
 }
