@@ -130,6 +130,10 @@ describe.each(dialectsUnderTest())('422 bodies as FastAPI writes them on %s', (d
       '?direction=sideways',
       { type: 'enum', loc: ['query', 'direction'], msg: "Input should be 'inbound' or 'outbound'", input: 'sideways', ctx: { expected: "'inbound' or 'outbound'" } },
     ],
+    [
+      '?sim=sim%001',
+      { type: 'value_error', loc: ['query', 'sim'], msg: "Value error, 'sim' must not contain the NUL character (U+0000)", input: 'sim\u00001', ctx: { error: {} } },
+    ],
   ])('%s', async (query, issue) => {
     const response = await get(query);
     expect(response.statusCode).toBe(422);
@@ -198,6 +202,17 @@ describe.each(dialectsUnderTest())('422 bodies as FastAPI writes them on %s', (d
     });
     expect((await send('{"to": "+15551234567", "body": ""}')).json().detail[0]).toEqual({
       type: 'string_too_short', loc: ['body', 'body'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 },
+    });
+  });
+
+  it('send with a NUL character in the text or the SIM (PostgreSQL text cannot hold one): 422 on every database', async () => {
+    const response = await send('{"to": "+15551234567", "body": "a\\u0000b", "sim": "sim\\u0000"}');
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual({
+      detail: [
+        { type: 'value_error', loc: ['body', 'body'], msg: "Value error, 'body' must not contain the NUL character (U+0000)", input: 'a\u0000b', ctx: { error: {} } },
+        { type: 'value_error', loc: ['body', 'sim'], msg: "Value error, 'sim' must not contain the NUL character (U+0000)", input: 'sim\u0000', ctx: { error: {} } },
+      ],
     });
   });
 

@@ -102,6 +102,25 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
       });
     });
 
+    it('answers 400 for a NUL character in any text (PostgreSQL text cannot hold one), on every database and format', async () => {
+      const expected = { detail: 'Invalid webhook body: text must not contain the NUL character (U+0000)' };
+      const bodies = [
+        '{"event": "sms.received", "message": {"from": "+1", "to": "+2", "body": "a\\u0000b"}}',
+        '{"event": "sms.received", "message": {"from": "+1", "to": "+2", "body": "ab", "external_id": "\\u0000"}}',
+        '{"event": "sms.failed", "external_id": "x", "error": "no\\u0000signal"}',
+      ];
+      for (const body of bodies) {
+        const response = await post(body);
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual(expected);
+      }
+      const form = await service.app.inject({
+        method: 'POST', url: `/webhook?key=${service.key}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'MessageSid=SM%00&From=%2B1&To=%2B2&Body=x',
+      });
+      expect(form.statusCode).toBe(400);
+      expect(form.json()).toEqual(expected);
+    });
+
     it('answers 413 over the body limit', async () => {
       const big = JSON.stringify({ event: 'sms.received', message: { from: '+1', to: '+2', body: 'x'.repeat(1_100_000) } });
       const response = await post(big);

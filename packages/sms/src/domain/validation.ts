@@ -83,8 +83,16 @@ export function validateListQuery(query: Query): Validated<ListQuery> {
         ctx: { expected: "'inbound' or 'outbound'" },
       });
   }
+  if (rawSim !== undefined) rejectNul(['query', 'sim'], rawSim, issues);
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, value: { limit: limit!, sinceId: Math.min(since!, Number.MAX_SAFE_INTEGER), direction, sim: rawSim ?? null } };
+}
+
+/** PostgreSQL text cannot hold U+0000: refused here on every database, rather than failing the insert or query. */
+function rejectNul(loc: ['body' | 'query', string], value: string, issues: ValidationIssue[]): void {
+  if (value.includes('\u0000')) {
+    issues.push({ type: 'value_error', loc, msg: `Value error, '${loc[1]}' must not contain the NUL character (U+0000)`, input: value, ctx: { error: {} } });
+  }
 }
 
 function stringField(
@@ -148,9 +156,12 @@ export function validateSendBody(body: unknown): Validated<SendRequest> {
         input: text,
         ctx: { max_length: MAX_BODY_LENGTH },
       });
+    } else {
+      rejectNul(['body', 'body'], text, issues);
     }
   }
   const sim = stringField(record, 'sim', false, issues);
+  if (typeof sim === 'string') rejectNul(['body', 'sim'], sim, issues);
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, value: { to: phone!, body: text as string, sim: sim ?? null } };
 }

@@ -47,6 +47,15 @@ export function invalidWebhookBody(problem: string): AppError {
   return new AppError('invalid_request', `Invalid webhook body: ${problem}`);
 }
 
+/** PostgreSQL text cannot hold U+0000: such a body is refused on every database, rather than failing while it is stored. */
+export function rejectNulText(events: WebhookEvent[]): void {
+  for (const event of events) {
+    for (const value of Object.values(event)) {
+      if (typeof value === 'string' && value.includes('\u0000')) throw invalidWebhookBody('text must not contain the NUL character (U+0000)');
+    }
+  }
+}
+
 /** Converts a timestamp with any offset to ISO 8601 UTC; null when absent or unreadable. */
 export function toUtcIso(value: unknown): string | null {
   if (typeof value !== 'string' && typeof value !== 'number') return null;

@@ -4,7 +4,7 @@ import { jwtVerify } from 'jose';
 import { decodeJson } from '../domain/python-json.ts';
 import { verifyTimestampSignature, verifyTwilioSignature } from '../domain/signatures.ts';
 import { isAndroidBody, parseAndroid } from '../domain/webhook-android.ts';
-import { isRecord, type ParsedWebhook } from '../domain/webhook-event.ts';
+import { isRecord, rejectNulText, type ParsedWebhook } from '../domain/webhook-event.ts';
 import { isHttpSmsBody, parseHttpSms } from '../domain/webhook-httpsms.ts';
 import { isNativeBody, parseNative } from '../domain/webhook-native.ts';
 import { EMPTY_TWIML, parseForm, parseTwilio } from '../domain/webhook-twilio.ts';
@@ -90,6 +90,7 @@ export function registerWebhookRoutes(app: App, context: SmsContext): void {
       if (!orgId) throw invalidCredentials();
       const raw = rawBody(request.body);
       const { parsed, form } = parseWebhook(request, raw);
+      rejectNulText(parsed.events);
       await verifySignature(context, request, orgId, raw!, parsed, form);
       const outcome = await context.messages.applyWebhook(orgId, parsed.format, parsed.events, new Date());
       if (parsed.format === 'twilio') return reply.type('text/xml; charset=utf-8').send(EMPTY_TWIML as never); // TwiML, not the JSON schema: Twilio reads it as its reply instructions
