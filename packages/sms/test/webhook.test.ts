@@ -154,6 +154,16 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
       expect(sims.find((s: { sim: string }) => s.sim === 'sim1')).toMatchObject({ device_id: 'ffffffffceb0b1db0000018e937c815b', slot: 1, inbound_count: 2 });
     });
 
+    it('stores a message whose simNumber no SIM slot column can hold, without a slot (not a 500 on PostgreSQL)', async () => {
+      const body = received('evt-big-slot', 'hash-big');
+      const response = await post({ ...body, payload: { ...body.payload, simNumber: 1e10 } });
+      expect(response.statusCode).toBe(200);
+      const [id] = response.json().stored;
+      expect(response.json()).toEqual(OK([id]));
+      const sims = (await service.app.inject({ method: 'GET', url: `/sims/acme/${service.key}` })).json().sims;
+      expect(sims.find((s: { sim: string }) => s.sim === 'sim10000000000')).toMatchObject({ slot: null, inbound_count: 1 });
+    });
+
     it('answers system:ping with 200 and stores nothing', async () => {
       const response = await post({ deviceId: 'd', event: 'system:ping', id: 'ping-1', payload: { health: {} }, webhookId: 'w' });
       expect(response.statusCode).toBe(200);

@@ -5,6 +5,14 @@ export function isAndroidBody(body: Record<string, unknown>): boolean {
   return typeof body.event === 'string' && body.event.includes(':') && ('payload' in body || 'deviceId' in body);
 }
 
+// The largest value of the sims.slot column (a 32-bit integer on PostgreSQL).
+const MAX_SLOT = 2_147_483_647;
+
+/** An integer a SIM slot column can hold; anything else the app sends (1e10, 1.5) is no slot. */
+function isSlotNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && Math.abs(value) <= MAX_SLOT;
+}
+
 /**
  * Reads an SMS Gateway for Android webhook. `system:ping` and events we do
  * not store (MMS, data SMS) give no events, so the app stops retrying them.
@@ -19,7 +27,7 @@ export function parseAndroid(body: Record<string, unknown>): ParsedWebhook {
       if (typeof payload.phoneNumber !== 'string' || typeof payload.message !== 'string') {
         throw invalidWebhookBody('sms:received: payload needs "phoneNumber" and "message"');
       }
-      const slot = typeof payload.simNumber === 'number' ? payload.simNumber : null;
+      const slot = isSlotNumber(payload.simNumber) ? payload.simNumber : null;
       events.push({
         kind: 'received',
         eventId,
