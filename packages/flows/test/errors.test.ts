@@ -138,6 +138,21 @@ describe.each(dialectsUnderTest())('errors, authentication and input validation 
     expect(metadata.status).toBe(400);
   });
 
+  it('400 invalid_request, never 500, for a NUL character PostgreSQL text cannot hold (SQLite stores it)', async () => {
+    const run = await h.post('/api/llm/acme/flows/%00/run', { input: {} }, h.runToken);
+    const flow = await h.get('/api/llm/acme/flows/%00');
+    const token = await h.post('/api/llm/acme/tokens', { name: 'a\u0000b' });
+    if (dialect === 'postgres') {
+      const refused = { error: { message: 'Text must not contain NUL characters (U+0000)', type: 'invalid_request_error', param: null, code: 'invalid_request' } };
+      for (const response of [run, flow, token]) expect([response.status, await response.json()]).toEqual([400, refused]);
+    } else {
+      const notFound = { error: { message: 'Flow "\u0000" not found', type: 'not_found_error', param: 'slug', code: 'flow_not_found' } };
+      expect([run.status, await run.json()]).toEqual([404, notFound]);
+      expect([flow.status, await flow.json()]).toEqual([404, notFound]);
+      expect(token.status).toBe(201);
+    }
+  });
+
   it('429 rate_limit_exceeded with Retry-After past FLOWS_RATE_LIMIT, per token', async () => {
     const limited = await startHarness(dialect, { FLOWS_RATE_LIMIT: '3/d' });
     try {

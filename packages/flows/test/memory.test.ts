@@ -88,4 +88,13 @@ describe.each(dialectsUnderTest())('conversation memory on %s', (dialect) => {
     const beta = (await (await h.get('/api/llm/beta/flows/mem/sessions/s1', betaToken)).json()) as { messages: unknown[] };
     expect(beta.messages).toHaveLength(2);
   });
+
+  it('answers 400 invalid_request, not 500 or 502, when PostgreSQL text cannot hold the exchange (NUL)', async () => {
+    const response = await h.post('/api/llm/acme/flows/mem/run', { input: { question: 'a\u0000b' }, metadata: { session_id: 'nul' } }, h.runToken);
+    if (dialect === 'postgres') {
+      expect([response.status, await response.json()]).toEqual([400, { error: { message: 'Text must not contain NUL characters (U+0000)', type: 'invalid_request_error', param: null, code: 'invalid_request' } }]);
+    } else {
+      expect([response.status, await response.text()]).toEqual([200, 'History: user:a\u0000b']);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { APICallError, RetryError } from 'ai';
 import { AppError, isAppError } from '@switchboard/core';
 import { FlowsError } from '../domain/errors.ts';
+import { fromDatabaseError } from '../store/database.ts';
 
 /** Abort reason when the run outlives FLOWS_RUN_TIMEOUT_MS. */
 export class RunTimeout extends Error {
@@ -54,5 +55,5 @@ export function internalError(error: unknown, signal: AbortSignal): AppError {
   const aborted = abortError(signal);
   if (aborted) return aborted;
   if (isAppError(error)) return error;
-  return new AppError('internal', 'Internal error while running the flow');
+  return fromDatabaseError(error) ?? new AppError('internal', 'Internal error while running the flow');
 }
