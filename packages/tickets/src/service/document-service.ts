@@ -3,7 +3,7 @@ import { AppError } from '@switchboard/core';
 import type { BoardContext } from './board-context.ts';
 import { slugify, validateSlug } from '../domain/text-rules.ts';
 import type { DocType } from '../domain/vocabulary.ts';
-import { deleteDocumentRow, documentBySlugOrId, insertDocument, slugTaken, updateDocumentRow } from '../store/document-store.ts';
+import { deleteDocumentRow, documentBySlugOrId, insertDocument, slugTaken, updateDocumentRow, type DocumentRow } from '../store/document-store.ts';
 import { presentDocument } from './presenters.ts';
 
 async function requireDocument(ctx: BoardContext, ref: string) {
@@ -32,23 +32,24 @@ export async function createDocument(ctx: BoardContext, input: { title: string; 
     slug = base;
     for (let n = 2; await slugTaken(ctx.db, ctx.project.id, slug); n++) slug = `${base}-${n}`;
   }
+  const row: DocumentRow = {
+    id,
+    project_id: ctx.project.id,
+    slug,
+    title: input.title.trim(),
+    content: input.content ?? '',
+    doc_type: input.doc_type ?? 'wiki',
+    created_at: now,
+    updated_at: now,
+  };
   try {
-    await insertDocument(ctx.db, {
-      id,
-      project_id: ctx.project.id,
-      slug,
-      title: input.title.trim(),
-      content: input.content ?? '',
-      doc_type: input.doc_type ?? 'wiki',
-      created_at: now,
-      updated_at: now,
-    });
+    await insertDocument(ctx.db, row);
   } catch (error) {
     // Two creations racing for one slug: the unique index decides.
     if (await slugTaken(ctx.db, ctx.project.id, slug)) throw new AppError('conflict', `The slug "${slug}" is already taken in project ${ctx.project.key}.`);
     throw error;
   }
-  return getDocument(ctx, { doc_id: id });
+  return presentDocument(row);
 }
 
 /** update_document: changes title, content (and optionally doc_type). */
@@ -59,8 +60,10 @@ export async function updateDocument(ctx: BoardContext, input: { doc_id: string;
     ...(input.content !== undefined ? { content: input.content } : {}),
     ...(input.doc_type !== undefined ? { doc_type: input.doc_type } : {}),
   };
-  if (Object.keys(changes).length > 0) await updateDocumentRow(ctx.db, row.id, { ...changes, updated_at: ctx.now() });
-  return getDocument(ctx, { doc_id: row.id });
+  if (Object.keys(changes).length === 0) return presentDocument(row);
+  const now = ctx.now();
+  await updateDocumentRow(ctx.db, row.id, { ...changes, updated_at: now });
+  return presentDocument({ ...row, ...changes, updated_at: now });
 }
 
 /** DELETE /documents/{slug} (REST only). */
