@@ -4,6 +4,7 @@ import { ticketKey } from '../domain/ticket-rules.ts';
 import { projectColumns } from '../store/project-store.ts';
 import { queryTerms, searchIndex } from '../store/search-store.ts';
 import { ticketsByIds } from '../store/ticket-store.ts';
+import { documentsByIds } from '../store/document-store.ts';
 
 /** Default and largest number of search results. */
 export const SEARCH_LIMIT = { default: 20, max: 100 } as const;
@@ -20,9 +21,7 @@ export async function search(ctx: BoardContext, input: { query: string; scope?: 
   const [tickets, columns, documents] = await Promise.all([
     ticketsByIds(ctx.db, ctx.project.id, ticketHits.map((hit) => hit.id)),
     ticketHits.length > 0 ? projectColumns(ctx.db, ctx.project.id) : [],
-    documentHits.length > 0
-      ? ctx.db.selectFrom('documents').select(['id', 'slug', 'title', 'doc_type']).where('project_id', '=', ctx.project.id).where('id', 'in', documentHits.map((hit) => hit.id)).execute()
-      : [],
+    documentsByIds(ctx.db, ctx.project.id, documentHits.map((hit) => hit.id)),
   ]);
   const ticketById = new Map(tickets.map((row) => [row.id, row]));
   const documentById = new Map(documents.map((row) => [row.id, row]));

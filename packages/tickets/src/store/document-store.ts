@@ -47,6 +47,12 @@ export async function listDocumentMeta(db: Db, projectId: string, docType?: stri
   return query.orderBy('title').orderBy('slug').execute();
 }
 
+/** Slug, title and type of a project's documents with these ids (search hits). */
+export async function documentsByIds(db: Db, projectId: string, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db.selectFrom('documents').select(['id', 'slug', 'title', 'doc_type']).where('project_id', '=', projectId).where('id', 'in', ids).execute();
+}
+
 /** A project's documents with content, by title. */
 export async function listDocuments(db: Db, projectId: string): Promise<DocumentRow[]> {
   return db.selectFrom('documents').select(DOCUMENT_COLUMNS).where('project_id', '=', projectId).orderBy('title').orderBy('slug').execute();
