@@ -6,11 +6,27 @@ import https from 'node:https';
 const httpAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 256 });
 const httpsAgent = new https.Agent({ keepAlive: true, maxFreeSockets: 256 });
 
-function headersOf(init: RequestInit | undefined): Record<string, string> {
+/** The URL a fetch call names. */
+export function urlOf(input: string | URL | Request): string {
+  return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+}
+
+/** A fetch call's request headers as node:http takes them (a plain object, lower-case names). */
+export function headersOf(init: RequestInit | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   new Headers(init?.headers).forEach((value, name) => {
     out[name] = value;
   });
+  return out;
+}
+
+/** A node:http response's headers as a fetch Response takes them (repeated headers appended). */
+export function webHeaders(headers: http.IncomingHttpHeaders): Headers {
+  const out = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (Array.isArray(value)) for (const item of value) out.append(name, item);
+    else if (value !== undefined) out.set(name, value);
+  }
   return out;
 }
 
@@ -23,7 +39,7 @@ function headersOf(init: RequestInit | undefined): Record<string, string> {
  * Supports what provider calls use: string bodies, AbortSignal, streamed responses.
  */
 export const providerFetch: typeof fetch = (input, init) => {
-  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+  const url = new URL(urlOf(input));
   const body = init?.body;
   if (body !== undefined && body !== null && typeof body !== 'string') return fetch(input, init);
   const signal = init?.signal ?? undefined;
@@ -33,13 +49,8 @@ export const providerFetch: typeof fetch = (input, init) => {
     const headers = headersOf(init);
     if (body) headers['content-length'] = String(Buffer.byteLength(body));
     const request = client.request(url, { method: init?.method ?? 'GET', headers, agent: url.protocol === 'https:' ? httpsAgent : httpAgent }, (response) => {
-      const responseHeaders = new Headers();
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (Array.isArray(value)) for (const item of value) responseHeaders.append(name, item);
-        else if (value !== undefined) responseHeaders.set(name, value);
-      }
       const status = response.statusCode ?? 500;
-      const init2 = { status, statusText: response.statusMessage, headers: responseHeaders };
+      const init2 = { status, statusText: response.statusMessage, headers: webHeaders(response.headers) };
       if (status === 204 || status === 304 || init?.method === 'HEAD') {
         response.resume();
         resolve(new Response(null, init2));

@@ -4,6 +4,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import { hostAllowed, refusalOf, type AddressPolicy } from '../domain/ssrf-policy.ts';
+import { headersOf, urlOf, webHeaders } from './http-fetch.ts';
 
 /** A request a tool may not make: its address is private, loopback or link-local. */
 export class AddressRefused extends Error {
@@ -120,22 +121,12 @@ export async function readLimited(response: http.IncomingMessage, limit: number)
 /** A `fetch` with the same checks, for the MCP client transport (its streams pass through as web streams). */
 export function policyFetch(policy: AddressPolicy): typeof fetch {
   return async (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((value, name) => {
-      headers[name] = value;
-    });
     const body = init?.body;
     if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) throw new Error('policyFetch sends string or byte bodies only');
-    const { response } = await safeRequest(url, { method: init?.method ?? 'GET', headers, body: body ?? undefined, signal: init?.signal ?? undefined }, policy);
-    const responseHeaders = new Headers();
-    for (const [name, value] of Object.entries(response.headers)) {
-      if (Array.isArray(value)) for (const item of value) responseHeaders.append(name, item);
-      else if (value !== undefined) responseHeaders.set(name, value);
-    }
+    const { response } = await safeRequest(urlOf(input), { method: init?.method ?? 'GET', headers: headersOf(init), body: body ?? undefined, signal: init?.signal ?? undefined }, policy);
     const status = response.statusCode ?? 500;
     const nullBody = status === 204 || status === 304 || init?.method === 'HEAD';
     if (nullBody) response.resume();
-    return new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage, headers: responseHeaders });
+    return new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage, headers: webHeaders(response.headers) });
   };
 }
