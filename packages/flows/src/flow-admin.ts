@@ -18,14 +18,13 @@ export class FlowAdmin {
    * must exist and keeps that slug whatever the body says.
    */
   async save(org: Pick<Org, 'id' | 'providersVersion'>, raw: unknown, slug?: string): Promise<{ flow: FlowSummary; created: boolean; definition: FlowDefinition }> {
-    if (slug !== undefined) {
-      await this.flows.require(org.id, slug);
-      if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) raw = { ...(raw as object), slug };
-    }
+    // Looked up once: the new version is added to this row, not to a second read of it.
+    const existing = slug === undefined ? undefined : await this.flows.require(org.id, slug);
+    if (existing && raw !== null && typeof raw === 'object' && !Array.isArray(raw)) raw = { ...(raw as object), slug };
     const known = await this.providers.names(org.id);
     const definition = validateDefinition(raw, { providers: known });
     await refuseAgentCycles(this.flows, org.id, definition.slug, definition);
-    const saved = await this.flows.save(org.id, definition);
+    const saved = existing ? { flow: await this.flows.addVersion(existing, definition), created: false } : await this.flows.save(org.id, definition);
     return { ...saved, definition: { ...definition, slug: saved.flow.slug } };
   }
 

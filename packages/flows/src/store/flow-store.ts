@@ -67,7 +67,8 @@ export class FlowStore {
     });
   }
 
-  private async addVersion(existing: FlowSummary, definition: FlowDefinition, now: Date): Promise<FlowSummary> {
+  /** Saves a validated definition as the next version of a flow already looked up; 404 when it was deleted since. */
+  async addVersion(existing: FlowSummary, definition: FlowDefinition, now = new Date()): Promise<FlowSummary> {
     const stamp = isoNow(now);
     return this.db.transaction().execute(async (trx) => {
       // Incrementing in SQL keeps concurrent saves from taking the same version number.
@@ -76,7 +77,8 @@ export class FlowStore {
         .set((eb) => ({ version: eb('version', '+', 1), name: definition.name, description: definition.description ?? null, updated_at: stamp }))
         .where('id', '=', existing.id)
         .returningAll()
-        .executeTakeFirstOrThrow();
+        .executeTakeFirst();
+      if (!row) throw flowNotFound(existing.slug);
       await trx
         .insertInto('flow_versions')
         .values({ flow_id: row.id, version: row.version, definition: JSON.stringify({ ...definition, slug: row.slug }), created_at: stamp })
