@@ -55,6 +55,19 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
       expect((await message(result.stored[2])).body).toBe('c');
     });
 
+    it('stores a batch naming more SIMs than one statement can bind (6,000 SIMs × 11 parameters)', async () => {
+      // Its own organization, so that acme's listings stay short for the other tests.
+      const { secretKey } = await service.context.orgs.createOrganization('bulk', undefined, new Date());
+      const events = Array.from({ length: 6000 }, (_, i) => ({ event: 'sms.received', message: { from: '+1555', to: '+1666', body: `many ${i}`, sim: `sim-${i}` } }));
+      const response = await post({ events }, {}, `?key=${secretKey}`);
+      expect(response.statusCode).toBe(200);
+      const { stored } = response.json();
+      expect(response.json()).toEqual(OK(stored));
+      expect(stored).toHaveLength(6000);
+      const sims = (await service.app.inject({ method: 'GET', url: `/sims/bulk/${secretKey}` })).json().sims;
+      expect(sims.filter((s: { inbound_count: number }) => s.inbound_count === 1)).toHaveLength(6000);
+    });
+
     it('applies delivery reports by our id and by external_id', async () => {
       const a = await outbound('ext-a');
       const b = await outbound('ext-b');

@@ -92,15 +92,13 @@ const TOUCH_SIMS = {
   postgres: new RowsStatement('postgres', SIMS_HEAD, 11, SIMS_TAIL),
 };
 
-/** Registers SIMs on first sight and bumps their counters, one statement for all of them. */
+/** Registers SIMs on first sight and bumps their counters, one statement for all of them (per 500). */
 export async function touchSims(db: QueryRunner, dialect: DialectName, orgId: string, touches: Iterable<SimTouch>, at: string): Promise<void> {
   const parameters: unknown[] = [];
-  let rows = 0;
   for (const touch of touches) {
     parameters.push(orgId, touch.sim, null, touch.phoneNumber, touch.deviceId, touch.slot, touch.inbound + touch.outbound, touch.inbound, touch.outbound, at, at);
-    rows += 1;
   }
-  if (rows > 0) await TOUCH_SIMS[dialect].run(db, rows, parameters);
+  await TOUCH_SIMS[dialect].run(db, parameters);
 }
 
 /** Adds one message to a per-SIM tally. */

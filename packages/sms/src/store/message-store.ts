@@ -24,9 +24,6 @@ export interface WebhookOutcome {
   updated: number;
 }
 
-// Stay well below PostgreSQL's 65535 bind parameters per statement.
-const INSERT_CHUNK = 500;
-
 const EVENTS_HEAD = 'insert into webhook_events (org_id, gateway, event_id, created_at)';
 const EVENTS_TAIL = 'on conflict (org_id, gateway, event_id) do nothing returning event_id';
 const INSERT_EVENTS = {
@@ -34,8 +31,7 @@ const INSERT_EVENTS = {
   postgres: new RowsStatement('postgres', EVENTS_HEAD, 4, EVENTS_TAIL),
 };
 
-// A received message: the constant columns are literals, the rest RECEIVED_PARAMETERS parameters per row.
-const RECEIVED_PARAMETERS = 11;
+// A received message: the constant columns are literals, the rest parameters.
 const MESSAGES_HEAD =
   'insert into messages (org_id, direction, sim, from_number, to_number, body, status, segments, gateway, external_id, error, received_at, sent_at, delivered_at, created_at, updated_at)';
 const RECEIVED_ROW = "(?, 'inbound', ?, ?, ?, ?, 'received', ?, ?, ?, null, ?, null, null, ?, ?)";
@@ -144,16 +140,12 @@ export class MessageStore {
           withIds.push(event);
         }
       }
-      for (let i = 0; i < withIds.length; i += INSERT_CHUNK) {
-        const chunk = withIds.slice(i, i + INSERT_CHUNK);
-        const parameters: unknown[] = [];
-        for (const event of chunk) parameters.push(orgId, gateway, event.eventId, at);
-        const inserted = await INSERT_EVENTS[this.dialect].run<{ event_id: string }>(trx, chunk.length, parameters);
-        const insertedIds = new Set(inserted.map((row) => row.event_id));
-        for (const event of chunk) {
-          if (insertedIds.has(event.eventId!)) fresh.add(event);
-          else duplicates += 1;
-        }
+      const parameters: unknown[] = [];
+      for (const event of withIds) parameters.push(orgId, gateway, event.eventId, at);
+      const inserted = new Set((await INSERT_EVENTS[this.dialect].run<{ event_id: string }>(trx, parameters)).map((row) => row.event_id));
+      for (const event of withIds) {
+        if (inserted.has(event.eventId!)) fresh.add(event);
+        else duplicates += 1;
       }
 
       const received = events.filter((event): event is ReceivedEvent => event.kind === 'received' && fresh.has(event));
@@ -183,12 +175,7 @@ export class MessageStore {
       // In INSERT_MESSAGES' column order.
       parameters.push(orgId, event.sim, event.from, to, event.body, countSegments(event.body), gateway, event.externalId, event.receivedAt ?? at, at, at);
     }
-    const stored: number[] = [];
-    for (let i = 0; i < events.length; i += INSERT_CHUNK) {
-      const rows = Math.min(INSERT_CHUNK, events.length - i);
-      const inserted = await INSERT_MESSAGES[this.dialect].run<{ id: number }>(trx, rows, parameters.slice(i * RECEIVED_PARAMETERS, (i + rows) * RECEIVED_PARAMETERS));
-      for (const row of inserted) stored.push(Number(row.id));
-    }
+    const stored = (await INSERT_MESSAGES[this.dialect].run<{ id: number }>(trx, parameters)).map((row) => Number(row.id));
     await touchSims(trx, this.dialect, orgId, touches.values(), at);
     // Ids are drawn in insertion order, so ascending ids are the events' order.
     return stored.sort((a, b) => a - b);
