@@ -1,25 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectMcp, mcpCaller, startBoard, type Board, type Caller } from './helpers.ts';
+import { connectMcp, mcpCaller, useBoard, type Caller } from './helpers.ts';
 
 /**
  * An AI agent's session through the MCP SDK client, following the spec's
  * conventions from the first call to the README.
  */
 describe.each(dialectsUnderTest())('an agent following the conventions over MCP on %s', (dialect) => {
-  let board: Board;
+  const board = useBoard(dialect, { key: 'SHOP' });
   let client: Client;
   let call: Caller;
   beforeAll(async () => {
-    board = await startBoard(dialect, { key: 'SHOP' });
     client = await connectMcp(board.url, board.token);
     call = mcpCaller(client);
   });
-  afterAll(async () => {
-    await client.close();
-    await board.close();
-  });
+  afterAll(() => client.close());
 
   it('plans, tracks and reports a feature', async () => {
     const epicColumn = async () => (await call('get_ticket', { ticket_id: 'SHOP-1' })).column;

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createToken, listProjectTokens, revokeProjectToken, withTicketsStore } from '../src/index.ts';
-import { connectMcp, mcpCaller, refusal, restCaller, startBoard, type Board } from './helpers.ts';
+import { connectMcp, mcpCaller, refusal, restCaller, useBoard } from './helpers.ts';
 
 const INIT = {
   jsonrpc: '2.0',
@@ -13,13 +13,7 @@ const INIT = {
 };
 
 describe.each(dialectsUnderTest())('tokens on %s', (dialect) => {
-  let board: Board;
-  beforeAll(async () => {
-    board = await startBoard(dialect);
-  });
-  afterAll(async () => {
-    await board.close();
-  });
+  const board = useBoard(dialect);
 
   it('answers 401 with WWW-Authenticate on REST without a valid token', async () => {
     for (const authorization of [undefined, 'Bearer sbt_unknown', 'Basic abc', 'Bearer']) {

@@ -1,18 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
-import { connectMcp, mcpCaller, refusal, restCaller, startBoard, type Board, type Caller } from './helpers.ts';
+import { connectMcp, mcpCaller, refusal, restCaller, useBoard, type Caller } from './helpers.ts';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createLabel, withTicketsStore } from '../src/index.ts';
 
 describe.each(dialectsUnderTest())('board rules through both transports on %s', (dialect) => {
-  let board: Board;
+  const board = useBoard(dialect);
   const clients: Client[] = [];
-  beforeAll(async () => {
-    board = await startBoard(dialect);
-  });
   afterAll(async () => {
     for (const client of clients) await client.close();
-    await board.close();
   });
 
   describe.each(['rest', 'mcp'] as const)('over %s', (transport) => {

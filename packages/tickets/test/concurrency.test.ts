@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
-import { restCaller, startBoard, type Board } from './helpers.ts';
+import { boardCaller, useBoard } from './helpers.ts';
 
 describe.each(dialectsUnderTest())('ticket numbering on %s', (dialect) => {
-  let board: Board;
-  beforeAll(async () => {
-    board = await startBoard(dialect);
-  });
-  afterAll(async () => {
-    await board.close();
-  });
+  const board = useBoard(dialect);
+  const call = boardCaller(board);
 
   it('gives 200 tickets created at once 200 distinct consecutive numbers', async () => {
-    const call = restCaller(board.url, board.token);
     const created = await Promise.all(Array.from({ length: 200 }, (_, i) => call('create_ticket', { title: `Concurrent ${i}` })));
     const numbers = created.map((ticket) => ticket.number).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));

@@ -3,7 +3,7 @@ import { dialectsUnderTest } from '@switchboard/core/testing';
 import { UserStore, openPlatformDatabase } from '@switchboard/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createLabel, withTicketsStore } from '../src/index.ts';
-import { connectMcp, mcpCaller, restCaller, startBoard, type Board, type Caller } from './helpers.ts';
+import { connectMcp, mcpCaller, restCaller, useBoard, type Caller } from './helpers.ts';
 
 /** The spec's 19 tools and their required parameters. */
 const SPEC_TOOLS: Record<string, { required: string[]; params: string[] }> = {
@@ -69,14 +69,13 @@ function normalize(value: unknown, key: string): unknown {
 }
 
 describe.each(dialectsUnderTest())('tool contract on %s', (dialect) => {
-  let board: Board;
+  const board = useBoard(dialect);
   let client: Client;
   let mcpKey: string;
   let restKey: string;
   let mcp: Caller;
   let rest: Caller;
   beforeAll(async () => {
-    board = await startBoard(dialect);
     const platform = await openPlatformDatabase(board.env);
     await new UserStore(platform.db).create({ email: 'dev@example.com', name: 'Dev', password: 'password-123' });
     await platform.close();
@@ -92,10 +91,7 @@ describe.each(dialectsUnderTest())('tool contract on %s', (dialect) => {
     mcp = mcpCaller(client);
     rest = restCaller(board.url, restToken);
   });
-  afterAll(async () => {
-    await client.close();
-    await board.close();
-  });
+  afterAll(() => client.close());
 
   it('lists exactly the 19 spec tools with their parameters, required ones marked, and a description each', async () => {
     const { tools } = await client.listTools();

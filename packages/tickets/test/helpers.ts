@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -19,8 +20,14 @@ export interface Board {
   close(): Promise<void>;
 }
 
+/** What startBoard takes besides the dialect. */
+export interface BoardOptions {
+  key?: string;
+  env?: Record<string, string>;
+}
+
 /** Starts a board for a dialect; the worker does not poll (tests drain it). */
-export async function startBoard(dialect: 'sqlite' | 'postgres', options: { key?: string; env?: Record<string, string> } = {}): Promise<Board> {
+export async function startBoard(dialect: 'sqlite' | 'postgres', options: BoardOptions = {}): Promise<Board> {
   const database = await createTestDatabase(dialect);
   const env = { ...database.env, LOG_LEVEL: 'silent', TICKETS_SUMMARY_WORKER: 'off', ...options.env };
   const projectKey = options.key ?? 'DEMO';
@@ -47,6 +54,25 @@ export async function startBoard(dialect: 'sqlite' | 'postgres', options: { key?
       await database.cleanup();
     },
   };
+}
+
+/**
+ * Starts a board before the enclosing suite's tests and closes it after them.
+ * The returned object is filled in by that beforeAll; `options` may be a
+ * function when they depend on something an earlier beforeAll started.
+ */
+export function useBoard(dialect: 'sqlite' | 'postgres', options: BoardOptions | (() => BoardOptions) = {}): Board {
+  const board = {} as Board;
+  beforeAll(async () => {
+    Object.assign(board, await startBoard(dialect, typeof options === 'function' ? options() : options));
+  });
+  afterAll(() => board.close());
+  return board;
+}
+
+/** A REST caller with the board's own token (usable once the board has started). */
+export function boardCaller(board: Board): Caller {
+  return (name, args) => restCaller(board.url, board.token)(name, args);
 }
 
 /** Calls a tool one way or the other; both return the tool's JSON or throw ToolCallError. */

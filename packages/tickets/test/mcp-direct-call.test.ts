@@ -1,19 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
-import { restCaller, startBoard, type Board } from './helpers.ts';
+import { boardCaller, useBoard } from './helpers.ts';
 
 // A plain tools/call (Content-Type exactly application/json) is answered without the SDK transport; the same call
 // with `; charset=utf-8` goes through the SDK. Both must answer the same bytes.
 describe.each(dialectsUnderTest())('MCP tools/call answered directly on %s', (dialect) => {
-  let board: Board;
+  const board = useBoard(dialect);
   beforeAll(async () => {
-    board = await startBoard(dialect);
-    const rest = restCaller(board.url, board.token);
+    const rest = boardCaller(board);
     await rest('create_ticket', { title: 'Checkout epic', ticket_type: 'epic', description: 'Quotes "and" \\ back\u2028slashes ✓ 😀' });
     await rest('create_sub_ticket', { parent_ticket_id: 'DEMO-1', title: 'Pay button' });
     await rest('add_comment', { ticket_id: 'DEMO-2', content: 'Started.' });
   });
-  afterAll(() => board.close());
 
   async function post(contentType: string, message: unknown) {
     const response = await fetch(`${board.url}/api/mcp/v1/mcp`, {

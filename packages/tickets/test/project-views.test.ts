@@ -1,18 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { setProject, withTicketsStore } from '../src/index.ts';
-import { connectMcp, refusal, restCaller, startBoard, type Board, type Caller } from './helpers.ts';
+import { boardCaller, connectMcp, refusal, useBoard } from './helpers.ts';
 
 describe.each(dialectsUnderTest())('status, index, documents and search on %s', (dialect) => {
-  let board: Board;
-  let call: Caller;
-  beforeAll(async () => {
-    board = await startBoard(dialect);
-    call = restCaller(board.url, board.token);
-  });
-  afterAll(async () => {
-    await board.close();
-  });
+  const board = useBoard(dialect);
+  const call = boardCaller(board);
 
   it('get_project_status shows boards with ticket indexes, stats, the 5 most recently updated tickets and the README clipped to 3000 characters', async () => {
     for (let i = 1; i <= 7; i++) await call('create_ticket', { title: `Ticket ${i}`, priority: i === 7 ? 'high' : 'medium', column_name: i === 6 ? 'Done' : undefined });

@@ -5,7 +5,7 @@ import { createLogger } from '@switchboard/core';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { setProject, withTicketsStore } from '../src/index.ts';
 import { SummaryWorker } from '../src/worker/summary-worker.ts';
-import { restCaller, startBoard, type Board, type Caller } from './helpers.ts';
+import { boardCaller, useBoard } from './helpers.ts';
 
 interface FakeModel {
   url: string;
@@ -54,15 +54,8 @@ async function startFakeModel(): Promise<FakeModel> {
 
 describe.each(dialectsUnderTest())('Auto-Summary on %s', (dialect) => {
   describe('extractive (no model configured)', () => {
-    let board: Board;
-    let call: Caller;
-    beforeAll(async () => {
-      board = await startBoard(dialect);
-      call = restCaller(board.url, board.token);
-    });
-    afterAll(async () => {
-      await board.close();
-    });
+    const board = useBoard(dialect);
+    const call = boardCaller(board);
 
     it('summarizes in the background without changing updated_at, and refreshes after changes', async () => {
       const ticket = await call('create_ticket', { title: 'Add password reset', description: 'Users get a reset link by email. The link expires after one hour.' });
@@ -113,20 +106,16 @@ describe.each(dialectsUnderTest())('Auto-Summary on %s', (dialect) => {
   });
 
   describe('through an OpenAI-compatible model', () => {
-    let board: Board;
-    let call: Caller;
     let model: FakeModel;
     beforeAll(async () => {
       model = await startFakeModel();
-      board = await startBoard(dialect, {
-        env: { TICKETS_SUMMARY_BASE_URL: model.url, TICKETS_SUMMARY_MODEL: 'tiny-summarizer', TICKETS_SUMMARY_API_KEY: 'sk-test-key' },
-      });
-      call = restCaller(board.url, board.token);
     });
-    afterAll(async () => {
-      await board.close();
-      await model.close();
-    });
+    // After hooks run in reverse order: the board closes before the model.
+    afterAll(() => model.close());
+    const board = useBoard(dialect, () => ({
+      env: { TICKETS_SUMMARY_BASE_URL: model.url, TICKETS_SUMMARY_MODEL: 'tiny-summarizer', TICKETS_SUMMARY_API_KEY: 'sk-test-key' },
+    }));
+    const call = boardCaller(board);
 
     it('stores the model summary with source llm; get_all_tickets cuts it to 200 characters', async () => {
       model.reply = { status: 200, text: `Adds OAuth login. ${'More detail. '.repeat(30)}` };
