@@ -183,7 +183,7 @@ export class OrgStore {
       })
       .onConflict((oc) => (Object.keys(changes).length > 0 ? oc.columns(['org_id', 'sim']).doUpdateSet(changes) : oc.columns(['org_id', 'sim']).doNothing()))
       .execute();
-    return (await this.listSims(orgId)).find((row) => row.sim === sim)!;
+    return presentSim(await this.db.selectFrom('sims').selectAll().where('org_id', '=', orgId).where('sim', '=', sim).executeTakeFirstOrThrow());
   }
 
   /** The organization's SIMs, in the order they were first seen. */
