@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { coreMigrations, type DialectName, type VersionedMigration } from '@switchboard/core';
+import { coreMigrations, serialPrimaryKey, type DialectName, type VersionedMigration } from '@switchboard/core';
 
 /** A text primary key on PostgreSQL; on SQLite the integer `seq` is the rowid and `id` a unique key. */
 function createSeqTable(db: Kysely<any>, dialect: DialectName, table: string) {
@@ -13,7 +13,6 @@ function createSeqTable(db: Kysely<any>, dialect: DialectName, table: string) {
 
 const schema: VersionedMigration = {
   async up(db, dialect) {
-    const serial = dialect === 'postgres' ? 'bigserial' : 'integer';
     await db.schema
       .createTable('projects')
       .addColumn('id', 'text', (c) => c.primaryKey())
@@ -98,7 +97,7 @@ const schema: VersionedMigration = {
     await db.schema.createIndex('comments_ticket').on('comments').columns(['ticket_id', 'created_at']).execute();
     await db.schema
       .createTable('activity')
-      .addColumn('id', serial, (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+      .addColumn('id', sql.raw(serialPrimaryKey(dialect)))
       .addColumn('ticket_id', 'text', (c) => c.notNull().references('tickets.id').onDelete('cascade'))
       .addColumn('project_id', 'text', (c) => c.notNull())
       .addColumn('action', 'text', (c) => c.notNull())
