@@ -21,6 +21,12 @@ export interface GatewaySettings {
   signing_key?: string;
 }
 
+/** An organization's sending driver and its settings. */
+export interface ActiveGateway {
+  driver: DriverName;
+  settings: GatewaySettings;
+}
+
 /** A key as listings show it (never the secret). */
 export interface KeyListing {
   key_id: number;
@@ -154,7 +160,7 @@ export class OrgStore {
   }
 
   /** The organization's sending driver and its settings. */
-  async activeGateway(orgId: string): Promise<{ driver: DriverName; settings: GatewaySettings }> {
+  async activeGateway(orgId: string): Promise<ActiveGateway> {
     const org = await this.db.selectFrom('organizations').select('active_driver').where('org_id', '=', orgId).executeTakeFirst();
     const driver = (org?.active_driver ?? 'none') as DriverName;
     if (driver === 'none') return { driver, settings: {} };

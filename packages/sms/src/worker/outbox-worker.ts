@@ -1,7 +1,7 @@
 import type { Logger } from '@switchboard/core';
 import type { RateLimiter } from '@switchboard/core';
 import { retryDelayMs } from '../domain/retry.ts';
-import type { OrgStore } from '../store/org-store.ts';
+import type { ActiveGateway, OrgStore } from '../store/org-store.ts';
 import type { ClaimedMessage, OutboxStore } from '../store/outbox-store.ts';
 import type { SmsConfig } from '../config.ts';
 import { DRIVER_SENDERS, PHONE_DRIVERS } from './drivers.ts';
@@ -69,12 +69,19 @@ export class OutboxWorker {
   async runOnce(now: Date = new Date()): Promise<number> {
     const leaseMs = Math.max(60_000, this.config.sendTimeoutMs * 2);
     const claimed = await this.outbox.claim(now, leaseMs, BATCH);
-    await Promise.all(claimed.map((item) => this.attempt(item)));
+    // One read (and decryption) of an organization's gateway per batch, not one per message.
+    const gateways = new Map<string, Promise<ActiveGateway>>();
+    const gatewayOf = (orgId: string) => {
+      let gateway = gateways.get(orgId);
+      if (!gateway) gateways.set(orgId, (gateway = this.orgs.activeGateway(orgId)));
+      return gateway;
+    };
+    await Promise.all(claimed.map((item) => this.attempt(item, gatewayOf(item.message.org_id))));
     return claimed.length;
   }
 
-  private async attempt({ message, attempt }: ClaimedMessage): Promise<void> {
-    const { driver, settings } = await this.orgs.activeGateway(message.org_id);
+  private async attempt({ message, attempt }: ClaimedMessage, gateway: Promise<ActiveGateway>): Promise<void> {
+    const { driver, settings } = await gateway;
     const now = new Date();
     if (driver === 'none') {
       await this.outbox.defer(message.id, now, now);
