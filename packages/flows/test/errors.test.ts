@@ -53,7 +53,7 @@ describe.each(dialectsUnderTest())('errors, authentication and input validation 
     const org = (await h.stores.orgs.findOrg('acme'))!;
     const doomed = await h.stores.orgs.createToken(org.id, { scope: 'run' });
     expect((await h.post('/api/llm/acme/flows/bot/run', { input: { question: 'x' } }, doomed.token)).status).toBe(200);
-    const revoke = await fetch(`${h.base}/api/llm/acme/tokens/${doomed.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${h.manageToken}` } });
+    const revoke = await h.del(`/api/llm/acme/tokens/${doomed.id}`);
     expect(await revoke.json()).toEqual({ revoked: true });
     const revoked = await h.post('/api/llm/acme/flows/bot/run', { input: { question: 'x' } }, doomed.token);
     expect(revoked.status).toBe(401);

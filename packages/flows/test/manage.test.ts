@@ -15,10 +15,6 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
     await h?.close();
   });
 
-  const put = (path: string, body: unknown) =>
-    fetch(`${h.base}${path}`, { method: 'PUT', headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const del = (path: string) => fetch(`${h.base}${path}`, { method: 'DELETE', headers: { authorization: `Bearer ${h.manageToken}` } });
-
   it('derives the slug from the name on first save, with -2, -3 when taken, and keeps it stable', async () => {
     const first = await h.post('/api/llm/acme/flows', simpleFlow({ name: 'Support Bot!' }));
     expect(first.status).toBe(201);
@@ -36,12 +32,12 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
     const update = await h.post('/api/llm/acme/flows', { ...simpleFlow({ name: 'Renamed', slug: 'support-bot', format: 'raw' }) });
     expect(update.status).toBe(200);
     expect(await json(update)).toMatchObject({ slug: 'support-bot', name: 'Renamed', version: 2 });
-    const viaPut = await put('/api/llm/acme/flows/support-bot', { ...simpleFlow({ name: 'Again', slug: 'ignored' }), description: 'd' });
+    const viaPut = await h.put('/api/llm/acme/flows/support-bot', { ...simpleFlow({ name: 'Again', slug: 'ignored' }), description: 'd' });
     expect(viaPut.status).toBe(200);
     expect(await json(viaPut)).toMatchObject({ slug: 'support-bot', name: 'Again', version: 3, description: 'd' });
     const got = await json(await h.get('/api/llm/acme/flows/support-bot'));
     expect(got).toMatchObject({ slug: 'support-bot', version: 3, definition: { name: 'Again', slug: 'support-bot' } });
-    const missing = await put('/api/llm/acme/flows/nope', simpleFlow());
+    const missing = await h.put('/api/llm/acme/flows/nope', simpleFlow());
     expect(missing.status).toBe(404);
     expect((await json(missing)).error.code).toBe('flow_not_found');
   });
@@ -59,7 +55,7 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
     const list = await json(await h.get('/api/llm/acme/flows'));
     expect(list.flows.map((f: { slug: string }) => f.slug)).toEqual(['my-own', 'support-bot', 'support-bot-2', 'support-bot-3', 'versioned']);
     expect(Object.keys(list.flows[0]).sort()).toEqual(['created_at', 'description', 'name', 'slug', 'updated_at', 'version']);
-    expect(await json(await del('/api/llm/acme/flows/support-bot-3'))).toEqual({ deleted: true });
+    expect(await json(await h.del('/api/llm/acme/flows/support-bot-3'))).toEqual({ deleted: true });
     expect((await h.get('/api/llm/acme/flows/support-bot-3')).status).toBe(404);
     expect((await h.post('/api/llm/acme/flows/support-bot-3/run', { input: { question: 'x' } }, h.runToken)).status).toBe(404);
   });
@@ -133,14 +129,14 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
     expect(listed.last_used_at).toMatch(/Z$/);
     expect(JSON.stringify(list)).not.toContain(token.token);
 
-    const set = await put('/api/llm/acme/providers/remote', { kind: 'openai', base_url: 'https://api.example.com/v1', api_key: 'sk-very-secret-key-0000' });
+    const set = await h.put('/api/llm/acme/providers/remote', { kind: 'openai', base_url: 'https://api.example.com/v1', api_key: 'sk-very-secret-key-0000' });
     expect(await json(set)).toEqual({ name: 'remote', kind: 'openai' });
     const providers = await json(await h.get('/api/llm/acme/providers'));
     expect(providers.providers.find((p: { name: string }) => p.name === 'remote')).toEqual({ name: 'remote', kind: 'openai', base_url: 'https://api.example.com/v1', has_api_key: true, updated_at: expect.any(String) });
     expect(JSON.stringify(providers)).not.toContain('sk-very-secret');
-    const badKind = await put('/api/llm/acme/providers/x', { kind: 'acme-ai' });
+    const badKind = await h.put('/api/llm/acme/providers/x', { kind: 'acme-ai' });
     expect(badKind.status).toBe(400);
-    const noBase = await put('/api/llm/acme/providers/x', { kind: 'openai-compatible' });
+    const noBase = await h.put('/api/llm/acme/providers/x', { kind: 'openai-compatible' });
     expect((await json(noBase)).error.message).toBe('An openai-compatible connection needs a base_url');
   });
 
@@ -157,10 +153,9 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
     const call = h.upstream.calls.at(-1)!;
     expect(call.authorization).toBe('sk-ant-test-key-000000');
     expect(call.body.system).toEqual([{ type: 'text', text: 'Be brief.' }]);
-    const stream = await h.post('/api/llm/acme/flows/claude-flow/run', { input: { question: 'hi there' }, stream: true }, h.runToken);
-    const lines = (await stream.text()).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = await h.streamLines('claude-flow', { input: { question: 'hi there' } });
     expect(lines.filter((l) => l.type === 'delta').map((l) => l.content)).toEqual(['Claude: ', 'hi ', 'there']);
-    expect(lines.at(-1).usage).toEqual({ prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 });
+    expect(lines.at(-1)!.usage).toEqual({ prompt_tokens: 4, completion_tokens: 3, total_tokens: 7 });
   });
 
   it('uses a new provider connection on the next run (the provider cache follows providers_version)', async () => {

@@ -79,7 +79,7 @@ describe.each(dialectsUnderTest())('conversation memory on %s', (dialect) => {
     expect(read.messages[0].created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     const s1 = (await (await h.get('/api/llm/acme/flows/mem/sessions/s1')).json()) as { messages: unknown[] };
     expect(s1.messages).toHaveLength(8);
-    const cleared = await fetch(`${h.base}/api/llm/acme/flows/mem/sessions/s1`, { method: 'DELETE', headers: { authorization: `Bearer ${h.manageToken}` } });
+    const cleared = await h.del('/api/llm/acme/flows/mem/sessions/s1');
     expect(cleared.status).toBe(200);
     expect(await cleared.json()).toEqual({ deleted: 8 });
     expect(((await (await h.get('/api/llm/acme/flows/mem/sessions/s1')).json()) as { messages: unknown[] }).messages).toEqual([]);

@@ -182,7 +182,7 @@ describe.each(dialectsUnderTest())('knowledge bases and retrieval nodes on %s', 
     await h.post('/api/llm/acme/knowledge-bases', { name: 'temp' });
     await h.post('/api/llm/acme/knowledge-bases/temp/documents', { documents: [{ name: 'a.txt', text: 'temporary words' }] });
     await h.save(retrievalFlow('temp-lookup', 'temp'));
-    const deleted = await fetch(`${h.base}/api/llm/acme/knowledge-bases/temp`, { method: 'DELETE', headers: { authorization: `Bearer ${h.manageToken}` } });
+    const deleted = await h.del('/api/llm/acme/knowledge-bases/temp');
     expect(await deleted.json()).toEqual({ deleted: true });
     const run = await h.post('/api/llm/acme/flows/temp-lookup/run', { input: { question: 'words' } }, h.runToken);
     expect(run.status).toBe(404);

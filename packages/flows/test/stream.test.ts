@@ -58,11 +58,9 @@ describe.each(dialectsUnderTest())('streaming on %s', (dialect) => {
   });
 
   it('sends a raw reply as a string and a json_template as the object in the done line', async () => {
-    const raw = await h.post('/api/llm/acme/flows/raw-flow/run', { input: { question: 'hi' }, stream: true }, h.runToken);
-    const rawLines = (await raw.text()).trim().split('\n').map((l) => JSON.parse(l));
+    const rawLines = await h.streamLines('raw-flow', { input: { question: 'hi' } });
     expect(rawLines.at(-1)).toEqual({ type: 'done', output: 'Echo: hi', usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 } });
-    const json = await h.post('/api/llm/acme/flows/json-flow/run', { input: { question: 'hi' }, stream: true }, h.runToken);
-    const jsonLines = (await json.text()).trim().split('\n').map((l) => JSON.parse(l));
+    const jsonLines = await h.streamLines('json-flow', { input: { question: 'hi' } });
     expect(jsonLines.filter((l) => l.type === 'delta')).toEqual([]);
     expect(jsonLines.at(-1)).toEqual({ type: 'done', output: { answer: 'Echo: hi', n: 2 }, usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 } });
   });

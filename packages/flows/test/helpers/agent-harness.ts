@@ -7,8 +7,6 @@ export interface AgentHarness extends Harness {
   model: ToolUpstream;
   api: ToolApi;
   orgId: number;
-  /** Runs a flow with JSON Lines streaming and returns the parsed events. */
-  streamLines(slug: string, body: unknown): Promise<Array<Record<string, unknown>>>;
 }
 
 /** Starts the harness with FLOWS_ALLOWED_HOSTS=127.0.0.2 (the tool API's address); `env` adds variables. */
@@ -23,14 +21,6 @@ export async function startAgentHarness(dialect: 'sqlite' | 'postgres', env: Rec
     model,
     api,
     orgId: org.id,
-    async streamLines(slug: string, body: unknown) {
-      const response = await h.post(`/api/llm/acme/flows/${slug}/run`, { ...(body as object), stream: true }, h.runToken);
-      const text = await response.text();
-      return text
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as Record<string, unknown>);
-    },
     async close() {
       await close();
       await model.close();

@@ -19,6 +19,12 @@ export interface Harness {
   post(path: string, body: unknown, token?: string): Promise<Response>;
   /** GETs with a token. */
   get(path: string, token?: string): Promise<Response>;
+  /** PUTs JSON with a token. */
+  put(path: string, body: unknown, token?: string): Promise<Response>;
+  /** DELETEs with a token. */
+  del(path: string, token?: string): Promise<Response>;
+  /** Runs a flow of `acme` with JSON Lines streaming (run token) and returns the parsed events. */
+  streamLines(slug: string, body: unknown): Promise<Array<Record<string, any>>>;
   close(): Promise<void>;
 }
 
@@ -34,8 +40,9 @@ export async function startHarness(dialect: 'sqlite' | 'postgres', env: Record<s
   await stores.orgs.setProvider(org.id, { name: 'local', kind: 'openai-compatible', baseUrl: upstream.url, apiKey: 'sk-upstream-secret-123456' });
   const app = await buildApp(config);
   const base = await listen(app, '127.0.0.1', 0);
-  const post = (path: string, body: unknown, token = manage.token) =>
-    fetch(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const send = (method: string, path: string, body: unknown, token = manage.token) =>
+    fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path: string, body: unknown, token?: string) => send('POST', path, body, token);
   const get = (path: string, token = manage.token) => fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
   return {
     base,
@@ -48,6 +55,15 @@ export async function startHarness(dialect: 'sqlite' | 'postgres', env: Record<s
     runToken: run.token,
     post,
     get,
+    put: (path, body, token) => send('PUT', path, body, token),
+    del: (path, token = manage.token) => fetch(`${base}${path}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } }),
+    async streamLines(slug, body) {
+      const response = await post(`/api/llm/acme/flows/${slug}/run`, { ...(body as object), stream: true }, run.token);
+      return (await response.text())
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, any>);
+    },
     async save(definition) {
       const response = await post('/api/llm/acme/flows', definition);
       const body = (await response.json()) as { slug: string };
