@@ -186,7 +186,7 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
           if (result.toolCalls) entry.tool_calls = result.toolCalls;
           trace.set(id, entry);
           // Replies that did not stream token by token (template, or a non-llm source) leave as one fragment.
-          if (request.streaming && flow.answerSources.has(id) && flow.output.format !== 'json_template' && !result.streamed) {
+          if (streamReply && !result.streamed) {
             const text = result.text ?? stringify(result.output);
             if (text !== '') request.emit({ type: 'delta', content: text });
           }
