@@ -45,6 +45,12 @@ export function createHttpServer(options: HttpServerOptions): App {
     // Closing the server ends keep-alive connections too, so a stop never waits on an idle client.
     forceCloseConnections: true,
     routerOptions: { ignoreTrailingSlash: true },
+    // A URL the router cannot decode (`/tickets/%`) is answered by the service's own error handler, in its
+    // error shape, instead of Fastify's built-in body (the hooks do not run for it).
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      app.errorHandler(error, request, reply);
+    },
   };
   const app = Fastify(fastifyOptions).withTypeProvider<ZodTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);

@@ -8,6 +8,8 @@ import {
   UserStore,
   constantTimeEqual,
   coreMigrations,
+  createHttpServer,
+  createLogger,
   decryptCredential,
   encryptCredential,
   fromFrameworkError,
@@ -89,6 +91,20 @@ describe('errors', () => {
     expect(fromFrameworkError({ code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400, message: 'bad' })?.code).toBe('invalid_json');
     expect(fromFrameworkError(new AppError('conflict', 'taken'))?.status).toBe(409);
     expect(fromFrameworkError(new Error('boom'))).toBeUndefined();
+  });
+
+  it("answers a URL the router cannot decode through the service's own error handler", async () => {
+    const app = createHttpServer({ logger: createLogger({ service: 'test', level: 'silent' }), bodyLimit: 1024 });
+    app.setErrorHandler((error, _request, reply) => {
+      const known = fromFrameworkError(error)!;
+      reply.code(known.status).send({ failure: { code: known.code, message: known.message } });
+    });
+    app.get('/things/:id', async () => ({ ok: true }));
+    const response = await app.inject({ method: 'GET', url: '/things/%' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ failure: { code: 'invalid_request', message: "'/things/%' is not a valid url component" } });
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    await app.close();
   });
 });
 
