@@ -76,7 +76,8 @@ export class KnowledgeStore {
       updated_at: stamp,
     };
     await this.db.insertInto('knowledge_bases').values(row).execute();
-    return this.require(orgId, input.name);
+    // A new knowledge base has no documents: nothing to read back.
+    return presentKnowledgeBase(row, { documents: 0, chunks: 0 });
   }
 
   /** The knowledge base with this name, with its counts, if any. */
@@ -112,16 +113,7 @@ export class KnowledgeStore {
       .groupBy('kb_id')
       .execute();
     const byKb = new Map(counts.map((c) => [c.kb_id, c]));
-    return rows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      description: r.description,
-      embedding: r.embedding_provider && r.embedding_model ? { provider: r.embedding_provider, model: r.embedding_model } : null,
-      documents: Number(byKb.get(r.id)?.documents ?? 0),
-      chunks: Number(byKb.get(r.id)?.chunks ?? 0),
-      created_at: r.created_at,
-      updated_at: r.updated_at,
-    }));
+    return rows.map((r) => presentKnowledgeBase(r, { documents: Number(byKb.get(r.id)?.documents ?? 0), chunks: Number(byKb.get(r.id)?.chunks ?? 0) }));
   }
 
   /** Deletes a knowledge base with its documents and chunks. */
@@ -175,4 +167,17 @@ export class KnowledgeStore {
     const rows = await this.db.selectFrom('kb_chunks').select(['text', 'source', 'tokens', 'embedding']).where('kb_id', '=', kbId).orderBy('document_id').orderBy('ordinal').execute();
     return rows.map((r) => ({ text: r.text, source: r.source, tokens: r.tokens === '' ? [] : r.tokens.split(' '), embedding: r.embedding ? (JSON.parse(r.embedding) as number[]) : null }));
   }
+}
+
+function presentKnowledgeBase(row: FlowsDatabase['knowledge_bases'], counts: { documents: number; chunks: number }): KnowledgeBase {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    embedding: row.embedding_provider && row.embedding_model ? { provider: row.embedding_provider, model: row.embedding_model } : null,
+    documents: counts.documents,
+    chunks: counts.chunks,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
 }
