@@ -40,15 +40,18 @@ export interface RunRecord {
   trace: TraceEntry[];
 }
 
+/** A run record as stored: its JSON fields serialized. */
+export type RunRow = FlowsDatabase['runs'];
+
 /** Reads and writes run records. */
 export class RunStore {
   constructor(private readonly db: Kysely<FlowsDatabase>) {}
 
-  /** Stores run records in one statement; a record whose id exists (a `running` row) replaces it. */
-  async upsert(runs: RunRecord[]): Promise<void> {
+  /** Stores run rows in one statement; a row whose id exists (a `running` row) replaces it. */
+  async upsert(rows: RunRow[]): Promise<void> {
     await this.db
       .insertInto('runs')
-      .values(runs.map(toRow))
+      .values(rows)
       .onConflict((oc) =>
         oc.column('id').doUpdateSet((eb) => ({
           status: eb.ref('excluded.status'),
@@ -79,7 +82,8 @@ export class RunStore {
   }
 }
 
-function toRow(run: RunRecord): FlowsDatabase['runs'] {
+/** Serializes a record for upsert; throws when a value nests too deep for JSON.stringify (a tool's answer can). */
+function toRow(run: RunRecord): RunRow {
   return {
     id: run.id,
     org_id: run.orgId,
@@ -98,7 +102,7 @@ function toRow(run: RunRecord): FlowsDatabase['runs'] {
   };
 }
 
-function fromRow(row: FlowsDatabase['runs']): RunRecord {
+function fromRow(row: RunRow): RunRecord {
   return {
     id: row.id,
     orgId: row.org_id,
@@ -149,12 +153,21 @@ export class RunRecorder {
       // One row per run in a statement: a later record of the same run (its end) wins over an earlier one (running).
       const latest = new Map<string, RunRecord>();
       for (const run of this.queue.splice(0, 100)) latest.set(run.id, run);
-      await this.write([...latest.values()]);
+      const rows: RunRow[] = [];
+      for (const run of latest.values()) {
+        try {
+          rows.push(toRow(run));
+        } catch (error) {
+          // Serialized one by one: a record that cannot be must not fail, and so drop, the rest of its batch.
+          this.logger.error({ err: error, run_id: run.id }, 'could not serialize run record');
+        }
+      }
+      if (rows.length > 0) await this.write(rows);
     }
     this.writing = undefined;
   }
 
-  private async write(batch: RunRecord[]): Promise<void> {
+  private async write(batch: RunRow[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.store.upsert(batch);
