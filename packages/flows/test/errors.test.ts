@@ -138,6 +138,18 @@ describe.each(dialectsUnderTest())('errors, authentication and input validation 
     expect(metadata.status).toBe(400);
   });
 
+  it('400 invalid_request for input or metadata nested deeper than 64 levels (JSON.parse takes any depth, the engine does not)', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const send = (path: string, body: string) => fetch(`${h.base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' }, body });
+    const refused = (param: string) => [400, { error: { message: `"${param}" nests deeper than 64 levels`, type: 'invalid_request_error', param, code: 'invalid_request' } }];
+    const input = await send('/api/llm/acme/flows/typed/run', `{"input": {"question": "xy", "tags": ${deep}}}`);
+    expect([input.status, await input.json()]).toEqual(refused('input'));
+    const metadata = await send('/api/llm/acme/flows/typed/run/stream', `{"input": {"question": "xy"}, "metadata": {"trail": ${deep}}}`);
+    expect([metadata.status, await metadata.json()]).toEqual(refused('metadata'));
+    const chat = await send('/api/llm/acme/flows/bot/chat/completions', `{"messages": [{"role": "user", "content": "x"}], "input": {"extra": ${deep}}}`);
+    expect([chat.status, await chat.json()]).toEqual(refused('input'));
+  });
+
   it('400 invalid_request, never 500, for a NUL character PostgreSQL text cannot hold (SQLite stores it)', async () => {
     const run = await h.post('/api/llm/acme/flows/%00/run', { input: {} }, h.runToken);
     const flow = await h.get('/api/llm/acme/flows/%00');

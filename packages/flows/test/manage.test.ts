@@ -87,6 +87,14 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
     expect(notJson.status).toBe(422);
   });
 
+  it('refuses node data nested deeper than 64 levels with 422, not a 500 from a blown stack', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const body = JSON.stringify(simpleFlow({ slug: 'deep', format: 'json_template', template: 'DEEP' })).replace('"DEEP"', deep);
+    const response = await fetch(`${h.base}/api/llm/acme/flows`, { method: 'POST', headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' }, body });
+    const message = 'Node "output": "data" nests deeper than 64 levels';
+    expect([response.status, await json(response)]).toEqual([422, { error: { message, type: 'invalid_request_error', param: 'nodes[2].data', code: 'invalid_flow', details: [{ param: 'nodes[2].data', message }] } }]);
+  });
+
   it('serves the input JSON Schema and snippets derived from the Input node', async () => {
     await h.save(simpleFlow({ slug: 'schema-flow', extraVariables: [{ name: 'tier', type: 'enum', values: ['free', 'pro'], default: 'free', description: 'Plan' }, { name: 'n', type: 'integer', minimum: 1, maximum: 5 }] }));
     const schema = await json(await h.get('/api/llm/acme/flows/schema-flow/schema'));

@@ -15,6 +15,7 @@ import { ancestorsOf, buildGraph, type FlowGraph } from './flow-graph.ts';
 import { checkVariable } from './input-variables.ts';
 import { malformedReferences, referencesInValue, stringsIn } from './references.ts';
 import { SLUG_PATTERN } from './slug.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
 import { checkToolNodeData } from './node-validation.ts';
 
 const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
@@ -61,6 +62,8 @@ export function validateDefinition(raw: unknown, context: ValidationContext): Fl
     ids.add(id);
     if (!NODE_TYPES.includes(entry.type as NodeType)) return add(`${param}.type`, `Node "${id}": unknown node type "${String(entry.type)}"`);
     if (entry.data !== undefined && !isObject(entry.data)) return add(`${param}.data`, `Node "${id}": "data" must be an object`);
+    // Refused at once: every later check walks the data recursively.
+    if (nestsDeeperThan(entry.data, MAX_JSON_DEPTH)) throw invalidFlow([{ param: `${param}.data`, message: `Node "${id}": "data" nests deeper than ${MAX_JSON_DEPTH} levels` }]);
     nodes.push({ id, type: entry.type as NodeType, data: (entry.data as Json | undefined) ?? {} });
   });
 

@@ -1,6 +1,7 @@
 import type { InputVariable } from './flow-definition.ts';
 import { FlowsError } from './errors.ts';
 import { chatVariable } from './input-variables.ts';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
 
 type Json = Record<string, unknown>;
 
@@ -18,6 +19,11 @@ export interface RunBody {
   metadata: Json;
 }
 
+/** 400 for a value nested deeper than the engine walks (templates and run records recurse). */
+function checkDepth(value: unknown, param: 'input' | 'metadata'): void {
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw new FlowsError('invalid_request', `"${param}" nests deeper than ${MAX_JSON_DEPTH} levels`, 'invalid_request', { param });
+}
+
 function checkCommon(body: Json): { stream: boolean; metadata: Json } {
   if (body.stream !== undefined && body.stream !== null && typeof body.stream !== 'boolean') {
     throw new FlowsError('invalid_request', '"stream" must be a boolean', 'invalid_request', { param: 'stream' });
@@ -25,6 +31,7 @@ function checkCommon(body: Json): { stream: boolean; metadata: Json } {
   if (body.metadata !== undefined && body.metadata !== null && !isObject(body.metadata)) {
     throw new FlowsError('invalid_request', '"metadata" must be an object', 'invalid_request', { param: 'metadata' });
   }
+  checkDepth(body.metadata, 'metadata');
   return { stream: body.stream === true, metadata: (body.metadata as Json | undefined) ?? {} };
 }
 
@@ -33,6 +40,7 @@ export function parseRunBody(body: unknown): RunBody {
   if (!isObject(body) || !isObject(body.input)) {
     throw new FlowsError('invalid_request', 'The request body must be a JSON object with an "input" object', 'missing_input', { param: 'input' });
   }
+  checkDepth(body.input, 'input');
   return { input: body.input, ...checkCommon(body) };
 }
 
@@ -76,6 +84,7 @@ export function parseChatBody(body: unknown, variables: InputVariable[]): ChatRu
   if (body.input !== undefined && body.input !== null && !isObject(body.input)) {
     throw new FlowsError('invalid_request', '"input" must be an object', 'invalid_request', { param: 'input' });
   }
+  checkDepth(body.input, 'input');
   const variable = chatVariable(variables);
   if (!variable) throw new FlowsError('invalid_request', 'This flow has no string input variable to receive the user message', 'invalid_request', { param: 'messages' });
   const earlier = parsed.slice(0, last);
