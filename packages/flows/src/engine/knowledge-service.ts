@@ -1,7 +1,7 @@
 import { AppError } from '@switchboard/core';
 import { bm25, cosine, reciprocalRankFusion, tokenize, type Scored } from '../domain/bm25.ts';
 import { chunkText } from '../domain/chunking.ts';
-import type { KnowledgeBase, KnowledgeStore, StoredChunk } from '../store/knowledge-store.ts';
+import type { KnowledgeBaseRef, KnowledgeStore, StoredChunk } from '../store/knowledge-store.ts';
 import { pdfText } from './pdf-text.ts';
 import type { ProviderRegistry } from './provider-registry.ts';
 import { providerError } from './run-errors.ts';
@@ -85,7 +85,8 @@ export class KnowledgeService {
 
   /** The `topK` best chunks of a knowledge base for a query, best first. */
   async search(org: KnowledgeOrg, kbName: string, query: string, topK: number, signal?: AbortSignal): Promise<RetrievedChunk[]> {
-    const kb = await this.store.find(org.id, kbName);
+    // Runs on every retrieval node: the knowledge base without its document counts.
+    const kb = await this.store.findRef(org.id, kbName);
     if (!kb) throw new AppError('not_found', `Knowledge base "${kbName}" not found`);
     const chunks = await this.store.chunks(kb.id);
     if (chunks.length === 0 || query.trim() === '') return [];
@@ -102,7 +103,7 @@ export class KnowledgeService {
     return ranking.slice(0, topK).map(({ index, score }) => present(chunks[index], score));
   }
 
-  private async embedAll(org: KnowledgeOrg, kb: KnowledgeBase, values: string[]): Promise<number[][]> {
+  private async embedAll(org: KnowledgeOrg, kb: KnowledgeBaseRef, values: string[]): Promise<number[][]> {
     const providers = await this.providers.forOrg(org.id, org.providersVersion);
     const model = providers.embeddingModel(kb.embedding!.provider, kb.embedding!.model);
     const controller = new AbortController();
@@ -115,7 +116,7 @@ export class KnowledgeService {
     }
   }
 
-  private async embedQuery(org: KnowledgeOrg, kb: KnowledgeBase, query: string, signal?: AbortSignal): Promise<number[]> {
+  private async embedQuery(org: KnowledgeOrg, kb: KnowledgeBaseRef, query: string, signal?: AbortSignal): Promise<number[]> {
     const providers = await this.providers.forOrg(org.id, org.providersVersion);
     const model = providers.embeddingModel(kb.embedding!.provider, kb.embedding!.model);
     const abort = signal ?? new AbortController().signal;

@@ -28,6 +28,9 @@ export interface KnowledgeBase {
   updated_at: string;
 }
 
+/** What retrieval needs of a knowledge base: no document counts. */
+export type KnowledgeBaseRef = Pick<KnowledgeBase, 'id' | 'name' | 'embedding'>;
+
 /** A document as presented. */
 export interface KnowledgeDocument {
   id: string;
@@ -85,6 +88,17 @@ export class KnowledgeStore {
     const row = await this.db.selectFrom('knowledge_bases').selectAll().where('org_id', '=', orgId).where('name', '=', name).executeTakeFirst();
     if (!row) return undefined;
     return (await this.withCounts([row]))[0];
+  }
+
+  /** The knowledge base with this name for a search, in one query (no counts), if any. */
+  async findRef(orgId: number, name: string): Promise<KnowledgeBaseRef | undefined> {
+    const row = await this.db
+      .selectFrom('knowledge_bases')
+      .select(['id', 'name', 'embedding_provider', 'embedding_model'])
+      .where('org_id', '=', orgId)
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row && { id: row.id, name: row.name, embedding: embeddingOf(row) };
   }
 
   /** The knowledge base with this name, or 404. */
@@ -174,10 +188,14 @@ function presentKnowledgeBase(row: FlowsDatabase['knowledge_bases'], counts: { d
     id: row.id,
     name: row.name,
     description: row.description,
-    embedding: row.embedding_provider && row.embedding_model ? { provider: row.embedding_provider, model: row.embedding_model } : null,
+    embedding: embeddingOf(row),
     documents: counts.documents,
     chunks: counts.chunks,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+function embeddingOf(row: Pick<FlowsDatabase['knowledge_bases'], 'embedding_provider' | 'embedding_model'>): KnowledgeBase['embedding'] {
+  return row.embedding_provider && row.embedding_model ? { provider: row.embedding_provider, model: row.embedding_model } : null;
 }
