@@ -130,8 +130,13 @@ export async function listen(app: App, host: string, port: number): Promise<stri
   await app.listen({ host, port });
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
+  return localBaseUrl(host, boundPort);
+}
+
+/** The base URL of a service listening on `host` and `port`, as printed at start: 0.0.0.0 shown as 127.0.0.1, IPv6 in brackets. */
+export function localBaseUrl(host: string, port: number): string {
   const shownHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  return `http://${shownHost}:${boundPort}`;
+  return `http://${shownHost}:${port}`;
 }
 
 /** The public base URL: PUBLIC_BASE_URL when configured, else from the request's host and protocol. */

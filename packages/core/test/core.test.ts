@@ -10,6 +10,7 @@ import {
   coreMigrations,
   createHttpServer,
   createLogger,
+  localBaseUrl,
   decryptCredential,
   encryptCredential,
   fromFrameworkError,
@@ -82,6 +83,15 @@ describe('secrets', () => {
   it('redacts credentials from URLs', () => {
     expect(redactUrl('/webhook?key=sms_abcdefghijklmnop&x=1')).toBe('/webhook?key=[redacted]&x=1');
     expect(redactUrl('/messages/acme/sms_abcdefghijklmnopqrstu?limit=5')).toBe('/messages/acme/sms_[redacted]?limit=5');
+  });
+});
+
+describe('base URLs', () => {
+  it('shows a wildcard IPv4 host as loopback and puts IPv6 hosts in brackets', () => {
+    expect(localBaseUrl('0.0.0.0', 8101)).toBe('http://127.0.0.1:8101');
+    expect(localBaseUrl('127.0.0.1', 8102)).toBe('http://127.0.0.1:8102');
+    expect(localBaseUrl('::', 8103)).toBe('http://[::]:8103');
+    expect(localBaseUrl('::1', 8103)).toBe('http://[::1]:8103');
   });
 });
 

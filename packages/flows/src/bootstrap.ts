@@ -1,4 +1,4 @@
-import type { Env } from '@switchboard/core';
+import { localBaseUrl, type Env } from '@switchboard/core';
 import { loadConfig } from './config.ts';
 import { openFlowsStores } from './stores.ts';
 
@@ -34,7 +34,7 @@ export async function bootstrap(env: Env): Promise<{ title: string; lines: strin
     const { token } = await stores.orgs.createToken(org.id, { name: 'bootstrap', scope: 'manage' });
     // A flow that needs no provider, so the printed curl line works before any provider is configured.
     if (!(await stores.flows.find(org.id, DEMO_FLOW.slug))) await stores.admin.save(org, DEMO_FLOW);
-    const base = config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+    const base = config.publicBaseUrl ?? localBaseUrl(config.host, config.port);
     return {
       title: 'Flow execution',
       lines: [

@@ -1,4 +1,4 @@
-import type { Env } from '@switchboard/core';
+import { localBaseUrl, type Env } from '@switchboard/core';
 import { openSmsAdmin } from './admin.ts';
 import { loadConfig } from './config.ts';
 
@@ -8,7 +8,7 @@ export const DEMO_ORG = 'demo';
 /** First start: creates the `demo` organization and returns its credentials with copy-paste curl examples. */
 export async function bootstrap(env: Env): Promise<{ title: string; lines: string[] }> {
   const config = loadConfig(env);
-  const base = config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  const base = config.publicBaseUrl ?? localBaseUrl(config.host, config.port);
   const admin = await openSmsAdmin(env);
   try {
     const now = new Date();

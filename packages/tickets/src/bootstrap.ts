@@ -1,4 +1,4 @@
-import type { Env } from '@switchboard/core';
+import { localBaseUrl, type Env } from '@switchboard/core';
 import { loadConfig } from './config.ts';
 import { createProject, createToken, withTicketsStore } from './admin.ts';
 import { MCP_PATH } from './mcp/mcp-endpoint.ts';
@@ -8,7 +8,7 @@ import { projectByKey } from './store/project-store.ts';
 /** First start of the deployment: a demo project `DEMO` with a token, and the lines that show how to connect. */
 export async function bootstrap(env: Env): Promise<{ title: string; lines: string[] }> {
   const config = loadConfig(env);
-  const base = config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
+  const base = config.publicBaseUrl ?? localBaseUrl(config.host, config.port);
   const { key, token } = await withTicketsStore(env, async (db) => {
     let key = 'DEMO';
     // A deployment whose platform database was reset may still hold DEMO: pick the next free key.
