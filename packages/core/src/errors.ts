@@ -50,11 +50,24 @@ interface FastifyLikeError {
 }
 
 /**
+ * The caller's error behind a failed query, if it was one: PostgreSQL text
+ * cannot hold U+0000 (SQLite stores it) and refuses it with SQLSTATE 22021,
+ * whichever path parameter, field or input carried it.
+ */
+export function fromDatabaseError(error: unknown): AppError | undefined {
+  if ((error as { code?: unknown } | null)?.code === '22021') return new AppError('invalid_request', 'Text must not contain NUL characters (U+0000)');
+  return undefined;
+}
+
+/**
  * Maps errors Fastify raises itself (body too large, bad JSON, unsupported
- * media type) onto the catalogue, so no service answers them with a 500.
+ * media type) and the database errors a caller's input causes onto the
+ * catalogue, so no service answers them with a 500.
  */
 export function fromFrameworkError(error: unknown): AppError | undefined {
   if (isAppError(error)) return error;
+  const fromDatabase = fromDatabaseError(error);
+  if (fromDatabase) return fromDatabase;
   const e = error as FastifyLikeError;
   switch (e?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -101,6 +101,10 @@ describe('errors', () => {
     expect(fromFrameworkError({ code: 'FST_ERR_CTP_INVALID_JSON_BODY', statusCode: 400, message: 'bad' })?.code).toBe('invalid_json');
     expect(fromFrameworkError(new AppError('conflict', 'taken'))?.status).toBe(409);
     expect(fromFrameworkError(new Error('boom'))).toBeUndefined();
+    // PostgreSQL's refusal of a NUL character in text (SQLSTATE 22021) is the caller's error, not a 500.
+    const nul = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+    expect(fromFrameworkError(nul)).toEqual(new AppError('invalid_request', 'Text must not contain NUL characters (U+0000)'));
+    expect(fromFrameworkError(nul)?.status).toBe(400);
   });
 
   it("answers a URL the router cannot decode through the service's own error handler", async () => {

@@ -1,7 +1,6 @@
 import { APICallError, RetryError } from 'ai';
-import { AppError, isAppError } from '@switchboard/core';
+import { AppError, fromDatabaseError, isAppError } from '@switchboard/core';
 import { FlowsError } from '../domain/errors.ts';
-import { fromDatabaseError } from '../store/database.ts';
 
 /** Abort reason when the run outlives FLOWS_RUN_TIMEOUT_MS. */
 export class RunTimeout extends Error {

@@ -1,11 +1,10 @@
 import { AppError, fromFrameworkError, type App } from '@switchboard/core';
 import { presentError } from '../domain/error-shape.ts';
-import { fromDatabaseError } from '../store/database.ts';
 
 /** The one place errors become responses: OpenAI's error shape, Retry-After on 429, no stack traces. */
 export function installErrorHandling(app: App): void {
   app.setErrorHandler((error, request, reply) => {
-    let known = fromFrameworkError(error) ?? fromDatabaseError(error);
+    let known = fromFrameworkError(error);
     if (!known) {
       request.log.error({ err: error }, 'unhandled error');
       known = new AppError('internal', 'Internal server error');

@@ -1,4 +1,4 @@
-import { AppError, coreMigrations, openDatabase, serialPrimaryKey, type Database, type VersionedMigration } from '@switchboard/core';
+import { coreMigrations, openDatabase, serialPrimaryKey, type Database, type VersionedMigration } from '@switchboard/core';
 import { join } from 'node:path';
 import { sql, type Generated } from 'kysely';
 import type { FlowsConfig } from '../config.ts';
@@ -132,14 +132,4 @@ export function openFlowsDatabase(config: FlowsConfig): Promise<Database<FlowsDa
     schema: 'flows',
     migrations,
   });
-}
-
-/**
- * The caller's error behind a failed query, if it was one: PostgreSQL text
- * cannot hold U+0000 (SQLite stores it) and refuses it with SQLSTATE 22021,
- * whichever path parameter, field or run input carried it.
- */
-export function fromDatabaseError(error: unknown): AppError | undefined {
-  if ((error as { code?: unknown } | null)?.code === '22021') return new AppError('invalid_request', 'Text must not contain NUL characters (U+0000)');
-  return undefined;
 }
