@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     database: postgres ? 'PostgreSQL' : 'SQLite',
     mode: `${quick ? 'quick' : 'full'} (${context.durationSeconds} s per run after ${context.warmupSeconds} s warm-up, ${context.connections} connections)`,
   };
-  process.stdout.write('\n' + writeResults(join(import.meta.dirname, 'results'), rows, meta));
+  process.stdout.write('\n' + writeResults(join(import.meta.dirname, 'results'), `latest-${postgres ? 'postgres' : 'sqlite'}${quick ? '-quick' : ''}`, rows, meta));
 }
 
 async function dropSchemas(url: string, prefix: string): Promise<void> {

@@ -22,7 +22,7 @@ function ratio(service: number, baseline: number | undefined): string {
 }
 
 /** The table as Markdown: scenario, requests/s, p50, p99, peak RSS, the baseline's figures and the ratios. */
-export function toMarkdown(rows: Row[], meta: Record<string, string>): string {
+function toMarkdown(rows: Row[], meta: Record<string, string>): string {
   const lines = [
     `Run ${meta.date} on ${meta.machine}, ${meta.database}, ${meta.mode}.`,
     '',
@@ -40,13 +40,13 @@ export function toMarkdown(rows: Row[], meta: Record<string, string>): string {
 }
 
 /**
- * Writes `latest-{sqlite,postgres}[-quick].json` and `.md` under bench/results/
- * and returns the Markdown: a quick check never overwrites the last full run.
+ * Writes `NAME.json` and `NAME.md` under bench/results/ and returns the
+ * Markdown; NAME is `latest-{sqlite,postgres}[-quick]`, so a quick check never
+ * overwrites the last full run.
  */
-export function writeResults(dir: string, rows: Row[], meta: Record<string, string>): string {
+export function writeResults(dir: string, name: string, rows: Row[], meta: Record<string, string>): string {
   mkdirSync(dir, { recursive: true });
   const markdown = toMarkdown(rows, meta);
-  const name = `${meta.database.startsWith('PostgreSQL') ? 'latest-postgres' : 'latest-sqlite'}${meta.mode.startsWith('quick') ? '-quick' : ''}`;
   writeFileSync(join(dir, `${name}.json`), JSON.stringify({ meta, rows }, null, 2) + '\n');
   writeFileSync(join(dir, `${name}.md`), markdown);
   return markdown;
