@@ -171,8 +171,8 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
         },
         providerRetries: request.providerRetries,
         services: request.services,
-      }).then(
-        (result) => {
+      })
+        .then((result) => {
           if (finished) return;
           const ms = Math.round((performance.now() - began) * 100) / 100;
           state.set(id, 'done');
@@ -192,16 +192,16 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
           }
           request.emit({ type: 'node', node: id, status: 'finished', ms });
           settle(id);
-        },
-        (thrown: unknown) => {
+        })
+        // Also what throws while the result is recorded (or the next nodes start): the run fails instead of never settling.
+        .catch((thrown: unknown) => {
           if (finished) return;
           const error = internalError(thrown, internal.signal);
           state.set(id, 'failed');
           const ms = Math.round((performance.now() - began) * 100) / 100;
           trace.set(id, { node: id, type: node.type, status: 'failed', started_at: startedAt.toISOString(), ms, error: presentTraceError(error) });
           fail(error);
-        },
-      );
+        });
     };
 
     if (request.signal.aborted) return fail(internalError(request.signal.reason, request.signal));
