@@ -122,8 +122,8 @@ async function upstreamStats(fake: RunningProcess): Promise<{ open: number; call
 /**
  * Opens `count` SSE runs of the `hold` flow at once; the fake upstream holds
  * each open after its first token until released. The service's RSS is read
- * before, and once every stream is open (200 and headers received) and the
- * upstream's count of held calls has stopped growing.
+ * before, and once every stream is open (200 and headers received, first
+ * token delivered) and the upstream's count of held calls has stopped growing.
  */
 async function openStreams(context: BenchContext, service: RunningProcess, fake: RunningProcess, url: string, headers: Record<string, string>, count: number) {
   const before = service.rssMiB();
@@ -136,7 +136,7 @@ async function openStreams(context: BenchContext, service: RunningProcess, fake:
       (error: Error) => ({ status: 0, headers: NaN, firstByte: NaN, firstToken: NaN, total: NaN, text: error.message }),
     ),
   );
-  // Wait until every stream is answered and the upstream holds as many calls as it is going to (or 60 s).
+  // Wait until every stream is answered with its first token and the upstream holds as many calls as it is going to (or 60 s).
   const deadline = Date.now() + 60_000;
   let upstreamOpen = 0;
   let steadySince = Date.now();
@@ -144,7 +144,7 @@ async function openStreams(context: BenchContext, service: RunningProcess, fake:
     await new Promise((resolve) => setTimeout(resolve, 250));
     const open = (await upstreamStats(fake)).open;
     if (open !== upstreamOpen) [upstreamOpen, steadySince] = [open, Date.now()];
-    if (answered === count && (upstreamOpen === count || Date.now() - steadySince > 1500)) break;
+    if (answered === count && withToken === count && (upstreamOpen === count || Date.now() - steadySince > 1500)) break;
   }
   const openSeconds = (performance.now() - started) / 1000;
   const during = service.rssMiB();

@@ -1,29 +1,37 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { EmbeddingModel, LanguageModel } from 'ai';
+import type OpenAI from 'openai';
 import type { FlowsConfig } from '../config.ts';
 import type { OrgStore, ProviderConnection } from '../store/org-store.ts';
 import { FlowsError } from '../domain/errors.ts';
 import { providerFetch } from './http-fetch.ts';
+import { openaiChatModel, sdkChatModel, type ChatModel } from './chat-models.ts';
 
-/** The AI SDK provider factories, loaded on first use so that the CLI (which never calls a model) starts fast. */
+/** The provider SDKs (AI SDK providers, the openai client), loaded on first use so that the CLI (which never calls a model) starts fast. */
 interface ProviderSdk {
   createOpenAI: typeof import('@ai-sdk/openai').createOpenAI;
   createAnthropic: typeof import('@ai-sdk/anthropic').createAnthropic;
   createOpenAICompatible: typeof import('@ai-sdk/openai-compatible').createOpenAICompatible;
+  OpenAI: typeof OpenAI;
 }
 
 let sdk: Promise<ProviderSdk> | undefined;
 function loadSdk(): Promise<ProviderSdk> {
-  sdk ??= Promise.all([import('@ai-sdk/openai'), import('@ai-sdk/anthropic'), import('@ai-sdk/openai-compatible')]).then(([openai, anthropic, compatible]) => ({
-    createOpenAI: openai.createOpenAI,
-    createAnthropic: anthropic.createAnthropic,
-    createOpenAICompatible: compatible.createOpenAICompatible,
-  }));
+  sdk ??= Promise.all([import('@ai-sdk/openai'), import('@ai-sdk/anthropic'), import('@ai-sdk/openai-compatible'), import('openai')]).then(
+    ([openai, anthropic, compatible, openaiClient]) => ({
+      createOpenAI: openai.createOpenAI,
+      createAnthropic: anthropic.createAnthropic,
+      createOpenAICompatible: compatible.createOpenAICompatible,
+      OpenAI: openaiClient.default,
+    }),
+  );
   return sdk;
 }
 
-/** The provider connections of one organization, as AI SDK models. */
+/** The provider connections of one organization, as AI SDK models and chat models. */
 export class OrgProviders {
   private readonly models = new Map<string, LanguageModel>();
+  private readonly chats = new Map<string, ChatModel>();
   private readonly byName: Map<string, ProviderConnection>;
 
   constructor(
@@ -49,18 +57,59 @@ export class OrgProviders {
     throw new FlowsError('invalid_request', `Provider connection "${name}" (${connection.kind}) offers no embedding models`, 'invalid_request');
   }
 
-  /** The model `modelId` of connection `name`, built once and reused. */
+  /** The AI SDK model `modelId` of connection `name` (tool loops), built once and reused. */
   model(name: string, modelId: string): LanguageModel {
     const key = `${name}\u0000${modelId}`;
     let model = this.models.get(key);
     if (!model) {
-      const connection = this.byName.get(name);
-      if (!connection) throw new FlowsError('upstream_error', `No provider connection named "${name}"`, 'upstream_error');
-      model = buildModel(this.sdk, connection, modelId);
+      model = buildModel(this.sdk, this.connection(name), modelId);
       this.models.set(key, model);
     }
     return model;
   }
+
+  /**
+   * The chat model `modelId` of connection `name` for calls without tools,
+   * built once and reused: OpenAI-compatible servers through the official
+   * openai client, OpenAI and Anthropic through their AI SDK providers (which
+   * know each model's parameters).
+   */
+  chat(name: string, modelId: string): ChatModel {
+    const key = `${name}\u0000${modelId}`;
+    let chat = this.chats.get(key);
+    if (!chat) {
+      const connection = this.connection(name);
+      chat = connection.kind === 'openai-compatible' ? openaiChatModel(openaiClient(this.sdk, connection), modelId) : sdkChatModel(this.model(name, modelId) as LanguageModelV3);
+      this.chats.set(key, chat);
+    }
+    return chat;
+  }
+
+  private connection(name: string): ProviderConnection {
+    const connection = this.byName.get(name);
+    if (!connection) throw new FlowsError('upstream_error', `No provider connection named "${name}"`, 'upstream_error');
+    return connection;
+  }
+}
+
+/**
+ * The official openai client for an OpenAI-compatible connection. Everything
+ * is set explicitly, so nothing comes from the OPENAI_* environment; without
+ * an API key no Authorization header is sent. Retries are the llm node's.
+ */
+function openaiClient(sdk: ProviderSdk, connection: ProviderConnection): OpenAI {
+  return new sdk.OpenAI({
+    baseURL: connection.baseUrl!,
+    apiKey: connection.apiKey ?? 'none',
+    defaultHeaders: connection.apiKey ? undefined : { authorization: null },
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    logLevel: 'off',
+    maxRetries: 0,
+    fetch: providerFetch,
+  });
 }
 
 function buildModel(sdk: ProviderSdk, connection: ProviderConnection, modelId: string): LanguageModel {

@@ -1,4 +1,5 @@
 import { APICallError, RetryError } from 'ai';
+import { APIConnectionError, APIError } from 'openai/error';
 import { AppError, fromDatabaseError, isAppError } from '@switchboard/core';
 import { FlowsError } from '../domain/errors.ts';
 
@@ -41,12 +42,25 @@ export function providerError(error: unknown, signal: AbortSignal, secrets: Arra
   if (isAppError(error)) return error;
   let cause = error;
   if (RetryError.isInstance(cause)) cause = cause.lastError;
-  if (APICallError.isInstance(cause)) {
-    const status = cause.statusCode ? ` (HTTP ${cause.statusCode})` : '';
-    return new FlowsError('upstream_error', scrubSecrets(`Provider error${status}: ${cause.message}`, secrets), 'upstream_error');
-  }
+  if (APICallError.isInstance(cause)) return upstreamError(cause.statusCode, cause.message, secrets);
+  // The openai client's connection errors say "Connection error."; what failed is their cause.
+  if (cause instanceof APIConnectionError) cause = cause.cause ?? cause;
+  // The openai client's message starts with the status, which the error names on its own.
+  else if (cause instanceof APIError) return upstreamError(cause.status, cause.message.replace(/^\d{3} /, ''), secrets);
   const message = (cause as Error)?.message ?? String(cause);
   return new FlowsError('upstream_error', scrubSecrets(`Provider request failed: ${message}`, secrets), 'upstream_error');
+}
+
+function upstreamError(status: number | undefined, message: string, secrets: Array<string | null>): AppError {
+  return new FlowsError('upstream_error', scrubSecrets(`Provider error${status ? ` (HTTP ${status})` : ''}: ${message}`, secrets), 'upstream_error');
+}
+
+/** Whether a failed provider call may succeed when tried again: no connection, or 408, 409, 429 or 5xx (AI SDK or openai client). */
+export function isRetryable(error: unknown): boolean {
+  if (APICallError.isInstance(error)) return error.isRetryable;
+  if (error instanceof APIConnectionError) return true;
+  if (!(error instanceof APIError) || error.status === undefined) return false;
+  return error.status === 408 || error.status === 409 || error.status === 429 || error.status >= 500;
 }
 
 /** Any other failure inside the engine: a safe 500 unless it already is a catalogued error. */

@@ -2,7 +2,8 @@ import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel, type Mod
 import type { LlmNodeData } from '../domain/flow-definition.ts';
 import type { Usage } from '../store/run-store.ts';
 import type { ConversationMessage, NodeContext, NodeResult } from './node-handler.ts';
-import { promptText, systemText, toFinishReason } from './llm-node.ts';
+import { toFinishReason } from './chat-models.ts';
+import { promptText, systemText } from './llm-node.ts';
 import { providerError } from './run-errors.ts';
 import { buildTools, type ToolSet } from './tool-nodes.ts';
 

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
 /** One request the fake upstream received. */
 export interface UpstreamCall {
@@ -6,6 +6,7 @@ export interface UpstreamCall {
   stream: boolean;
   body: Record<string, unknown>;
   authorization: string | undefined;
+  headers: IncomingHttpHeaders;
   /** True when the caller closed the connection before the reply ended. */
   aborted: boolean;
 }
@@ -16,6 +17,7 @@ export interface UpstreamCall {
  * - `echo` (default): answers "Echo: <last user message>" in word tokens;
  * - `reply:<text>`: answers <text> in word tokens;
  * - `fail`: 500 with an OpenAI error body;
+ * - `status:<code>`: that status with an OpenAI error body;
  * - `fail-mid`: streams two tokens, then drops the connection;
  * - `slow`: streams a token every 100 ms, 50 of them;
  * - `hang`: never answers;
@@ -55,7 +57,7 @@ export class FakeUpstream {
     const messages = (body.messages as Array<{ role: string; content: Array<{ type: string; text: string }> | string }>) ?? [];
     const last = [...messages].reverse().find((m) => m.role === 'user');
     const question = typeof last?.content === 'string' ? last.content : (last?.content ?? []).map((p) => p.text).join('');
-    this.calls.push({ model: String(body.model), stream: body.stream === true, body, authorization: req.headers['x-api-key'] as string | undefined, aborted: false });
+    this.calls.push({ model: String(body.model), stream: body.stream === true, body, authorization: req.headers['x-api-key'] as string | undefined, headers: req.headers, aborted: false });
     const text = `Claude: ${question}`;
     const tokens = text.match(/\S+\s*|\s+/g) ?? [];
     if (body.stream !== true) {
@@ -88,7 +90,7 @@ export class FakeUpstream {
     }
     const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
     const model = String(body.model);
-    const call: UpstreamCall = { model, stream: body.stream === true, body, authorization: req.headers.authorization, aborted: false };
+    const call: UpstreamCall = { model, stream: body.stream === true, body, authorization: req.headers.authorization, headers: req.headers, aborted: false };
     this.calls.push(call);
     let killed = false;
     res.on('close', () => {
@@ -106,6 +108,10 @@ export class FakeUpstream {
     }
     if (model === 'fail') {
       res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'upstream exploded', type: 'server_error', code: null } }));
+      return;
+    }
+    if (model.startsWith('status:')) {
+      res.writeHead(Number(model.slice('status:'.length)), { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `answered ${model}`, type: 'invalid_request_error', code: null } }));
       return;
     }
     const messages = (body.messages as Array<{ role: string; content: unknown }>) ?? [];
