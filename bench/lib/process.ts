@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { buildServices } from '../../packages/cli/src/build.ts';
+import { serviceNodeOptions } from '../../packages/cli/src/services.ts';
 
 /** A service (or baseline) started as a child process for a benchmark. */
 export interface RunningProcess {
@@ -31,11 +32,12 @@ const bundles = new Map<string, Promise<string>>();
 
 /**
  * Starts a service as `npm start` runs it: its esbuild bundle
- * (packages/NAME/dist/main.mjs) with plain `node`, no tsx. See startProcess.
+ * (packages/NAME/dist/main.mjs) with plain `node` and the service's node
+ * options, no tsx. See startProcess.
  */
 export async function startService(name: string, env: Record<string, string>): Promise<RunningProcess> {
   if (!bundles.has(name)) bundles.set(name, buildServices([name]).then(([file]) => file));
-  return startNode(await bundles.get(name)!, [], env);
+  return startNode(await bundles.get(name)!, serviceNodeOptions(name), env);
 }
 
 /**

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { ConfigError, loadPlatformConfig, type ServiceName } from '@switchboard/core';
 import { bootstrapOnce, formatBootstrap } from './bootstrap.ts';
 import { BuildError, buildServices } from './build.ts';
-import { presentServices } from './services.ts';
+import { presentServices, serviceNodeOptions } from './services.ts';
 
 /**
  * `npm start`: validates the configuration, bundles the services with esbuild,
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     );
   };
   for (const [index, name] of services.entries()) {
-    const child = spawn(process.execPath, [bundles[index]], { stdio: 'inherit', env: process.env });
+    const child = spawn(process.execPath, [...serviceNodeOptions(name), bundles[index]], { stdio: 'inherit', env: process.env });
     child.on('exit', (code) => {
       if (!stopping) {
         process.stderr.write(`${name} service exited with code ${code}; stopping the others\n`);

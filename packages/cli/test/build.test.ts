@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@switchboard/core/testing';
 import { BuildError, bundle, buildServices, serviceBundle } from '../src/build.ts';
+import { SERVICE_NAMES, serviceNodeOptions } from '../src/services.ts';
 import { ROOT } from './helpers.ts';
 
 /** Runs `node BUNDLE` (no tsx), waits for its URL and returns GET /health; stops it afterwards. */
@@ -61,6 +62,13 @@ describe('service bundles', () => {
     expect(await healthOfBundle(files[1], env)).toEqual({ status: 200, body: '{"status":"ok","service":"flows","database":"sqlite"}' });
     expect(await healthOfBundle(files[2], env)).toEqual({ status: 200, body: '{"status":"ok","service":"tickets","database":"sqlite"}' });
   }, 120_000);
+
+  it('run from the start:NAME scripts with the node options npm start gives them', () => {
+    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    for (const name of SERVICE_NAMES) {
+      expect(scripts[`start:${name}`]).toBe(`tsx packages/cli/src/build.ts ${name} && ${['node', ...serviceNodeOptions(name)].join(' ')} packages/${name}/dist/main.mjs`);
+    }
+  });
 
   it('report a build error as one line naming the file and position', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'switchboard-build-'));

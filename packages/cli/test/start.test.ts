@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@switchboard/core/testing';
-import { presentServices } from '../src/services.ts';
+import { presentServices, serviceNodeOptions } from '../src/services.ts';
 import { ROOT, childCommands, runCli, runCliJson, startLauncher } from './helpers.ts';
 
 const ports = { SMS_PORT: '0', FLOWS_PORT: '0', TICKETS_PORT: '0' };
@@ -18,10 +18,11 @@ describe('npm start', () => {
     const services = presentServices();
     const first = startLauncher({ ...database.env, ...ports, SWITCHBOARD_ADMIN_PASSWORD: 'first-start-pw' });
     const output = await first.waitFor(/listening on http:\/\/127\.0\.0\.1:\d+/, services.length);
-    // Every service runs from its esbuild bundle with plain node (no tsx). The launcher itself runs under tsx,
+    // Every service runs from its esbuild bundle with plain node (no tsx) and its node options. The launcher itself runs under tsx,
     // whose own esbuild transform service may be a child too (on a cold tsx cache): only node children count.
     const byCommand = (a: string[], b: string[]) => a.join(' ').localeCompare(b.join(' '));
-    const bundles = services.map((name) => [process.execPath, join(ROOT, 'packages', name, 'dist', 'main.mjs')]);
+    const bundles = services.map((name) => [process.execPath, ...serviceNodeOptions(name), join(ROOT, 'packages', name, 'dist', 'main.mjs')]);
+    expect(bundles.find((command) => command.at(-1)!.includes('flows'))).toContain('--max-semi-space-size=8');
     const nodeChildren = childCommands(first.pid).filter((command) => command[0] === process.execPath);
     expect(nodeChildren.sort(byCommand)).toEqual(bundles.sort(byCommand));
     expect(await first.stop()).toBe(0);
