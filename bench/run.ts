@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { writeResults, type Row } from './lib/report.ts';
 import { profile } from './lib/process.ts';
+import { ROUNDS } from './lib/load.ts';
 import type { BenchContext, Suite } from './context.ts';
 
 const args = process.argv.slice(2);
@@ -62,7 +63,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     machine: `${cpus().length} × ${cpus()[0]?.model.trim()}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     database: postgres ? 'PostgreSQL' : 'SQLite',
-    mode: `${quick ? 'quick' : 'full'} (${context.durationSeconds} s per run after ${context.warmupSeconds} s warm-up, ${context.connections} connections)`,
+    mode: `${quick ? 'quick' : 'full'} (${context.durationSeconds} s per run after ${context.warmupSeconds} s warm-up${quick ? '' : `, in ${ROUNDS} rounds taking turns with the baseline`}, ${context.connections} connections)`,
   };
   process.stdout.write('\n' + writeResults(join(import.meta.dirname, 'results'), `latest-${postgres ? 'postgres' : 'sqlite'}${quick ? '-quick' : ''}`, rows, meta));
 }

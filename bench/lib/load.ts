@@ -34,12 +34,21 @@ export function percentile(values: readonly number[], p: number): number {
   return nearestRank(Float64Array.from(values.filter((value) => !Number.isNaN(value))).sort(), p);
 }
 
+/** One autocannon run: every 2xx response time (ms), and the counts. */
+interface LoadRun {
+  times: number[];
+  requests: number;
+  errors: number;
+  non2xx: number;
+  seconds: number;
+}
+
 /**
  * Runs autocannon against one URL. autocannon's own latency histogram has
  * 1 ms resolution, too coarse for sub-millisecond services, so every
- * response time (a float in ms) is also collected here and sorted.
+ * response time (a float in ms) is also collected here.
  */
-export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+async function load(options: LoadOptions): Promise<LoadRun> {
   const times: number[] = [];
   const dynamicBody = typeof options.body === 'function' ? options.body : undefined;
   // Without a callback autocannon returns an instance that is both an event emitter and a promise.
@@ -56,32 +65,52 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     if (statusCode >= 200 && statusCode < 300) times.push(responseTime);
   });
   const result: any = await instance;
-  const sorted = Float64Array.from(times).sort();
+  return { times, requests: result.requests.total, errors: result.errors + result.timeouts, non2xx: result.non2xx, seconds: options.durationSeconds };
+}
+
+/** The figures of one or more runs against the same target, their response times pooled. */
+function summarize(runs: readonly LoadRun[]): LoadResult {
+  const sorted = Float64Array.from(runs.flatMap((run) => run.times)).sort();
+  const requests = runs.reduce((sum, run) => sum + run.requests, 0);
+  const seconds = runs.reduce((sum, run) => sum + run.seconds, 0);
   return {
-    requests: result.requests.total,
-    rps: Math.round(result.requests.total / options.durationSeconds),
+    requests,
+    rps: Math.round(requests / seconds),
     p50: nearestRank(sorted, 50),
     p99: nearestRank(sorted, 99),
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
   };
 }
 
-/** Measures the baseline, then the service, on the same request, each after a warm-up. */
+/**
+ * Rounds a full run's measurement with a baseline is split into, baseline and
+ * service taking turns: a slow spell of the machine (a neighbour on the host,
+ * the load generator's own garbage collection) then falls on both alike
+ * instead of on whichever ran at the time. Quick runs measure one round.
+ */
+export const ROUNDS = 3;
+
+/**
+ * Measures the baseline and the service on the same request, each after a
+ * warm-up, taking turns in rounds (see ROUNDS); each side's response times
+ * are pooled over its rounds.
+ */
 export async function compare(
   context: BenchContext,
   service: RunningProcess,
   baseline: RunningProcess | undefined,
   request: (base: string) => Omit<LoadOptions, 'connections' | 'durationSeconds'>,
 ): Promise<{ service: LoadResult & { peakRssMiB: number }; baseline?: LoadResult }> {
-  const run = async (target: RunningProcess) => {
-    const options = request(target.url);
-    await runLoad({ ...options, connections: context.connections, durationSeconds: context.warmupSeconds });
-    return runLoad({ ...options, connections: context.connections, durationSeconds: context.durationSeconds });
-  };
-  const baselineResult = baseline ? await run(baseline) : undefined;
-  const serviceResult = await run(service);
-  return { service: { ...serviceResult, peakRssMiB: service.peakRssMiB() }, baseline: baselineResult };
+  const targets = baseline ? [baseline, service] : [service];
+  const run = (target: RunningProcess, durationSeconds: number) => load({ ...request(target.url), connections: context.connections, durationSeconds });
+  for (const target of targets) await run(target, context.warmupSeconds);
+  const rounds = baseline && !context.quick ? ROUNDS : 1;
+  const runs = new Map<RunningProcess, LoadRun[]>(targets.map((target) => [target, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const target of targets) runs.get(target)!.push(await run(target, context.durationSeconds / rounds));
+  }
+  return { service: { ...summarize(runs.get(service)!), peakRssMiB: service.peakRssMiB() }, baseline: baseline && summarize(runs.get(baseline)!) };
 }
 
 /** Logs failed requests of a measurement: a load of error responses measures nothing. */
