@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, DialectName, VersionedMigration } from './database.ts';
+import type { Database, VersionedMigration } from './database.ts';
 import type { Rate } from './config.ts';
 
 /** Outcome of counting one request against a limit. */
@@ -45,21 +45,16 @@ export class MemoryRateLimiter implements RateLimiter {
 
 /** PostgreSQL-backed limiter: shared by every instance on one database. */
 export class SqlRateLimiter implements RateLimiter {
-  constructor(
-    private readonly db: Kysely<any>,
-    private readonly dialect: DialectName = 'postgres',
-  ) {}
+  constructor(private readonly db: Kysely<any>) {}
 
   async hit(key: string, rate: Rate, now = Date.now()): Promise<RateDecision> {
     const start = now - (now % rate.windowMs);
-    // A counter is not worth a disk flush per request: losing the last increments in a crash is harmless.
-    const row = await this.db.transaction().execute(async (trx) => {
-      if (this.dialect === 'postgres') await sql`set local synchronous_commit = off`.execute(trx);
-      return sql<{ count: number }>`
-        insert into rate_limit_windows (key, window_start, count) values (${key}, ${start}, 1)
-        on conflict (key, window_start) do update set count = rate_limit_windows.count + 1
-        returning count`.execute(trx);
-    });
+    // One statement, one round trip. On PostgreSQL the table is unlogged (see coreMigrations): no disk flush per
+    // request, and a crash empties it, which only forgets the current windows' counts.
+    const row = await sql<{ count: number }>`
+      insert into rate_limit_windows (key, window_start, count) values (${key}, ${start}, 1)
+      on conflict (key, window_start) do update set count = rate_limit_windows.count + 1
+      returning count`.execute(this.db);
     if (Math.random() < 0.01) {
       await sql`delete from rate_limit_windows where window_start < ${now - 86_400_000}`.execute(this.db);
     }
@@ -110,6 +105,12 @@ export const coreMigrations: Record<string, VersionedMigration> = {
         .addColumn('count', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('rate_limit_windows_pk', ['key', 'window_start'])
         .execute();
+    },
+  },
+  // Counters are not worth a WAL write and flush per request: an unlogged table has neither (it is emptied after a crash).
+  '0000_core_rate_limits_unlogged': {
+    async up(db, dialect) {
+      if (dialect === 'postgres') await sql`alter table rate_limit_windows set unlogged`.execute(db);
     },
   },
 };

@@ -166,12 +166,17 @@ describe.each(dialectsUnderTest())('database on %s', (dialect) => {
     const second = await openDatabase<any>(options);
     const rows = await second.db.selectFrom('things').selectAll().execute();
     expect(rows).toEqual([{ name: 'a' }]);
-    const limiter = new SqlRateLimiter(second.db, dialect);
+    const limiter = new SqlRateLimiter(second.db);
     const rate = { count: 1, windowMs: 60_000 };
     expect(await limiter.hit('org', rate, 60_000)).toEqual({ allowed: true, retryAfterSeconds: 0 });
     expect(await limiter.hit('org', rate, 90_000)).toEqual({ allowed: false, retryAfterSeconds: 30 });
     const count = await sql<{ n: number }>`select count(*) as n from rate_limit_windows`.execute(second.db);
     expect(Number(count.rows[0].n)).toBe(1);
+    if (dialect === 'postgres') {
+      // Unlogged: a counter update writes no WAL and waits for no flush.
+      const table = await sql<{ relpersistence: string }>`select relpersistence from pg_class where oid = 'rate_limit_windows'::regclass`.execute(second.db);
+      expect(table.rows).toEqual([{ relpersistence: 'u' }]);
+    }
     await second.close();
   });
 
