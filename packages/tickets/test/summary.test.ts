@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { createLogger } from '@switchboard/core';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { setProject, withTicketsStore } from '../src/index.ts';
@@ -83,6 +84,16 @@ describe.each(dialectsUnderTest())('Auto-Summary on %s', (dialect) => {
       await withTicketsStore(board.env, (db) => setProject(db, board.projectKey, { autoSummary: true }));
       await board.app.summaryWorker.drain();
       expect((await call('get_ticket', { ticket_id: ticket.key })).ai_summary).toBe('Quiet ticket. Nothing to see.');
+    });
+
+    it('finds due tickets in a partial index of them, never by reading every ticket', async () => {
+      const database = board.app.ticketsDb;
+      const definition =
+        dialect === 'postgres'
+          ? (await sql<{ def: string }>`select indexdef as def from pg_indexes where schemaname = current_schema() and indexname = 'tickets_summary_due'`.execute(database.db)).rows
+          : (await sql<{ def: string }>`select sql as def from sqlite_master where type = 'index' and name = 'tickets_summary_due'`.execute(database.db)).rows;
+      expect(definition).toHaveLength(1);
+      expect(definition[0].def.replace(/["()]/g, '')).toMatch(/ON (\w+\.)?tickets (USING btree )?project_id, updated_at WHERE summarized_version < summary_version$/i);
     });
 
     it('shares the work between workers: each due ticket is summarized exactly once', async () => {
