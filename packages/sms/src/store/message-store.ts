@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { DialectName } from '@switchboard/core';
+import { preparedQuery, type DialectName } from '@switchboard/core';
 import { countSegments } from '../domain/segments.ts';
 import { statusAdvances, type MessageRecord, type MessageStatus } from '../domain/message.ts';
 import type { ListQuery } from '../domain/validation.ts';
@@ -47,6 +47,29 @@ const SQLITE_JSON_FIELDS = MESSAGE_COLUMNS.map((column) => {
 });
 const SQLITE_JSON_ARRAY = sql<string | null>`json_group_array(json_object(${sql.join(SQLITE_JSON_FIELDS)}) order by page.id)`;
 
+/** Messages of an organization after `sinceId`, filtered by direction and SIM (id or phone number). */
+function filteredMessages(db: Kysely<SmsTables>, orgId: string, query: ListQuery, sinceId: number) {
+  let select = db.selectFrom('messages').where('org_id', '=', orgId).where('id', '>', sinceId);
+  if (query.direction) select = select.where('direction', '=', query.direction);
+  if (query.sim !== null) {
+    const sim = query.sim;
+    select = select.where((eb) =>
+      eb.or([
+        eb('sim', '=', sim),
+        eb('sim', 'in', eb.selectFrom('sims').select('sims.sim').where('sims.org_id', '=', orgId).where('sims.phone_number', '=', sim)),
+      ]),
+    );
+  }
+  return select;
+}
+
+/** PostgreSQL's page query, compiled once per filter shape (Kysely's building and compiling took 7% of a listing's CPU). */
+const pageRows = preparedQuery({
+  build: (db: Kysely<SmsTables>, orgId: string, query: ListQuery) => filteredMessages(db, orgId, query, query.sinceId).select(MESSAGE_COLUMNS).orderBy('id').limit(query.limit + 1),
+  params: (orgId, query) => [orgId, query.sinceId, ...(query.direction ? [query.direction] : []), ...(query.sim !== null ? [query.sim, orgId, query.sim] : []), query.limit + 1],
+  shape: (_orgId, query) => `${query.direction ? 'direction' : ''} ${query.sim !== null ? 'sim' : ''}`,
+});
+
 /** Messages: the incremental listing and what webhooks report. */
 export class MessageStore {
   constructor(
@@ -54,20 +77,6 @@ export class MessageStore {
     private readonly dialect: DialectName,
   ) {}
 
-  private filtered(orgId: string, query: ListQuery, sinceId: number) {
-    let select = this.db.selectFrom('messages').where('org_id', '=', orgId).where('id', '>', sinceId);
-    if (query.direction) select = select.where('direction', '=', query.direction);
-    if (query.sim !== null) {
-      const sim = query.sim;
-      select = select.where((eb) =>
-        eb.or([
-          eb('sim', '=', sim),
-          eb('sim', 'in', eb.selectFrom('sims').select('sims.sim').where('sims.org_id', '=', orgId).where('sims.phone_number', '=', sim)),
-        ]),
-      );
-    }
-    return select;
-  }
 
   /**
    * Messages with id > since_id, ascending, at most `limit`, filtered by
@@ -77,7 +86,7 @@ export class MessageStore {
    */
   async listJson(orgId: string, query: ListQuery): Promise<JsonMessagePage> {
     if (this.dialect === 'postgres') return this.listJsonFromRows(orgId, query);
-    const page = this.filtered(orgId, query, query.sinceId).select(MESSAGE_COLUMNS).orderBy('id').limit(query.limit).as('page');
+    const page = filteredMessages(this.db, orgId, query, query.sinceId).select(MESSAGE_COLUMNS).orderBy('id').limit(query.limit).as('page');
     const row = await this.db
       .selectFrom(page)
       .select([SQLITE_JSON_ARRAY.as('json'), (eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.max('page.id').as('last_id')])
@@ -87,7 +96,7 @@ export class MessageStore {
     // A full page may have more behind it: one index probe says. (Measured faster on SQLite than
     // fetching limit + 1 rows and numbering them to keep the extra one out of the JSON.)
     let hasMore = false;
-    if (count === query.limit) hasMore = (await this.filtered(orgId, query, lastId).select('id').limit(1).execute()).length > 0;
+    if (count === query.limit) hasMore = (await filteredMessages(this.db, orgId, query, lastId).select('id').limit(1).execute()).length > 0;
     return { json: row.json ?? '[]', count, lastId, hasMore };
   }
 
@@ -98,11 +107,7 @@ export class MessageStore {
    * the same statement, and are written here in json_agg's own text form.
    */
   private async listJsonFromRows(orgId: string, query: ListQuery): Promise<JsonMessagePage> {
-    const rows = (await this.filtered(orgId, query, query.sinceId)
-      .select(MESSAGE_COLUMNS)
-      .orderBy('id')
-      .limit(query.limit + 1)
-      .execute()) as MessageRow[];
+    const rows = (await pageRows(this.db, orgId, query)) as MessageRow[];
     const hasMore = rows.length > query.limit;
     if (hasMore) rows.pop();
     const count = rows.length;

@@ -1,4 +1,4 @@
-import { AppError, constantTimeEqual, decryptCredential, encryptCredential, hashSecret, issueSecret } from '@switchboard/core';
+import { AppError, constantTimeEqual, decryptCredential, encryptCredential, hashSecret, issueSecret, preparedQuery } from '@switchboard/core';
 import type { Kysely } from 'kysely';
 import { isValidOrgId } from '../domain/org-id.ts';
 import type { SimRecord } from '../domain/message.ts';
@@ -39,6 +39,12 @@ export interface KeyListing {
 
 // last_used_at is written at most once a minute per key, so reads stay reads.
 const TOUCH_INTERVAL_MS = 60_000;
+
+/** The live key with this hash: every authenticated request asks, so it is compiled once. */
+const keyQuery = preparedQuery({
+  build: (db: Kysely<SmsTables>, hash: string) => db.selectFrom('api_keys').select(['id', 'org_id', 'hash', 'last_used_at']).where('hash', '=', hash).where('revoked_at', 'is', null),
+  params: (hash) => [hash],
+});
 
 /** Organizations, their secret keys, gateways and SIMs. */
 export class OrgStore {
@@ -125,12 +131,7 @@ export class OrgStore {
   async organizationOfKey(presented: string, now: Date): Promise<string | undefined> {
     if (!presented.startsWith('sms_') || presented.length > 200) return undefined;
     const hash = hashSecret(presented);
-    const row = await this.db
-      .selectFrom('api_keys')
-      .select(['id', 'org_id', 'hash', 'last_used_at'])
-      .where('hash', '=', hash)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    const [row] = await keyQuery(this.db, hash);
     if (!row || !constantTimeEqual(row.hash, hash)) return undefined;
     if (!row.last_used_at || Date.parse(row.last_used_at) < now.getTime() - TOUCH_INTERVAL_MS) {
       await this.db.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', row.id).execute();

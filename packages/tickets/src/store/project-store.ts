@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '@switchboard/core';
+import { AppError, preparedQuery } from '@switchboard/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { TicketsDatabase, ProjectsTable, TokensTable, LabelsTable } from './tables.ts';
-import { preparedQuery } from './prepared-query.ts';
 import { DEFAULT_BOARD_NAME, DEFAULT_COLUMNS, type BoardColumn } from '../domain/board-rules.ts';
 
 /** A project row. */
@@ -73,7 +72,7 @@ export async function updateProject(db: Db, id: string, changes: { name?: string
 }
 
 const columnsQuery = preparedQuery({
-  build: (db, projectId: string) =>
+  build: (db: Db, projectId: string) =>
     db
       .selectFrom('board_columns as c')
       .innerJoin('boards as b', 'b.id', 'c.board_id')
@@ -104,7 +103,7 @@ export async function insertToken(db: Db, row: TokenRow): Promise<void> {
 }
 
 const tokenQuery = preparedQuery({
-  build: (db, hash: string) =>
+  build: (db: Db, hash: string) =>
     db
       .selectFrom('api_tokens as t')
       .innerJoin('projects as p', 'p.id', 't.project_id')

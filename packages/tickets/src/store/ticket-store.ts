@@ -1,8 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import type { DialectName } from '@switchboard/core';
+import { preparedQuery, type DialectName } from '@switchboard/core';
 import type { ActivityTable, CommentsTable, TicketsTable } from './tables.ts';
 import { type Db, type LabelRow } from './project-store.ts';
-import { preparedQuery } from './prepared-query.ts';
 import type { TicketRef } from '../domain/ticket-rules.ts';
 
 /** A ticket row. */
@@ -39,7 +38,7 @@ export async function insertTicket(trx: Db, row: Insertable<TicketsTable>): Prom
 }
 
 const ticketQuery = preparedQuery({
-  build: (db, projectId: string, ref: TicketRef, lock: boolean) => {
+  build: (db: Db, projectId: string, ref: TicketRef, lock: boolean) => {
     let query = db.selectFrom('tickets').selectAll().where('project_id', '=', projectId);
     query = ref.kind === 'uuid' ? query.where('id', '=', ref.id) : query.where('number', '=', ref.number);
     return lock ? query.forUpdate() : query;
@@ -57,7 +56,7 @@ export async function ticketByRef(db: Db, dialect: DialectName, projectId: strin
 // By id only, then the project in code: with `project_id = ?` in the SQL, SQLite (no statistics) walks the project's
 // (project_id, number) index over every ticket instead of looking each id up (3.5 ms instead of 0.05 ms for 20 ids on 10,000 tickets).
 const ticketsByIdsQuery = preparedQuery({
-  build: (db, ids: readonly string[]) => db.selectFrom('tickets').select([...RELATED_COLUMNS, 'project_id']).where('id', 'in', ids),
+  build: (db: Db, ids: readonly string[]) => db.selectFrom('tickets').select([...RELATED_COLUMNS, 'project_id']).where('id', 'in', ids),
   params: (ids) => [...ids],
   shape: (ids) => String(ids.length),
 });
@@ -70,7 +69,7 @@ export async function ticketsByIds(db: Db, projectId: string, ids: readonly stri
 
 const subTicketsQuery = preparedQuery({
   // Callers pass parents of their own project; a project_id filter here would tempt SQLite into the (project_id, number) index and a scan.
-  build: (db, parentIds: readonly string[]) => db.selectFrom('tickets').select(RELATED_COLUMNS).where('parent_id', 'in', parentIds).orderBy('number'),
+  build: (db: Db, parentIds: readonly string[]) => db.selectFrom('tickets').select(RELATED_COLUMNS).where('parent_id', 'in', parentIds).orderBy('number'),
   params: (parentIds) => [...parentIds],
   shape: (parentIds) => String(parentIds.length),
 });
@@ -82,7 +81,7 @@ export async function subTicketsOf(db: Db, parentIds: readonly string[]): Promis
 }
 
 const relatedQuery = preparedQuery({
-  build: (db, parentIds: readonly string[], ids: readonly string[]) =>
+  build: (db: Db, parentIds: readonly string[], ids: readonly string[]) =>
     db
       .selectFrom('tickets')
       .select([...RELATED_COLUMNS, 'project_id'])
@@ -143,7 +142,7 @@ export async function insertActivity(trx: Db, row: Insertable<ActivityTable>): P
 
 const activityQuery = preparedQuery({
   // Only the shown columns: every extra value costs better-sqlite3 a property on each row object.
-  build: (db, ticketId: string) =>
+  build: (db: Db, ticketId: string) =>
     db.selectFrom('activity').select(['id', 'action', 'detail', 'actor', 'created_at']).where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id'),
   params: (ticketId) => [ticketId],
 });
@@ -159,7 +158,7 @@ export async function insertComment(trx: Db, row: CommentRow): Promise<void> {
 }
 
 const commentsQuery = preparedQuery({
-  build: (db, ticketId: string) =>
+  build: (db: Db, ticketId: string) =>
     db.selectFrom('comments').select(['id', 'content', 'author', 'created_at']).where('ticket_id', '=', ticketId).orderBy('created_at').orderBy('id'),
   params: (ticketId) => [ticketId],
 });
@@ -176,7 +175,7 @@ export async function latestComment(db: Db, ticketId: string): Promise<string | 
 }
 
 const labelsQuery = preparedQuery({
-  build: (db, ticketIds: readonly string[]) =>
+  build: (db: Db, ticketIds: readonly string[]) =>
     db
       .selectFrom('ticket_labels as tl')
       .innerJoin('labels as l', 'l.id', 'tl.label_id')

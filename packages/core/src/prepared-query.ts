@@ -1,9 +1,8 @@
-import { CompiledQuery, type Compilable } from 'kysely';
-import { sqliteReaderOf } from '@switchboard/core';
-import type { Db } from './project-store.ts';
+import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import { sqliteReaderOf } from './database.ts';
 
 /** How to build one query and which values it binds, in the order the built query binds them. */
-export interface PreparedQuerySpec<A extends unknown[], R> {
+export interface PreparedQuerySpec<Db extends Kysely<any>, A extends unknown[], R> {
   build(db: Db, ...args: A): Compilable<R>;
   params(...args: NoInfer<A>): unknown[];
   /** Distinguishes builds whose SQL text differs (e.g. the length of an `in` list); one shape when absent. */
@@ -13,7 +12,8 @@ export interface PreparedQuerySpec<A extends unknown[], R> {
 /**
  * A query Kysely builds and compiles once per database handle and shape; later
  * calls only bind their parameters. Building and compiling cost a fifth of a
- * ticket read, which runs several small queries per request. The first compile
+ * ticket read, which runs several small queries per request, and of an SMS
+ * listing on PostgreSQL. The first compile
  * checks that `params` lists exactly the values the built query binds, so a
  * mismatch fails the first call (and the tests) instead of binding wrong values.
  * A transaction is a new handle each time, so inside one queries compile as usual.
@@ -21,7 +21,7 @@ export interface PreparedQuerySpec<A extends unknown[], R> {
  * connection (see sqliteReaderOf): Kysely's executor cost a ticket read more
  * than a quarter of its CPU.
  */
-export function preparedQuery<A extends unknown[], R>(spec: PreparedQuerySpec<A, R>): (db: Db, ...args: A) => Promise<R[]> {
+export function preparedQuery<Db extends Kysely<any>, A extends unknown[], R>(spec: PreparedQuerySpec<Db, A, R>): (db: Db, ...args: A) => Promise<R[]> {
   const compiledByDb = new WeakMap<Db, Map<string, string>>();
   return async (db, ...args) => {
     let compiled = compiledByDb.get(db);
