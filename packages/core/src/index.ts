@@ -3,6 +3,7 @@ export * from './database.ts';
 export * from './errors.ts';
 export * from './http-server.ts';
 export * from './logger.ts';
+export * from './openai-options.ts';
 export * from './prepared-query.ts';
 export * from './rate-limit.ts';
 export * from './secrets.ts';

@@ -6,11 +6,12 @@ import { createLogger } from '@switchboard/core';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { setProject, withTicketsStore } from '../src/index.ts';
 import { SummaryWorker } from '../src/worker/summary-worker.ts';
+import { llmSummarizer } from '../src/worker/summarizer.ts';
 import { boardCaller, useBoard } from './helpers.ts';
 
 interface FakeModel {
   url: string;
-  requests: Array<{ path: string; authorization: string | undefined; body: any }>;
+  requests: Array<{ path: string; authorization: string | undefined; organization: string | undefined; body: any }>;
   reply: { status: number; text: string };
   /** While set, requests wait until it resolves. */
   hold: Promise<void> | undefined;
@@ -31,7 +32,7 @@ async function startFakeModel(): Promise<FakeModel> {
     const body = await readBody(request);
     fake.arrived! += 1;
     if (fake.hold) await fake.hold;
-    fake.requests!.push({ path: request.url!, authorization: request.headers.authorization, body });
+    fake.requests!.push({ path: request.url!, authorization: request.headers.authorization, organization: request.headers['openai-organization'] as string | undefined, body });
     response.writeHead(fake.reply!.status, { 'content-type': 'application/json' });
     if (fake.reply!.status !== 200) return response.end(JSON.stringify({ error: { message: 'model overloaded' } }));
     response.end(
@@ -145,6 +146,22 @@ describe.each(dialectsUnderTest())('Auto-Summary on %s', (dialect) => {
       expect(request.body.messages[1].content).toContain('Latest comment: Callback route done.');
       const index = await call('get_all_tickets');
       expect(index.tickets[0].ai_summary).toBe(stored.ai_summary.slice(0, 200));
+    });
+
+    it('sends no Authorization header without a key, and nothing from the OPENAI_* environment', async () => {
+      model.reply = { status: 200, text: 'A local summary.' };
+      const saved = { key: process.env.OPENAI_API_KEY, org: process.env.OPENAI_ORG_ID };
+      Object.assign(process.env, { OPENAI_API_KEY: 'sk-env-key-should-not-leave', OPENAI_ORG_ID: 'org-env' });
+      try {
+        const summary = await llmSummarizer({ baseUrl: model.url, model: 'local', apiKey: undefined, timeoutMs: 5000 }).summarize({ key: 'X-1', title: 'T', description: 'D' });
+        expect(summary).toEqual({ text: 'A local summary.', source: 'llm' });
+      } finally {
+        if (saved.key === undefined) delete process.env.OPENAI_API_KEY;
+        if (saved.org === undefined) delete process.env.OPENAI_ORG_ID;
+      }
+      const request = model.requests.at(-1)!;
+      expect(request.authorization).toBeUndefined();
+      expect(request.organization).toBeUndefined();
     });
 
     it('never makes a write wait for the model', async () => {

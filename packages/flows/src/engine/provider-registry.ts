@@ -1,6 +1,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { EmbeddingModel, LanguageModel } from 'ai';
 import type OpenAI from 'openai';
+import { isolatedOpenAIOptions } from '@switchboard/core';
 import type { FlowsConfig } from '../config.ts';
 import type { OrgStore, ProviderConnection } from '../store/org-store.ts';
 import { FlowsError } from '../domain/errors.ts';
@@ -92,24 +93,9 @@ export class OrgProviders {
   }
 }
 
-/**
- * The official openai client for an OpenAI-compatible connection. Everything
- * is set explicitly, so nothing comes from the OPENAI_* environment; without
- * an API key no Authorization header is sent. Retries are the llm node's.
- */
+/** The official openai client for an OpenAI-compatible connection (nothing from the environment; retries are the llm node's). */
 function openaiClient(sdk: ProviderSdk, connection: ProviderConnection): OpenAI {
-  return new sdk.OpenAI({
-    baseURL: connection.baseUrl!,
-    apiKey: connection.apiKey ?? 'none',
-    defaultHeaders: connection.apiKey ? undefined : { authorization: null },
-    adminAPIKey: null,
-    organization: null,
-    project: null,
-    webhookSecret: null,
-    logLevel: 'off',
-    maxRetries: 0,
-    fetch: providerFetch,
-  });
+  return new sdk.OpenAI({ ...isolatedOpenAIOptions(connection.baseUrl!, connection.apiKey), maxRetries: 0, fetch: providerFetch });
 }
 
 function buildModel(sdk: ProviderSdk, connection: ProviderConnection, modelId: string): LanguageModel {

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { isolatedOpenAIOptions } from '@switchboard/core';
 import { extractiveSummary, clip } from '../domain/text-rules.ts';
 
 /** What a summary is made from. */
@@ -32,8 +33,8 @@ const SYSTEM_PROMPT =
 
 /** Summaries from any OpenAI-compatible chat completions server (official `openai` client). */
 export function llmSummarizer(options: { baseUrl: string; model: string; apiKey: string | undefined; timeoutMs: number }): Summarizer {
-  // Local servers (Ollama, vLLM, llama.cpp) need no key, but the client insists on one.
-  const client = new OpenAI({ baseURL: options.baseUrl, apiKey: options.apiKey ?? 'not-needed', timeout: options.timeoutMs, maxRetries: 1 });
+  // Local servers (Ollama, vLLM, llama.cpp) need no key: then no Authorization header is sent.
+  const client = new OpenAI({ ...isolatedOpenAIOptions(options.baseUrl, options.apiKey), timeout: options.timeoutMs, maxRetries: 1 });
   return {
     async summarize(input) {
       const parts = [`Ticket ${input.key}: ${input.title}`, '', clip(input.description, 8000).text];
