@@ -12,10 +12,10 @@ export interface PreparedQuerySpec<Db extends Kysely<any>, A extends unknown[], 
 /**
  * A query Kysely builds and compiles once per database handle and shape; later
  * calls only bind their parameters. Building and compiling cost a fifth of a
- * ticket read, which runs several small queries per request, and of an SMS
- * listing on PostgreSQL. The first compile
- * checks that `params` lists exactly the values the built query binds, so a
- * mismatch fails the first call (and the tests) instead of binding wrong values.
+ * ticket read (several small queries per request) and 7% of an SMS listing on
+ * PostgreSQL. The first compile checks that `params` lists exactly the values
+ * the built query binds, so a mismatch fails the first call (and the tests)
+ * instead of binding wrong values.
  * A transaction is a new handle each time, so inside one queries compile as usual.
  * Outside a transaction on SQLite, a compiled query runs straight on the read
  * connection (see sqliteReaderOf): Kysely's executor cost a ticket read more

@@ -1,7 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3Usage } from '@ai-sdk/provider';
 import type OpenAI from 'openai';
 import type { ConversationMessage } from '../domain/run-request.ts';
-import type { Usage } from '../store/run-store.ts';
+import { usageOf, type Usage } from '../store/run-store.ts';
 
 /** One chat call of an llm node without tools: its system text, the conversation, then its prompt. */
 export interface ChatRequest {
@@ -36,15 +36,8 @@ export interface ChatModel {
   stream(request: ChatRequest): Promise<AsyncIterable<ChatPart>>;
 }
 
-/** Usage in OpenAI's names, total computed. */
-function usageOf(prompt: number | undefined, completion: number | undefined): Usage {
-  const promptTokens = prompt ?? 0;
-  const completionTokens = completion ?? 0;
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-}
-
 /** AI SDK (LanguageModelV3) usage in OpenAI's names. */
-export function toUsage(usage: LanguageModelV3Usage | undefined): Usage {
+function toUsage(usage: LanguageModelV3Usage | undefined): Usage {
   return usageOf(usage?.inputTokens.total, usage?.outputTokens.total);
 }
 
@@ -143,7 +136,7 @@ export function openaiChatModel(client: OpenAI, model: string): ChatModel {
     async stream(request) {
       const chunks = await client.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, { signal: request.signal });
       return (async function* () {
-        let usage = usageOf(0, 0);
+        let usage = usageOf();
         let finishReason: string | null | undefined;
         for await (const chunk of chunks) {
           if (chunk.usage) usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens);

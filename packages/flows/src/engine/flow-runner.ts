@@ -3,7 +3,7 @@ import type { CompiledFlow } from '../domain/compiled-flow.ts';
 import type { NodeType } from '../domain/flow-definition.ts';
 import type { Scope } from '../domain/references.ts';
 import { stringify } from '../domain/references.ts';
-import type { TraceEntry, Usage } from '../store/run-store.ts';
+import { usageOf, type TraceEntry, type Usage } from '../store/run-store.ts';
 import { runInputNode, runOutputNode, runSwitchNode, runTemplateNode } from './basic-nodes.ts';
 import { runLlmNode } from './llm-node.ts';
 import { runAgentNode } from './agent-node.ts';
@@ -100,7 +100,7 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
   const branches = new Map<string, string | null>();
   const results = new Map<string, NodeResult>();
   const trace = new Map<string, TraceEntry>();
-  const usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+  const usage = usageOf();
   // One failing node cancels its concurrent siblings, as does the caller's signal.
   const internal = new AbortController();
   const onOuterAbort = () => internal.abort(request.signal.reason);

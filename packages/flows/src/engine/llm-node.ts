@@ -1,6 +1,6 @@
 import type { LlmNodeData } from '../domain/flow-definition.ts';
 import { renderTemplate } from '../domain/references.ts';
-import type { Usage } from '../store/run-store.ts';
+import { usageOf } from '../store/run-store.ts';
 import type { NodeContext, NodeResult } from './node-handler.ts';
 import type { ChatRequest } from './chat-models.ts';
 import { isRetryable, providerError } from './run-errors.ts';
@@ -54,7 +54,7 @@ export async function runLlmNode(context: NodeContext): Promise<NodeResult> {
     }
     const parts = await withRetries(context.providerRetries, context.signal, () => model.stream(request));
     let text = '';
-    let usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    let usage = usageOf();
     let finishReason = 'stop';
     for await (const part of parts) {
       if (part.type === 'delta') {

@@ -7,7 +7,7 @@ import { presentError } from '../domain/error-shape.ts';
 import { replyContent, runOutput } from '../domain/response-shapes.ts';
 import type { FlowStore } from '../store/flow-store.ts';
 import type { Principal } from '../store/org-store.ts';
-import type { RunRecorder, Usage } from '../store/run-store.ts';
+import { usageOf, type RunRecorder, type Usage } from '../store/run-store.ts';
 import { runFlow, RunFailure, type RunResult } from './flow-runner.ts';
 import type { ConversationMessage, RunEvent } from './node-handler.ts';
 import type { ProviderRegistry } from './provider-registry.ts';
@@ -178,7 +178,7 @@ export class RunService {
         metadata: plan.metadata,
         output: null,
         error: null,
-        usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+        usage: usageOf(),
         latencyMs: null,
         startedAt: isoNow(startedAt),
         finishedAt: null,
@@ -209,7 +209,7 @@ export class RunService {
       (failure: unknown): RunOutcome => {
         const known = failure instanceof RunFailure;
         const error = known ? failure.error : new AppError('internal', 'Internal error while running the flow');
-        const usage = known ? failure.usage : { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+        const usage = known ? failure.usage : usageOf();
         this.record(plan, ids, startedAt, began, { status: 'failed', output: null, error: presentError(error).error, usage, trace: known ? failure.trace : [] });
         return { ok: false, error, usage };
       },

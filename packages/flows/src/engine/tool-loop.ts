@@ -1,6 +1,6 @@
 import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet as AiToolSet } from 'ai';
 import type { LlmNodeData } from '../domain/flow-definition.ts';
-import type { Usage } from '../store/run-store.ts';
+import { usageOf } from '../store/run-store.ts';
 import type { ConversationMessage, NodeContext, NodeResult } from './node-handler.ts';
 import { toFinishReason } from './chat-models.ts';
 import { promptText, systemText } from './llm-node.ts';
@@ -84,7 +84,7 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
       abortSignal: context.signal,
       maxRetries: context.providerRetries,
     });
-    let usage: Usage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+    let usage = usageOf();
     let finishReason = 'stop';
     // Text of every step: a model may say something before calling tools; the reply is all of it, steps joined by a blank line.
     const stepTexts: string[] = [];
@@ -127,9 +127,7 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
           break;
         }
         case 'finish': {
-          const prompt = part.totalUsage.inputTokens ?? 0;
-          const completion = part.totalUsage.outputTokens ?? 0;
-          usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+          usage = usageOf(part.totalUsage.inputTokens, part.totalUsage.outputTokens);
           finishReason = toFinishReason(part.finishReason);
           break;
         }

@@ -9,6 +9,13 @@ export interface Usage {
   total_tokens: number;
 }
 
+/** The usage of a call from its prompt and completion token counts (0 when unknown), total computed. */
+export function usageOf(prompt?: number, completion?: number): Usage {
+  const promptTokens = prompt ?? 0;
+  const completionTokens = completion ?? 0;
+  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+}
+
 /** One node's entry in a run's trace. */
 export interface TraceEntry {
   node: string;
