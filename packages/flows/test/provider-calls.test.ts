@@ -91,6 +91,21 @@ describe('calls to an OpenAI-compatible provider', () => {
     expect(h.upstream.calls.length - before).toBe(1);
   });
 
+  it('answers 502 upstream_error, never a 500, when the provider answers 200 with something that is not JSON', async () => {
+    await h.save(simpleFlow({ slug: 'garbled', model: 'garbage' }));
+    const plain = await run('garbled');
+    expect(plain.status).toBe(502);
+    expect(await plain.json()).toEqual({
+      error: { message: 'Provider request failed: Unexpected token \'<\', "<html>not "... is not valid JSON', type: 'api_error', param: null, code: 'upstream_error' },
+    });
+    const streamed = await run('garbled', { stream: true });
+    expect(streamed.status).toBe(200);
+    expect(JSON.parse((await streamed.text()).trim().split('\n').at(-1)!)).toEqual({
+      type: 'error',
+      error: { message: 'Provider request failed: Unexpected end of JSON input', type: 'api_error', param: null, code: 'upstream_error' },
+    });
+  });
+
   it('names the connection failure when the provider cannot be reached', async () => {
     const port = await closedPort();
     await h.stores.orgs.setProvider(orgId, { name: 'down', kind: 'openai-compatible', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'sk-down-key-0000000000' });

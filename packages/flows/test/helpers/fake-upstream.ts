@@ -18,6 +18,7 @@ export interface UpstreamCall {
  * - `reply:<text>`: answers <text> in word tokens;
  * - `fail`: 500 with an OpenAI error body;
  * - `status:<code>`: that status with an OpenAI error body;
+ * - `garbage`: 200 with a body that is not JSON (an SSE event that is not JSON when streaming);
  * - `fail-mid`: streams two tokens, then drops the connection;
  * - `slow`: streams a token every 100 ms, 50 of them;
  * - `hang`: never answers;
@@ -108,6 +109,11 @@ export class FakeUpstream {
     }
     if (model === 'fail') {
       res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'upstream exploded', type: 'server_error', code: null } }));
+      return;
+    }
+    if (model === 'garbage') {
+      if (call.stream) res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {"choices": [\n\n');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('<html>not json</html>');
       return;
     }
     if (model.startsWith('status:')) {
