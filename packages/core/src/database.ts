@@ -145,22 +145,24 @@ const STATEMENT_CACHE_SIZE = 500;
 
 /**
  * Kysely prepares every query anew, about a tenth of a small read; this keeps
- * the most recently used prepared statements. Safe because Kysely runs one
- * query at a time on the single SQLite connection (a stream holds it to the end).
+ * prepared statements by SQL text. Safe because Kysely runs one query at a
+ * time on the single SQLite connection (a stream holds it to the end). When
+ * full, the statement prepared first goes: a service runs a few dozen
+ * statements, far below the bound, which only stops unbounded growth.
+ * (Moving each hit to the end of the Map, as a strict LRU does, rebuilt the
+ * Map's table every few requests, garbage that outlived young-generation
+ * collections.)
  */
-function withStatementCache(connection: SQLite.Database): { prepare(sql: string): SQLite.Statement; close(): void } {
+export function withStatementCache(connection: SQLite.Database, capacity = STATEMENT_CACHE_SIZE): { prepare(sql: string): SQLite.Statement; close(): void } {
   const cache = new Map<string, SQLite.Statement>();
   return {
     prepare(text: string) {
       let statement = cache.get(text);
-      if (statement) {
-        // Re-insert to mark it as the most recently used.
-        cache.delete(text);
-      } else {
+      if (!statement) {
         statement = connection.prepare(text);
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
+        cache.set(text, statement);
       }
-      cache.set(text, statement);
       return statement;
     },
     close: () => connection.close(),

@@ -24,6 +24,8 @@ import {
   redactUrl,
 } from '../src/index.ts';
 import { createTestDatabase, dialectsUnderTest } from '../src/testing.ts';
+import { withStatementCache } from '../src/database.ts';
+import SQLite from 'better-sqlite3';
 
 describe('configuration', () => {
   it('applies the documented defaults', () => {
@@ -196,6 +198,26 @@ describe.each(dialectsUnderTest())('database on %s', (dialect) => {
     expect(stored.password_hash).toMatch(/^scrypt\$/);
     expect(stored.password_hash).not.toContain(password);
     await platform.close();
+  });
+});
+
+describe('the SQLite statement cache', () => {
+  it('prepares each text once and, when full, lets the statement prepared first go', () => {
+    const cache = withStatementCache(new SQLite(':memory:'), 2);
+    try {
+      const first = cache.prepare('select 1 as n');
+      expect(cache.prepare('select 1 as n')).toBe(first);
+      const second = cache.prepare('select 2 as n');
+      cache.prepare('select 1 as n');
+      // Full: the third text evicts the first prepared, however recently it was used.
+      cache.prepare('select 3 as n');
+      expect(cache.prepare('select 2 as n')).toBe(second);
+      const again = cache.prepare('select 1 as n');
+      expect(again).not.toBe(first);
+      expect(again.get()).toEqual({ n: 1 });
+    } finally {
+      cache.close();
+    }
   });
 });
 
