@@ -186,6 +186,7 @@ async function openPostgres<DB>(options: DatabaseOptions): Promise<Database<DB>>
   }
   await probe.end().catch(() => undefined);
   const pool = new pg.Pool({
+    Client: CallbackQueryClient,
     connectionString: url,
     max: options.poolSize ?? 10,
     options: `-c search_path="${schema}"`,
@@ -211,6 +212,28 @@ async function openPostgres<DB>(options: DatabaseOptions): Promise<Database<DB>>
   };
 }
 
+const clientQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
+
+/**
+ * A pg client whose promise-form `query(text, values)` (the form Kysely
+ * calls) hands pg a callback instead. pg's own promise form sets the query's
+ * callback after constructing it, and with that V8 (Node 20) starts
+ * pretenuring: every result's rows went to the old generation, 2.3 MB per
+ * young-generation collection on a 100-message SMS listing, pauses of
+ * 1.5-2.6 ms instead of 0.3. With the callback given up front (or with
+ * --no-allocation-site-pretenuring) nothing is promoted. Results and errors
+ * are pg's own.
+ */
+export class CallbackQueryClient extends pg.Client {
+  override query(...args: unknown[]): any {
+    const [config, values, callback] = args;
+    const submittable = typeof (config as { submit?: unknown } | null)?.submit === 'function';
+    if (submittable || typeof values === 'function' || typeof callback === 'function') return clientQuery.apply(this, args);
+    return new Promise((resolve, reject) => {
+      clientQuery.call(this, config, values, (error: Error | null, result: pg.QueryResult) => (error ? reject(error) : resolve(result)));
+    });
+  }
+}
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
   return Promise.race([

@@ -24,7 +24,7 @@ import {
   redactUrl,
 } from '../src/index.ts';
 import { createTestDatabase, dialectsUnderTest } from '../src/testing.ts';
-import { withStatementCache } from '../src/database.ts';
+import { CallbackQueryClient, withStatementCache } from '../src/database.ts';
 import SQLite from 'better-sqlite3';
 
 describe('configuration', () => {
@@ -264,6 +264,28 @@ describe('the SQLite read connection', () => {
     try {
       expect(sqliteReaderOf(database.db)).toBeUndefined();
     } finally {
+      await database.close();
+      await test.cleanup();
+    }
+  });
+
+  it('leaves PostgreSQL to a pool of clients whose promise-form queries answer as pg does', async () => {
+    if (!process.env.TEST_DATABASE_URL) return;
+    const test = await createTestDatabase('postgres');
+    const database = await openDatabase<any>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'core', migrations: {} });
+    const client = await database.pool!.connect();
+    try {
+      expect(client).toBeInstanceOf(CallbackQueryClient);
+      expect((await client.query('select $1::int as n, $2::text as s', [7, 'x'])).rows).toEqual([{ n: 7, s: 'x' }]);
+      expect((await client.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      expect((await client.query({ text: 'select $1::int as n', values: [3] })).rows).toEqual([{ n: 3 }]);
+      await expect(client.query('select * from no_such_table', [])).rejects.toMatchObject({ code: '42P01', message: 'relation "no_such_table" does not exist' });
+      const viaCallback = await new Promise((resolve, reject) => client.query('select 2 as two', [], (error, result) => (error ? reject(error) : resolve(result.rows))));
+      expect(viaCallback).toEqual([{ two: 2 }]);
+      // Kysely's own path: rows as before.
+      expect((await sql<{ n: number }>`select ${5}::int as n`.execute(database.db)).rows).toEqual([{ n: 5 }]);
+    } finally {
+      client.release();
       await database.close();
       await test.cleanup();
     }
