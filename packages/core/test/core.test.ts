@@ -257,6 +257,25 @@ describe('the SQLite read connection', () => {
     }
   });
 
+  it('gives row objects keyed by the column names, whatever the names', async () => {
+    const test = await createTestDatabase('sqlite');
+    const database = await openDatabase<any>({ url: undefined, urlVariable: 'DATABASE_URL', sqliteFile: `${test.env.DATA_DIR}/rows.db`, schema: 'core', migrations: {} });
+    try {
+      const reader = sqliteReaderOf(database.db)!;
+      const text = `select 1 as "id", 'x' as "it's ""quoted""", null as "empty", 2.5 as "id", x'00ff' as "blob", ? as "param"`;
+      const expected = { id: 2.5, 'it\'s "quoted"': 'x', empty: null, blob: Buffer.from([0, 255]), param: 'p' };
+      expect(reader.all(text, ['p'])).toEqual([expected]);
+      // The second call reuses the prepared statement and its row function.
+      expect(reader.all(text, ['p'])).toEqual([expected]);
+      expect(Object.keys(reader.all<object>(text, ['p'])[0])).toEqual(['id', 'it\'s "quoted"', 'empty', 'blob', 'param']);
+      expect(reader.all('select value as n from json_each(?) order by value', ['[3,1,2]'])).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+      expect(reader.all('select 1 as n where 0', [])).toEqual([]);
+    } finally {
+      await database.close();
+      await test.cleanup();
+    }
+  });
+
   it('is absent on PostgreSQL', async () => {
     if (!process.env.TEST_DATABASE_URL) return;
     const test = await createTestDatabase('postgres');
