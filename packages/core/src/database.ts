@@ -253,11 +253,11 @@ const clientQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unkn
  */
 export class CallbackQueryClient extends pg.Client {
   override query(...args: unknown[]): any {
-    const [config, values, callback] = args;
-    const submittable = typeof (config as { submit?: unknown } | null)?.submit === 'function';
-    if (submittable || typeof values === 'function' || typeof callback === 'function') return clientQuery.apply(this, args);
+    const [text, values, callback] = args;
+    // Only query text: a config object would get pg's callback written into it.
+    if (typeof text !== 'string' || typeof values === 'function' || typeof callback === 'function') return clientQuery.apply(this, args);
     return new Promise((resolve, reject) => {
-      clientQuery.call(this, config, values, (error: Error | null, result: pg.QueryResult) => (error ? reject(error) : resolve(result)));
+      clientQuery.call(this, text, values, (error: Error | null, result: pg.QueryResult) => (error ? reject(error) : resolve(result)));
     });
   }
 }

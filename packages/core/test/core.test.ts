@@ -287,8 +287,10 @@ describe('the SQLite read connection', () => {
       await test.cleanup();
     }
   });
+});
 
-  it('leaves PostgreSQL to a pool of clients whose promise-form queries answer as pg does', async () => {
+describe('the PostgreSQL pool', () => {
+  it('hands out clients whose promise-form queries answer as pg does', async () => {
     if (!process.env.TEST_DATABASE_URL) return;
     const test = await createTestDatabase('postgres');
     const database = await openDatabase<any>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'core', migrations: {} });
@@ -297,7 +299,9 @@ describe('the SQLite read connection', () => {
       expect(client).toBeInstanceOf(CallbackQueryClient);
       expect((await client.query('select $1::int as n, $2::text as s', [7, 'x'])).rows).toEqual([{ n: 7, s: 'x' }]);
       expect((await client.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
-      expect((await client.query({ text: 'select $1::int as n', values: [3] })).rows).toEqual([{ n: 3 }]);
+      const config = { text: 'select $1::int as n', values: [3] };
+      expect((await client.query(config)).rows).toEqual([{ n: 3 }]);
+      expect(config).toEqual({ text: 'select $1::int as n', values: [3] });
       await expect(client.query('select * from no_such_table', [])).rejects.toMatchObject({ code: '42P01', message: 'relation "no_such_table" does not exist' });
       const viaCallback = await new Promise((resolve, reject) => client.query('select 2 as two', [], (error, result) => (error ? reject(error) : resolve(result.rows))));
       expect(viaCallback).toEqual([{ two: 2 }]);
