@@ -74,19 +74,15 @@ function openSqlite<DB>(options: DatabaseOptions): Database<DB> {
   connection.pragma('foreign_keys = ON');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
   // Opened lazily: migrations run on the writer first, and a service that never asks for it keeps one connection.
-  let reader: ReturnType<typeof withStatementCache> | undefined;
+  let reader: ReturnType<typeof withStatementCache<RowReader>> | undefined;
   readers.set(db, {
     all<R>(text: string, parameters: readonly unknown[]): R[] {
       if (!reader) {
         const readConnection = openSqliteConnection(options.sqliteFile);
         readConnection.pragma('query_only = ON');
-        reader = withStatementCache(readConnection);
+        reader = withStatementCache(readConnection, STATEMENT_CACHE_SIZE, rowReader);
       }
-      const statement = reader.prepare(text);
-      const toObject = rowObjectOf(statement);
-      const rows = statement.all(parameters as unknown[]) as unknown[][];
-      for (let i = 0; i < rows.length; i += 1) (rows as unknown[])[i] = toObject(rows[i]);
-      return rows as R[];
+      return reader.prepare(text)(parameters) as R[];
     },
   });
   return {
@@ -132,27 +128,28 @@ export interface SqliteReader {
 
 const readers = new WeakMap<Kysely<any>, SqliteReader>();
 
-const rowObjects = new WeakMap<SQLite.Statement, (values: unknown[]) => object>();
+/** Runs one read statement with its parameters and returns its rows as objects. */
+type RowReader = (parameters: readonly unknown[]) => object[];
 
 /**
- * Switches a read statement to raw rows (arrays) and returns a function,
- * compiled once per statement, that makes the row object from them. On
- * Node 20 better-sqlite3 builds each row object through V8's API, one
- * property at a time with the column name looked up for every value; an
- * object literal compiled by V8 costs less (a ticket read's eight statements
- * ~7 µs less per request, `npm run bench`). Later columns of the same name
- * win, as in better-sqlite3's own objects.
+ * A read statement switched to raw rows (arrays), each made into its row
+ * object by a function compiled once per statement. On Node 20
+ * better-sqlite3 builds each row object through V8's API, one property at a
+ * time with the column name looked up for every value; an object literal
+ * compiled by V8 costs less (a ticket read's eight statements ~7 µs less per
+ * request, `npm run bench`). Later columns of the same name win, as in
+ * better-sqlite3's own objects.
  */
-function rowObjectOf(statement: SQLite.Statement): (values: unknown[]) => object {
-  let toObject = rowObjects.get(statement);
-  if (!toObject) {
-    statement.raw(true);
-    // The names are the statement's own columns, each quoted by JSON.stringify into a property key.
-    const fields = statement.columns().map((column, i) => `${JSON.stringify(column.name)}: values[${i}]`);
-    toObject = new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => object;
-    rowObjects.set(statement, toObject);
-  }
-  return toObject;
+function rowReader(statement: SQLite.Statement): RowReader {
+  statement.raw(true);
+  // The names are the statement's own columns, each quoted by JSON.stringify into a property key.
+  const fields = statement.columns().map((column, i) => `${JSON.stringify(column.name)}: values[${i}]`);
+  const toObject = new Function('values', `return { ${fields.join(', ')} };`) as (values: unknown[]) => object;
+  return (parameters) => {
+    const rows = statement.all(parameters as unknown[]) as unknown[];
+    for (let i = 0; i < rows.length; i += 1) rows[i] = toObject(rows[i] as unknown[]);
+    return rows as object[];
+  };
 }
 
 /**
@@ -180,17 +177,22 @@ const STATEMENT_CACHE_SIZE = 500;
  * Map's table every few requests, garbage that outlived young-generation
  * collections.)
  */
-export function withStatementCache(connection: SQLite.Database, capacity = STATEMENT_CACHE_SIZE): { prepare(sql: string): SQLite.Statement; close(): void } {
-  const cache = new Map<string, SQLite.Statement>();
+export function withStatementCache<T = SQLite.Statement>(
+  connection: SQLite.Database,
+  capacity = STATEMENT_CACHE_SIZE,
+  /** What is kept for each statement (the statement itself unless given), made once when it is prepared. */
+  wrap: (statement: SQLite.Statement) => T = (statement) => statement as T,
+): { prepare(sql: string): T; close(): void } {
+  const cache = new Map<string, T>();
   return {
     prepare(text: string) {
-      let statement = cache.get(text);
-      if (!statement) {
-        statement = connection.prepare(text);
+      let entry = cache.get(text);
+      if (entry === undefined) {
+        entry = wrap(connection.prepare(text));
         if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
-        cache.set(text, statement);
+        cache.set(text, entry);
       }
-      return statement;
+      return entry;
     },
     close: () => connection.close(),
   };
@@ -261,6 +263,7 @@ export class CallbackQueryClient extends pg.Client {
     });
   }
 }
+
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout;
   return Promise.race([
