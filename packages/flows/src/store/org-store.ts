@@ -30,7 +30,10 @@ export interface Org {
 
 /** The result of authenticating a bearer token: who is calling, for which organization. */
 export interface Principal {
-  tokenId: string;
+  /** The token's id; null for a signed-in user's session. */
+  tokenId: string | null;
+  /** Who acts, as activity and version history name them: `token:NAME` or `user:EMAIL`. */
+  actor: string;
   scope: TokenScope;
   orgId: number;
   orgCode: string;
@@ -72,7 +75,7 @@ export class OrgStore {
   ) {
     // Numbered on PostgreSQL; on SQLite `?` binds in text order, which puts the slug (in the join) first.
     const [p1, p2] = dialect === 'postgres' ? ['$2', '$1'] : ['?', '?'];
-    const columns = 't.id, t.scope, t.org_id, t.last_used_at, o.code, o.providers_version';
+    const columns = 't.id, t.name, t.scope, t.org_id, t.last_used_at, o.code, o.providers_version';
     this.authSql = `select ${columns} from tokens t join orgs o on o.id = t.org_id where t.token_hash = ${dialect === 'postgres' ? '$1' : '?'} and t.revoked_at is null`;
     // Run routes also need the flow's current version: the same query brings it along (unique index on org_id, slug).
     this.authFlowSql =
@@ -144,12 +147,12 @@ export class OrgStore {
    * `flowSlug`, the same query also returns that flow's id and current version.
    */
   async authenticate(token: string, flowSlug?: string, now = new Date()): Promise<{ principal: Principal; touch?: Promise<void> } | undefined> {
-    type Row = { id: string; scope: string; org_id: number; last_used_at: string | null; code: string; providers_version: number; flow_id?: number | null; flow_version?: number | null };
+    type Row = { id: string; name: string; scope: string; org_id: number; last_used_at: string | null; code: string; providers_version: number; flow_id?: number | null; flow_version?: number | null };
     const query = flowSlug === undefined ? CompiledQuery.raw(this.authSql, [hashSecret(token)]) : CompiledQuery.raw(this.authFlowSql, [flowSlug, hashSecret(token)]);
     const { rows } = await this.db.executeQuery<Row>(query);
     const row = rows[0];
     if (!row) return undefined;
-    const principal: Principal = { tokenId: row.id, scope: row.scope as TokenScope, orgId: row.org_id, orgCode: row.code, providersVersion: row.providers_version };
+    const principal: Principal = { tokenId: row.id, actor: `token:${row.name}`, scope: row.scope as TokenScope, orgId: row.org_id, orgCode: row.code, providersVersion: row.providers_version };
     if (flowSlug !== undefined) principal.flow = row.flow_id === null || row.flow_id === undefined ? null : { slug: flowSlug, id: row.flow_id, version: row.flow_version! };
     if (row.last_used_at !== null && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_PRECISION_MS) return { principal };
     const touch = this.db
