@@ -1,4 +1,5 @@
-// `tsx packages/cli/src/build.ts [SERVICE…]`: bundles the services with esbuild into packages/<name>/dist/main.mjs.
+// `tsx packages/cli/src/build.ts [SERVICE…]`: bundles the services with esbuild into packages/<name>/dist/main.mjs,
+// and builds their web UIs with Vite into packages/<name>/dist/web when their sources changed (web-build.ts).
 // Services run from their bundle with plain `node`: tsx's loader hooks (a worker thread and a
 // per-module transform) cost about 60 MB of memory in every long-running service process.
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -6,9 +7,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, stop, type Message, type Plugin } from 'esbuild';
 import { PACKAGES_DIR, SERVICE_NAMES, serviceMain } from './services.ts';
+import { buildWebUis } from './web-build.ts';
+import { BuildError } from './build-error.ts';
 
-/** A build that failed; the message is one line naming the first error's file and position. */
-export class BuildError extends Error {}
+export { BuildError };
 
 /** Path of a service's bundle (what `npm start` and the benchmarks run). */
 export function serviceBundle(name: string): string {
@@ -96,7 +98,11 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   try {
-    await buildServices(names.length ? names : SERVICE_NAMES);
+    const selected = names.length ? names : SERVICE_NAMES;
+    await buildServices(selected);
+    
+    const built = await buildWebUis(selected);
+    if (built.length) process.stdout.write(`built the web UI of ${built.join(', ')}\n`);
   } catch (error) {
     process.stderr.write(`${error instanceof BuildError ? error.message : `build error: ${(error as Error).message}`}\n`);
     process.exit(1);

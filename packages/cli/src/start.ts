@@ -3,9 +3,11 @@ import { ConfigError, loadPlatformConfig, type ServiceName } from '@switchboard/
 import { bootstrapOnce, formatBootstrap } from './bootstrap.ts';
 import { BuildError, buildServices } from './build.ts';
 import { presentServices, serviceNodeOptions } from './services.ts';
+import { buildWebUis } from './web-build.ts';
 
 /**
  * `npm start`: validates the configuration, bundles the services with esbuild,
+ * builds the web UIs whose sources changed (Vite),
  * bootstraps the first start, then runs every service's bundle with plain
  * `node` as its own process and stops them all together.
  */
@@ -15,6 +17,9 @@ async function main(): Promise<void> {
   try {
     for (const name of services) loadPlatformConfig(name as ServiceName);
     bundles = await buildServices(services);
+    // The UIs are built only when their sources changed: a second start does not rebuild them.
+    const builtUis = await buildWebUis(services);
+    if (builtUis.length) process.stdout.write(`built the web UI of ${builtUis.join(', ')}\n`);
     const first = await bootstrapOnce(process.env, services);
     if (first) process.stdout.write(formatBootstrap(first));
   } catch (error) {

@@ -9,3 +9,4 @@ export * from './rate-limit.ts';
 export * from './secrets.ts';
 export * from './service-main.ts';
 export * from './users.ts';
+export * from './web-ui.ts';

@@ -1,4 +1,5 @@
-import { createHttpServer, createLogger, createRateLimiter, registerOpenApi, type App } from '@switchboard/core';
+import { join } from 'node:path';
+import { createHttpServer, createLogger, createRateLimiter, packageDirOf, registerOpenApi, registerWebUi, type App } from '@switchboard/core';
 import { Counter } from 'prom-client';
 import type { FlowsConfig } from './config.ts';
 import { RunService } from './engine/run-service.ts';
@@ -9,6 +10,9 @@ import { registerRunRoutes } from './http/run-routes.ts';
 import { registerKnowledgeRoutes } from './http/knowledge-routes.ts';
 import { openFlowsStores } from './stores.ts';
 import { RunRecorder } from './store/run-store.ts';
+
+/** URL patterns of the dashboard's pages (design/web.md, "Flows UI"). */
+export const FLOWS_UI_PAGES = ['/', '/login', '/orgs/*', '/flows/*'];
 
 /** Builds the flow-execution service; closing the app flushes pending run records and closes the database. */
 export async function buildApp(config: FlowsConfig): Promise<App> {
@@ -42,6 +46,8 @@ export async function buildApp(config: FlowsConfig): Promise<App> {
   });
   registerRunRoutes(app, { runs });
   registerKnowledgeRoutes(app, { knowledge: stores.knowledge, knowledgeBases: stores.knowledgeBases, memory: stores.memory, flows: stores.flows, providers: stores.providers });
+  // The dashboard (packages/flows/web, built into dist/web): page URLs answer its index.html.
+  await registerWebUi(app, { dir: join(packageDirOf(import.meta.url), 'dist', 'web'), pages: FLOWS_UI_PAGES });
   registerManageRoutes(app, { admin: stores.admin, flows: stores.flows, orgs: stores.orgs, runs: stores.runs, recorder, publicBaseUrl: config.publicBaseUrl });
 
   app.addHook('onClose', async () => {

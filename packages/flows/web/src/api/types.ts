@@ -1,0 +1,121 @@
+/** Shapes of the flows service's public API, as the dashboard reads them (design/flows.md). */
+
+/** An organization the signed-in user may see. */
+export interface OrgRef {
+  org_code: string;
+  name: string;
+}
+
+/** What `GET /api/session` answers on the flows service. */
+export interface FlowsSessionExtra {
+  organizations: OrgRef[];
+}
+
+/** An Input variable. */
+export interface InputVariable {
+  name: string;
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'object' | 'array';
+  required?: boolean;
+  default?: unknown;
+  description?: string;
+  values?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  min_length?: number;
+  max_length?: number;
+}
+
+/** Node types of a definition. */
+export type NodeType = 'input' | 'llm' | 'switch' | 'template' | 'output' | 'tool' | 'agent' | 'retrieval';
+
+/** One node of a saved definition. */
+export interface DefinitionNode {
+  id: string;
+  type: NodeType;
+  data: Record<string, unknown>;
+  position?: { x: number; y: number };
+}
+
+/** A flow definition exactly as the API saves and returns it. */
+export interface FlowDefinition {
+  name: string;
+  slug?: string;
+  description?: string;
+  nodes: DefinitionNode[];
+  edges: Array<{ from: string; to: string }>;
+}
+
+/** A flow as listed. */
+export interface FlowSummary {
+  slug: string;
+  name: string;
+  description: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  runs_24h?: number;
+}
+
+/** A flow with its current definition. */
+export interface Flow extends FlowSummary {
+  definition: FlowDefinition;
+  author?: string | null;
+  note?: string | null;
+}
+
+/** One entry of a run's trace. */
+export interface TraceEntry {
+  node: string;
+  type: string;
+  status: string;
+  started_at: string;
+  ms: number;
+  output?: unknown;
+  usage?: Usage;
+  tool_calls?: Array<{ tool: string; call_id?: string; args?: unknown; result?: unknown; error?: unknown; ms?: number }>;
+  error?: unknown;
+}
+
+/** Token counts. */
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+/** A run record. */
+export interface Run {
+  id: string;
+  flow: string;
+  version: number;
+  status: 'running' | 'succeeded' | 'failed';
+  input: unknown;
+  metadata: unknown;
+  output: unknown;
+  error: unknown;
+  usage: Usage;
+  latency_ms: number | null;
+  started_at: string;
+  finished_at: string | null;
+  trace: TraceEntry[];
+}
+
+/** A token as listed (never its secret). */
+export interface TokenInfo {
+  id: string;
+  name: string;
+  scope: 'run' | 'manage';
+  hint: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** A provider connection as listed (never its key). */
+export interface ProviderInfo {
+  name: string;
+  kind: 'openai' | 'anthropic' | 'openai-compatible';
+  base_url: string | null;
+  has_api_key: boolean;
+  updated_at: string;
+}
