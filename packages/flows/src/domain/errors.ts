@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode } from '@switchboard/core';
+import { AppError, type ErrorCode } from '@switchboard/core/errors';
 
 /** One problem with a field, as listed in `error.details`. */
 export interface ProblemDetail {
