@@ -3,6 +3,10 @@ export const ERROR_CODES = {
   invalid_request: 400,
   invalid_json: 400,
   unauthorized: 401,
+  /** Sign-in with a wrong email or password (the same for both). */
+  invalid_credentials: 401,
+  /** A web UI request without a valid session: never signed in, signed out, or expired. */
+  not_signed_in: 401,
   forbidden: 403,
   not_found: 404,
   conflict: 409,

@@ -7,6 +7,7 @@ import { AppError } from './errors.ts';
 import type { Env } from './config.ts';
 import { envUrl } from './config.ts';
 import { resolve } from 'node:path';
+import { webSignInMigrations, type MembershipTable, type SessionTable, type SignInFailureTable } from './platform-schema.ts';
 
 const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 
@@ -20,9 +21,12 @@ export interface UserTable {
   created_at: string;
 }
 
-/** Tables of the platform database (users, bootstrap state). */
+/** Tables of the platform database: users, and the web UIs' sessions, memberships and failed sign-ins. */
 export interface PlatformTables {
   users: UserTable;
+  sessions: SessionTable;
+  memberships: MembershipTable;
+  sign_in_failures: SignInFailureTable;
 }
 
 /** A user as the API shows it (never the password hash). */
@@ -58,6 +62,7 @@ export function openPlatformDatabase(env: Env = process.env): Promise<Database<P
             .execute();
         },
       },
+      ...webSignInMigrations,
     },
   });
 }
@@ -114,12 +119,41 @@ export class UserStore {
     return Number(row.n);
   }
 
-  /** The user with these credentials, or undefined. */
+  /**
+   * The user with these credentials, or undefined. An unknown email costs
+   * the same scrypt as a wrong password, so the answer's timing does not say
+   * which of the two was wrong.
+   */
   async authenticate(email: string, password: string): Promise<User | undefined> {
     const row = await this.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
-    if (!row || !(await verifyPassword(password, row.password_hash))) return undefined;
+    if (!row) {
+      await verifyPassword(password, await unknownUserHash());
+      return undefined;
+    }
+    if (!(await verifyPassword(password, row.password_hash))) return undefined;
     return presentUser(row);
   }
+
+  /** The user with this email (any case), or undefined. */
+  async findByEmail(email: string): Promise<User | undefined> {
+    const row = await this.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+    return row && presentUser(row);
+  }
+
+  /** The user with this email, or a not_found error naming it (the CLI's membership commands). */
+  async requireByEmail(email: string): Promise<User> {
+    const user = await this.findByEmail(email);
+    if (!user) throw new AppError('not_found', `No user with email ${email.trim().toLowerCase()}; create one with \`switchboard user create\``);
+    return user;
+  }
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/** A scrypt hash of a random password, made once per process: what an unknown email's password is checked against. */
+function unknownUserHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(16).toString('base64url'));
+  return dummyHash;
 }
 
 function presentUser(row: UserTable): User {

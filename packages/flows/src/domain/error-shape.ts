@@ -10,6 +10,8 @@ const TYPES: Record<ErrorCode, [type: string, code: string]> = {
   invalid_request: ['invalid_request_error', 'invalid_request'],
   invalid_json: ['invalid_request_error', 'invalid_json'],
   unauthorized: ['authentication_error', 'invalid_api_key'],
+  invalid_credentials: ['authentication_error', 'invalid_credentials'],
+  not_signed_in: ['authentication_error', 'not_signed_in'],
   forbidden: ['permission_error', 'permission_denied'],
   not_found: ['not_found_error', 'not_found'],
   conflict: ['invalid_request_error', 'conflict'],
