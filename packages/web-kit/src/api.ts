@@ -31,6 +31,16 @@ export interface ApiOptions {
   allowUnauthorized?: boolean;
 }
 
+/** Ends the session in the UI as a 401 answer does (for requests not sent through api(), e.g. uploads). */
+export function reportUnauthorized(): void {
+  onUnauthorized?.();
+}
+
+/** The ApiError of an error answer's status and parsed body (`{"error": {"message", "code"}}` or `{"detail"}`). */
+export function apiErrorOf(status: number, body: unknown, fallback: string): ApiError {
+  return errorOf(status, body, fallback);
+}
+
 function errorOf(status: number, body: unknown, fallback: string): ApiError {
   const error = (body as { error?: { message?: string; code?: string } } | null)?.error;
   const detail = (body as { detail?: string } | null)?.detail;

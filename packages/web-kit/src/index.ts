@@ -9,4 +9,6 @@ export * from './hooks.ts';
 export * from './layout.tsx';
 export * from './session.tsx';
 export * from './states.tsx';
+export * from './tabs.tsx';
 export * from './toast.tsx';
+export * from './upload.ts';
