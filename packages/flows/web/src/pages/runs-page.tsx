@@ -1,13 +1,169 @@
-import { EmptyState, PageHeader } from '@switchboard/web-kit';
+import { useMemo } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Button, EmptyState, ErrorState, Loading, PageHeader, count, dateTime, duration, timeAgo, useResource, useTitle } from '@switchboard/web-kit';
+import { useOrg } from '../api/use-org.ts';
+import { RUN_STATUSES, runsApi, type RunStatus } from '../api/runs-api.ts';
+import { StatusBadge } from '../components/run-status.tsx';
+import '../components/dashboard.css';
 
-/** Runs (being built). */
+const PAGE_SIZE = 25;
+
+const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+
+/** When a run started: the time today (to the second, runs come close together), else date and time. */
+function startedLabel(iso: string, now = new Date()): string {
+  const at = new Date(iso);
+  return at.toDateString() === now.toDateString() ? `Today ${timeOfDay.format(at)}` : dateTime(iso);
+}
+
+/** Where "Previous" goes: the `before` of each page passed on the way here (kept in the history entry, so back and forward keep it). */
+interface PagingState {
+  trail?: string[];
+}
+
+/**
+ * **Runs**: newest first, filtered by flow and status, a page at a time with
+ * the API's cursor. Filters and the page are in the URL query
+ * (`?flow=…&status=…&before=…`), so a link opens the same list and back/forward work.
+ */
 export default function RunsPage() {
+  const { org, client, base } = useOrg();
+  useTitle('Runs', 'Switchboard Flows');
+  const runs = useMemo(() => runsApi(client.base), [client.base]);
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const trail = (location.state as PagingState | null)?.trail ?? [];
+  const flow = params.get('flow') ?? '';
+  const statusParam = params.get('status') ?? '';
+  const status = (RUN_STATUSES as readonly string[]).includes(statusParam) ? (statusParam as RunStatus) : undefined;
+  const before = params.get('before') ?? '';
+
+  const page = useResource((signal) => runs.list({ flow: flow || undefined, status, before: before || undefined, limit: PAGE_SIZE }, signal), [org, flow, status, before]);
+  const flows = useResource((signal) => client.flows(signal), [org]);
+
+  const go = (next: { flow?: string; status?: string; before?: string }, state: PagingState = {}) => {
+    const query = new URLSearchParams();
+    if (next.flow) query.set('flow', next.flow);
+    if (next.status) query.set('status', next.status);
+    if (next.before) query.set('before', next.before);
+    const search = query.toString();
+    navigate({ pathname: location.pathname, search: search ? `?${search}` : '' }, { state });
+  };
+  const setFilter = (change: { flow?: string; status?: string }) => go({ flow, status: status ?? '', ...change });
+
+  const flowOptions = useMemo(() => {
+    const slugs = new Map((flows.data?.flows ?? []).map((f) => [f.slug, f.name]));
+    if (flow && !slugs.has(flow)) slugs.set(flow, flow);
+    return [...slugs.entries()].sort((a, b) => a[1].localeCompare(b[1]));
+  }, [flows.data, flow]);
+  const flowNames = useMemo(() => new Map((flows.data?.flows ?? []).map((f) => [f.slug, f.name])), [flows.data]);
+  const filtered = Boolean(flow || status);
+
   return (
     <>
       <PageHeader title="Runs" />
-      <div className="card">
-        <EmptyState title="Runs">This page is being built.</EmptyState>
+      <div className="filters" role="search" aria-label="Filter runs">
+        <label className="inline-field">
+          <span>Flow</span>
+          <select className="select" value={flow} onChange={(e) => setFilter({ flow: e.target.value })}>
+            <option value="">All flows</option>
+            {flowOptions.map(([slug, name]) => (
+              <option key={slug} value={slug}>
+                {name === slug ? slug : `${name} (${slug})`}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>Status</span>
+          <select className="select" value={status ?? ''} onChange={(e) => setFilter({ status: e.target.value })}>
+            <option value="">Any status</option>
+            {RUN_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        {filtered ? (
+          <Button small variant="ghost" onClick={() => go({})}>
+            Clear filters
+          </Button>
+        ) : null}
       </div>
+      {page.error ? (
+        <ErrorState error={page.error} onRetry={page.reload} />
+      ) : !page.data ? (
+        <Loading label="Loading runs…" />
+      ) : page.data.runs.length === 0 && !before ? (
+        <div className="card">
+          {filtered ? (
+            <EmptyState title="No runs match these filters" action={<Button onClick={() => go({})}>Clear filters</Button>} />
+          ) : (
+            <EmptyState title="No runs yet">
+              Every call of a flow is recorded here with its input, output and trace. Call a flow with a token (see its <Link to={`${base}/flows`}>API page</Link>), or run it
+              from its canvas.
+            </EmptyState>
+          )}
+        </div>
+      ) : (
+        <>
+          <div className="table-wrap">
+            <table className="table">
+              <caption className="sr-only">Runs, newest first</caption>
+              <thead>
+                <tr>
+                  <th>Started</th>
+                  <th>Flow</th>
+                  <th className="num">Version</th>
+                  <th>Status</th>
+                  <th className="num">Latency</th>
+                  <th className="num">Tokens</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.runs.map((run) => (
+                  <tr key={run.id}>
+                    <td>
+                      <Link to={`${base}/runs/${encodeURIComponent(run.id)}`} title={timeAgo(run.started_at)}>
+                        {startedLabel(run.started_at)}
+                      </Link>
+                      <div className="faint mono run-id">{run.id}</div>
+                    </td>
+                    <td className="cell-name">
+                      {flowNames.get(run.flow) ?? run.flow}
+                      {flowNames.has(run.flow) && flowNames.get(run.flow) !== run.flow ? <div className="faint mono">{run.flow}</div> : null}
+                    </td>
+                    <td className="num">{run.version}</td>
+                    <td>
+                      <StatusBadge status={run.status} />
+                    </td>
+                    <td className="num">{duration(run.latency_ms)}</td>
+                    <td className="num">{count(run.usage?.total_tokens ?? 0)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {page.data.runs.length === 0 ? <div className="muted pager-note">No older runs.</div> : null}
+          <nav className="pager" aria-label="Pages of runs">
+            <Button
+              disabled={!before}
+              onClick={() => {
+                const previous = trail[trail.length - 1] ?? '';
+                go({ flow, status: status ?? '', before: previous }, { trail: trail.slice(0, -1) });
+              }}
+            >
+              ← Previous
+            </Button>
+            <span className="muted">{before ? (trail.length > 0 ? `Page ${trail.length + 1}` : 'Older runs') : 'Page 1'}</span>
+            <Button disabled={!page.data.next_before} onClick={() => go({ flow, status: status ?? '', before: page.data!.next_before! }, { trail: [...trail, before] })}>
+              Next →
+            </Button>
+          </nav>
+        </>
+      )}
     </>
   );
 }
