@@ -38,6 +38,9 @@ export default function FlowsPage() {
                 <th className="num">Version</th>
                 <th>Last saved</th>
                 <th className="num">Runs (24 h)</th>
+                <th>
+                  <span className="sr-only">Links</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -51,6 +54,11 @@ export default function FlowsPage() {
                   <td className="num">{flow.version}</td>
                   <td title={flow.updated_at}>{timeAgo(flow.updated_at)}</td>
                   <td className="num">{count(flow.runs_24h ?? 0)}</td>
+                  <td className="actions-cell">
+                    <Link to={`${base}/flows/${encodeURIComponent(flow.slug)}/api`} aria-label={`API of ${flow.name}`}>
+                      API
+                    </Link>
+                  </td>
                 </tr>
               ))}
             </tbody>
