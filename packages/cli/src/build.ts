@@ -2,8 +2,10 @@
 // and builds their web UIs with Vite into packages/<name>/dist/web when their sources changed (web-build.ts).
 // Services run from their bundle with plain `node`: tsx's loader hooks (a worker thread and a
 // per-module transform) cost about 60 MB of memory in every long-running service process.
+import { existsSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { createRequire, isBuiltin } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, stop, type Message, type Plugin } from 'esbuild';
 import { PACKAGES_DIR, SERVICE_NAMES, serviceMain } from './services.ts';
@@ -21,15 +23,42 @@ export function serviceBundle(name: string): string {
  * Keeps every npm package external, so it loads from node_modules exactly as
  * under tsx (CommonJS packages, native modules, files read relative to the
  * package); only the workspace packages (TypeScript sources) go into the bundle.
- * npm workspaces hoist every dependency to the root node_modules, so a bare
- * import resolves to the same copy from dist/ as from src/.
+ * npm workspaces hoist dependencies to the root node_modules, so a bare
+ * import resolves to the same copy from dist/ as from src/; one that npm
+ * nested under a workspace package instead (the lockfile keeps
+ * `@fastify/cookie` in packages/core/node_modules) is imported by the path of
+ * its file relative to the bundle, which dist/ could not find by name.
  */
-const externalNpmPackages: Plugin = {
-  name: 'external-npm-packages',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@switchboard/') ? undefined : { path: args.path, external: true }));
-  },
-};
+function externalNpmPackages(outfile: string): Plugin {
+  return {
+    name: 'external-npm-packages',
+    setup(pluginBuild) {
+      pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
+        args.path.startsWith('@switchboard/') ? undefined : { path: nestedPackageImport(args.path, args.resolveDir, dirname(outfile)) ?? args.path, external: true },
+      );
+    },
+  };
+}
+
+/** The relative import of a package that is installed under a workspace package, not at the root; undefined for the others. */
+function nestedPackageImport(specifier: string, fromDir: string, outDir: string): string | undefined {
+  if (isBuiltin(specifier)) return undefined;
+  const parts = specifier.split('/');
+  const name = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  for (let dir = fromDir; dir.startsWith(PACKAGES_DIR); dir = dirname(dir)) {
+    if (!existsSync(join(dir, 'node_modules', name))) continue;
+    let file: string;
+    try {
+      file = createRequire(join(fromDir, 'importer.js')).resolve(specifier);
+    } catch {
+      // An ESM-only package (no "require" export): left to resolve by name.
+      return undefined;
+    }
+    const path = relative(outDir, file).split(sep).join('/');
+    return path.startsWith('.') ? path : `./${path}`;
+  }
+  return undefined;
+}
 
 function formatMessage(message: Message): string {
   const where = message.location ? `${message.location.file}:${message.location.line}:${message.location.column}: ` : '';
@@ -52,7 +81,7 @@ export async function bundle(entry: string, outfile: string): Promise<void> {
       format: 'esm',
       target: 'node20',
       sourcemap: 'linked',
-      plugins: [externalNpmPackages],
+      plugins: [externalNpmPackages(outfile)],
       logLevel: 'silent',
       write: false,
     }));

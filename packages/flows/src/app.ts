@@ -1,5 +1,19 @@
 import { join } from 'node:path';
-import { createHttpServer, createLogger, createRateLimiter, packageDirOf, registerOpenApi, registerWebUi, type App } from '@switchboard/core';
+import {
+  createHttpServer,
+  createLogger,
+  createRateLimiter,
+  MembershipStore,
+  openPlatformDatabase,
+  packageDirOf,
+  registerOpenApi,
+  registerSessionRoutes,
+  registerWebUi,
+  type App,
+  type Database,
+  type PlatformTables,
+  type SessionUser,
+} from '@switchboard/core';
 import { Counter } from 'prom-client';
 import type { FlowsConfig } from './config.ts';
 import { RunService } from './engine/run-service.ts';
@@ -9,15 +23,41 @@ import { registerManageRoutes } from './http/manage-routes.ts';
 import { registerRunRoutes } from './http/run-routes.ts';
 import { registerKnowledgeRoutes } from './http/knowledge-routes.ts';
 import { openFlowsStores } from './stores.ts';
+import type { OrgStore } from './store/org-store.ts';
 import { RunRecorder } from './store/run-store.ts';
 
 /** URL patterns of the dashboard's pages (design/web.md, "Flows UI"). */
 export const FLOWS_UI_PAGES = ['/', '/login', '/orgs/*', '/flows/*'];
 
-/** Builds the flow-execution service; closing the app flushes pending run records and closes the database. */
-export async function buildApp(config: FlowsConfig): Promise<App> {
+/** Options for tests. */
+export interface BuildOptions {
+  /** The clock of sessions and sign-in counters (tests move it instead of sleeping). */
+  now?: () => Date;
+}
+
+/** `"organizations"` of `GET /api/session`: every organization for an admin, a member's own; sorted by code. */
+function organizationsOf(orgs: OrgStore, memberships: MembershipStore) {
+  return async (user: SessionUser) => {
+    const visible = user.role === 'admin' ? await orgs.listOrgs() : await orgs.listOrgs(await memberships.scopesOf('flows', user.id));
+    return { organizations: visible.map((org) => ({ org_code: org.code, name: org.name })) };
+  };
+}
+
+/**
+ * Builds the flow-execution service; closing the app flushes pending run
+ * records and closes the databases (its own and the platform's: users,
+ * sessions, memberships).
+ */
+export async function buildApp(config: FlowsConfig, options: BuildOptions = {}): Promise<App> {
   const logger = createLogger({ service: 'flows', level: config.logLevel });
   const stores = await openFlowsStores(config);
+  let platform: Database<PlatformTables>;
+  try {
+    platform = await openPlatformDatabase(config.platformEnv);
+  } catch (error) {
+    await stores.close();
+    throw error;
+  }
   const limiter = await createRateLimiter(stores.database, config.redisUrl);
   const recorder = new RunRecorder(stores.runs, logger);
   const runs = new RunService(stores.flows, stores.providers, recorder, config, { knowledge: stores.knowledge, memory: stores.memory });
@@ -28,7 +68,9 @@ export async function buildApp(config: FlowsConfig): Promise<App> {
     { components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } } },
   );
   installErrorHandling(app);
-  installAuth(app, createAuthorizer(stores.orgs, limiter, config.rateLimit, logger));
+  const describe = organizationsOf(stores.orgs, new MembershipStore(platform.db));
+  const web = await registerSessionRoutes(app, { platform, publicBaseUrl: config.publicBaseUrl, now: options.now, describe });
+  installAuth(app, createAuthorizer({ orgs: stores.orgs, limiter, rate: config.rateLimit, logger, web }));
 
   const runCounter = new Counter({ name: 'flows_runs_total', help: 'Flow runs by outcome', labelNames: ['status'], registers: [app.metrics] });
   const tokenCounter = new Counter({ name: 'flows_tokens_total', help: 'Model tokens used by flow runs', labelNames: ['kind'], registers: [app.metrics] });
@@ -53,6 +95,7 @@ export async function buildApp(config: FlowsConfig): Promise<App> {
   app.addHook('onClose', async () => {
     await recorder.flush();
     await limiter.close();
+    await platform.close();
     await stores.close();
   });
   return app;

@@ -3,6 +3,8 @@ import { parseAllowedHosts, type AddressPolicy } from './domain/ssrf-policy.ts';
 
 /** Settings of the flow-execution service: the shared platform settings plus its own. */
 export interface FlowsConfig extends PlatformConfig {
+  /** The environment the platform database (users, sessions, memberships) is opened from (DATA_DIR, DATABASE_URL). */
+  platformEnv: Env;
   /** Requests per token per window before 429 (FLOWS_RATE_LIMIT, default 600/m). */
   rateLimit: Rate;
   /** Longest a run may take before it is aborted with 504 (FLOWS_RUN_TIMEOUT_MS, default 120000). */
@@ -37,8 +39,10 @@ function allowedHosts(env: Env): AddressPolicy {
 
 /** Loads and validates the flow service's configuration from the environment. */
 export function loadConfig(env: Env = process.env): FlowsConfig {
+  const platform = loadPlatformConfig('flows', env);
   return {
-    ...loadPlatformConfig('flows', env),
+    ...platform,
+    platformEnv: { DATA_DIR: platform.dataDir, DATABASE_URL: env.DATABASE_URL },
     rateLimit: envRate(env, 'FLOWS_RATE_LIMIT', '600/m'),
     runTimeoutMs: envInt(env, 'FLOWS_RUN_TIMEOUT_MS', 120_000, { min: 1 }),
     providerRetries: envInt(env, 'FLOWS_PROVIDER_RETRIES', 0, { min: 0, max: 5 }),

@@ -101,6 +101,17 @@ export class OrgStore {
     return row && { id: row.id, code: row.code, name: row.name, providersVersion: row.providers_version, createdAt: row.created_at };
   }
 
+  /** Organizations sorted by code: every one, or those whose code is listed (a member's). */
+  async listOrgs(codes?: readonly string[]): Promise<Org[]> {
+    if (codes && codes.length === 0) return [];
+    let query = this.db.selectFrom('orgs').selectAll();
+    if (codes) query = query.where('code', 'in', codes);
+    const rows = await query.execute();
+    // Sorted here, by code unit: PostgreSQL's collation may order "a-b" and "ab" otherwise than SQLite.
+    rows.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+    return rows.map((row) => ({ id: row.id, code: row.code, name: row.name, providersVersion: row.providers_version, createdAt: row.created_at }));
+  }
+
   /** The organization with this code, or a 404. */
   async requireOrg(code: string): Promise<Org> {
     const org = await this.findOrg(code);
