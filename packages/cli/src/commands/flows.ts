@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Command } from 'commander';
-import { AppError } from '@switchboard/core';
+import { AppError, MembershipStore, UserStore } from '@switchboard/core';
 import { loadConfig, openFlowsStores, PROVIDER_KINDS, TOKEN_SCOPES, type FlowsStores, type TokenScope } from '@switchboard/flows';
 import { action, printResult, type CommonOptions } from '../output.ts';
+import { withPlatform } from '../platform.ts';
 
 async function withStores<T>(run: (stores: FlowsStores) => Promise<T>): Promise<T> {
   const stores = await openFlowsStores(loadConfig());
@@ -73,6 +74,23 @@ export function registerFlowsCommands(program: Command): void {
         const listed = tokens.map((t) => ({ id: t.id, name: t.name, scope: t.scope, hint: t.hint, created_at: t.createdAt, last_used_at: t.lastUsedAt, revoked_at: t.revokedAt }));
         const human = listed.map((t) => `${t.id}  ${t.scope.padEnd(6)}  ${t.hint}  ${t.name}${t.revoked_at ? '  (revoked)' : ''}  last used ${t.last_used_at ?? 'never'}`).join('\n');
         printResult(options, { tokens: listed }, human || 'no tokens');
+      }),
+    );
+
+  const member = flows.command('member').description('members of an organization: users (not admins) who may use it in the web UI');
+  member
+    .command('add <org_code> <email>')
+    .description('let a user see and manage an organization in the dashboard (admins see every organization)')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (orgCode: string, email: string, options: CommonOptions) => {
+        const found = await withStores((stores) => stores.orgs.requireOrg(orgCode));
+        const result = await withPlatform(async (platform) => {
+          const user = await new UserStore(platform.db).requireByEmail(email);
+          await new MembershipStore(platform.db).add('flows', found.code, user.id);
+          return { email: user.email, added: true };
+        });
+        printResult(options, result, `${result.email} is a member of ${found.code}`);
       }),
     );
 

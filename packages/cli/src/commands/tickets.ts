@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { AppError, MembershipStore, UserStore } from '@switchboard/core';
 import {
   createLabel,
   createProject,
@@ -9,6 +10,7 @@ import {
   withTicketsStore,
 } from '@switchboard/tickets';
 import { action, printResult, type CommonOptions } from '../output.ts';
+import { withPlatform } from '../platform.ts';
 
 function onOff(value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;
@@ -79,6 +81,24 @@ export function registerTicketsCommands(program: Command): void {
       action(async (key: string, options: CommonOptions) => {
         const result = await withTicketsStore(process.env, (db) => listProjectTokens(db, key));
         printResult(options, result);
+      }),
+    );
+
+  const member = tickets.command('member').description('members of a project: users (not admins) who may use it in the web UI');
+  member
+    .command('add <key> <email>')
+    .description('let a user see and work on a project in the board (admins see every project)')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (key: string, email: string, options: CommonOptions) => {
+        const project = await withTicketsStore(process.env, (db) => db.selectFrom('projects').select('key').where('key', '=', key.trim().toUpperCase()).executeTakeFirst());
+        if (!project) throw new AppError('not_found', `No project with key ${key}.`);
+        const result = await withPlatform(async (platform) => {
+          const user = await new UserStore(platform.db).requireByEmail(email);
+          await new MembershipStore(platform.db).add('tickets', project.key, user.id);
+          return { email: user.email, added: true };
+        });
+        printResult(options, result, `${result.email} is a member of ${project.key}`);
       }),
     );
 
