@@ -120,7 +120,8 @@ function LoginForm({ service, onSignedIn }: { service: string; onSignedIn: () =>
     } catch (reason) {
       const failure = reason as ApiError;
       if (failure.status === 401) setError('Invalid email or password');
-      else if (failure.status === 429) setError(`Too many failed sign-ins. ${failure.message}`);
+      // The service's message already says what happened and when to try again.
+      else if (failure.status === 429) setError(failure.message || 'Too many failed sign-ins: try again in a minute');
       else setError(failure.message);
     } finally {
       setBusy(false);

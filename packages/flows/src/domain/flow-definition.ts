@@ -29,6 +29,8 @@ export interface FlowNode {
   id: string;
   type: NodeType;
   data: Record<string, unknown>;
+  /** Where the builder draws the node; execution ignores it. */
+  position?: { x: number; y: number };
 }
 
 /** A dependency: `to` runs after `from`. */

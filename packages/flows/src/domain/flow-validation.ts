@@ -21,6 +21,11 @@ import { checkToolNodeData } from './node-validation.ts';
 const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const RESERVED_IDS = new Set(['metadata', 'args']);
+// Keys the format defines; any other key of a definition, node or edge is the
+// client's (a builder's label, a comment): kept as saved, ignored by the engine.
+const DEFINITION_KEYS = new Set(['name', 'slug', 'description', 'nodes', 'edges']);
+const NODE_KEYS = new Set(['id', 'type', 'data', 'position']);
+const EDGE_KEYS = new Set(['from', 'to']);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -35,6 +40,9 @@ export interface ValidationContext {
 /**
  * Checks a definition as submitted and returns it typed, or throws a 422
  * listing every problem, each message naming the node (or edge) at fault.
+ * What it returns is what was sent (the name trimmed): a node's `position`
+ * and keys the format does not define are kept, so a builder gets back
+ * exactly what it saved.
  */
 export function validateDefinition(raw: unknown, context: ValidationContext): FlowDefinition {
   const problems: ProblemDetail[] = [];
@@ -48,6 +56,8 @@ export function validateDefinition(raw: unknown, context: ValidationContext): Fl
   if (raw.description !== undefined && typeof raw.description !== 'string') add('description', 'Flow "description" must be a string');
   if (!Array.isArray(raw.nodes) || raw.nodes.length === 0) add('nodes', 'Flow "nodes" must be a non-empty array');
   if (raw.edges !== undefined && !Array.isArray(raw.edges)) add('edges', 'Flow "edges" must be an array');
+  const extra = tooDeepKey(raw, DEFINITION_KEYS);
+  if (extra !== undefined) add(extra, `Flow "${extra}" nests deeper than ${MAX_JSON_DEPTH} levels`);
   if (problems.length > 0) throw invalidFlow(problems);
 
   const nodes: FlowNode[] = [];
@@ -64,7 +74,12 @@ export function validateDefinition(raw: unknown, context: ValidationContext): Fl
     if (entry.data !== undefined && !isObject(entry.data)) return add(`${param}.data`, `Node "${id}": "data" must be an object`);
     // Refused at once: every later check walks the data recursively.
     if (nestsDeeperThan(entry.data, MAX_JSON_DEPTH)) throw invalidFlow([{ param: `${param}.data`, message: `Node "${id}": "data" nests deeper than ${MAX_JSON_DEPTH} levels` }]);
-    nodes.push({ id, type: entry.type as NodeType, data: (entry.data as Json | undefined) ?? {} });
+    // Listed, but the node stays in the graph: its edges and the input/output count are still checked.
+    if (entry.position !== undefined && !isPosition(entry.position)) add(`${param}.position`, `Node "${id}": "position" must be {"x": number, "y": number}`);
+    const extra = tooDeepKey(entry, NODE_KEYS);
+    if (extra !== undefined) add(`${param}.${extra}`, `Node "${id}": "${extra}" nests deeper than ${MAX_JSON_DEPTH} levels`);
+    // Spread first: keys the engine does not read (a builder's own) are kept as saved, in their order.
+    nodes.push({ ...entry, id, type: entry.type as NodeType, data: (entry.data as Json | undefined) ?? {} });
   });
 
   const edges: FlowEdge[] = [];
@@ -73,7 +88,9 @@ export function validateDefinition(raw: unknown, context: ValidationContext): Fl
     if (!isObject(entry) || typeof entry.from !== 'string' || typeof entry.to !== 'string') return add(param, `Edge ${index} must be {"from": NODE_ID, "to": NODE_ID}`);
     if (!ids.has(entry.from)) return add(`${param}.from`, `Edge ${index} from "${entry.from}" to "${entry.to}": unknown node "${entry.from}"`);
     if (!ids.has(entry.to)) return add(`${param}.to`, `Edge ${index} from "${entry.from}" to "${entry.to}": unknown node "${entry.to}"`);
-    edges.push({ from: entry.from, to: entry.to });
+    const extra = tooDeepKey(entry, EDGE_KEYS);
+    if (extra !== undefined) return add(`${param}.${extra}`, `Edge ${index} from "${entry.from}" to "${entry.to}": "${extra}" nests deeper than ${MAX_JSON_DEPTH} levels`);
+    edges.push({ ...entry, from: entry.from, to: entry.to });
   });
 
   for (const type of ['input', 'output'] as const) {
@@ -98,10 +115,19 @@ export function validateDefinition(raw: unknown, context: ValidationContext): Fl
   });
   if (problems.length > 0) throw invalidFlow(problems);
 
-  const definition: FlowDefinition = { name: (raw.name as string).trim(), nodes, edges };
-  if (raw.slug !== undefined) definition.slug = raw.slug as string;
-  if (raw.description !== undefined) definition.description = raw.description as string;
+  const definition: FlowDefinition = { ...raw, name: (raw.name as string).trim(), nodes, edges };
   return definition;
+}
+
+/** A node's canvas position: finite numbers only (JSON.parse turns 1e999 into Infinity), nothing else. */
+function isPosition(value: unknown): value is { x: number; y: number } {
+  if (!isObject(value) || Object.keys(value).length !== 2) return false;
+  return typeof value.x === 'number' && Number.isFinite(value.x) && typeof value.y === 'number' && Number.isFinite(value.y);
+}
+
+/** The first key outside `known` whose value nests too deep to store and walk safely, if any. */
+function tooDeepKey(entry: Json, known: ReadonlySet<string>): string | undefined {
+  return Object.keys(entry).find((key) => !known.has(key) && nestsDeeperThan(entry[key], MAX_JSON_DEPTH));
 }
 
 function checkInputNode(node: FlowNode, add: (param: string, message: string) => void): InputVariable[] {

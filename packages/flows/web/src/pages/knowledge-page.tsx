@@ -353,7 +353,7 @@ function CreateDialog({ knowledge, onClose, onCreated }: { knowledge: Knowledge;
         </>
       }
     >
-      <form id="new-kb" className="stack" onSubmit={submit}>
+      <form id="new-kb" className="stack" onSubmit={submit} noValidate>
         <FormError>{error}</FormError>
         <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} placeholder="handbook" maxLength={80} required />
         <TextAreaField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} rows={3} />

@@ -100,7 +100,7 @@ export default function TokensPage() {
                     <Badge kind={token.scope === 'manage' ? 'warning' : undefined}>{token.scope}</Badge>
                   </td>
                   <td className="mono faint" title="The start of the token: the rest is never shown again">
-                    {token.hint}…
+                    {token.hint}
                   </td>
                   <td title={dateTime(token.created_at)}>{timeAgo(token.created_at)}</td>
                   <td title={dateTime(token.last_used_at)}>{token.last_used_at ? timeAgo(token.last_used_at) : <span className="faint">Never</span>}</td>
@@ -185,7 +185,7 @@ function CreateTokenDialog({ onClose, create, onCreated }: { onClose: () => void
         </>
       }
     >
-      <form id="create-token" className="stack" onSubmit={submit}>
+      <form id="create-token" className="stack" onSubmit={submit} noValidate>
         <FormError>{error}</FormError>
         <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} placeholder="website" maxLength={100} required />
         <SelectField
