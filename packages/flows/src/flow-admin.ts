@@ -1,12 +1,42 @@
 import { AppError } from '@switchboard/core';
 import type { FlowDefinition } from './domain/flow-definition.ts';
 import { validateDefinition } from './domain/flow-validation.ts';
+import { versionConflict, versionNotFound } from './domain/errors.ts';
+import { baseVersionOf, checkSaveOptions, splitSaveBody } from './domain/save-request.ts';
 import type { ProviderRegistry } from './engine/provider-registry.ts';
-import type { FlowStore, FlowSummary } from './store/flow-store.ts';
+import type { FlowStore, FlowSummary, FlowVersion, VersionSummary } from './store/flow-store.ts';
 import type { Org } from './store/org-store.ts';
 import { refuseAgentCycles } from './agent-cycles.ts';
 
-/** Saving flows: validation against the organization's providers, then a new version. Shared by the API and the CLI. */
+/** How a save is made: by whom, with what note, from which version. */
+export interface SaveRequest {
+  /** PUT …/flows/{slug}: the flow must exist and keeps this slug whatever the body says. */
+  slug?: string;
+  /** Who saves: the principal's actor (`token:NAME`, `user:EMAIL`), `cli` for the CLI; null when unknown. */
+  author?: string | null;
+  /** Shown in the version history (at most 500 characters); else the body's `note`. */
+  note?: string;
+  /**
+   * The version the edit started from (the If-Match header's), with or
+   * instead of the body's `base_version`: 409 version_conflict unless it is
+   * still the latest. Neither: the save is unconditional.
+   */
+  baseVersion?: number;
+}
+
+/** A saved flow as the API answers it. */
+export interface SavedFlow {
+  flow: FlowSummary;
+  created: boolean;
+  definition: FlowDefinition;
+  author: string | null;
+  note: string | null;
+}
+
+/**
+ * Managing flows: validation against the organization's providers, versions
+ * with their authors and notes. Shared by the API and the CLI.
+ */
 export class FlowAdmin {
   constructor(
     private readonly flows: FlowStore,
@@ -14,25 +44,55 @@ export class FlowAdmin {
   ) {}
 
   /**
-   * Validates and saves a definition. With `slug` (PUT …/flows/{slug}) the flow
-   * must exist and keeps that slug whatever the body says.
+   * Validates and saves a definition as a new version (see SaveRequest). A
+   * top-level `note` and `base_version` of `body` are taken out of it first:
+   * they are never stored in the definition.
    */
-  async save(org: Pick<Org, 'id' | 'providersVersion'>, raw: unknown, slug?: string): Promise<{ flow: FlowSummary; created: boolean; definition: FlowDefinition }> {
+  async save(org: Pick<Org, 'id' | 'providersVersion'>, body: unknown, request: SaveRequest = {}): Promise<SavedFlow> {
+    const { slug, author = null } = request;
+    const split = splitSaveBody(body);
+    let raw = split.definition;
+    const note = checkSaveOptions({ note: request.note }).note ?? split.note ?? null;
+    const baseVersion = baseVersionOf(split.baseVersion, request.baseVersion);
     // Looked up once: the new version is added to this row, not to a second read of it.
     const existing = slug === undefined ? undefined : await this.flows.require(org.id, slug);
+    // Told before validation: an editor behind the latest version reloads before fixing anything else.
+    // (Versions only grow, so this is never wrong; the store's conditional update is what decides.)
+    if (existing && baseVersion !== undefined && existing.version !== baseVersion) throw versionConflict(existing.slug, baseVersion, existing.version);
     if (existing && raw !== null && typeof raw === 'object' && !Array.isArray(raw)) raw = { ...(raw as object), slug };
     const known = await this.providers.names(org.id);
     const definition = validateDefinition(raw, { providers: known });
     await refuseAgentCycles(this.flows, org.id, definition.slug, definition);
-    const saved = existing ? { flow: await this.flows.addVersion(existing, definition), created: false } : await this.flows.save(org.id, definition);
-    return { ...saved, definition: { ...definition, slug: saved.flow.slug } };
+    const meta = { author, note, baseVersion };
+    const saved = existing ? { flow: await this.flows.addVersion(existing, definition, meta), created: false } : await this.flows.save(org.id, definition, meta);
+    return { ...saved, definition: { ...definition, slug: saved.flow.slug }, author, note };
   }
 
-  /** The definition of a flow's current version. */
-  async current(orgId: number, slug: string): Promise<{ flow: FlowSummary; definition: FlowDefinition }> {
+  /** Saves version `version` of a flow again as its newest version (default note `Restored version N`). */
+  async restore(org: Pick<Org, 'id' | 'providersVersion'>, slug: string, version: number, request: Omit<SaveRequest, 'slug'> = {}): Promise<SavedFlow> {
+    const old = await this.version(org.id, slug, version);
+    return this.save(org, old.definition, { ...request, slug, note: request.note ?? `Restored version ${version}` });
+  }
+
+  /** The definition of a flow's current version, with its author and note. */
+  async current(orgId: number, slug: string): Promise<{ flow: FlowSummary; definition: FlowDefinition; author: string | null; note: string | null }> {
     const flow = await this.flows.require(orgId, slug);
-    const definition = await this.flows.definition(flow.id, flow.version);
-    if (!definition) throw new AppError('internal', 'Flow version missing');
-    return { flow, definition };
+    const current = await this.flows.version(flow.id, flow.version);
+    if (!current) throw new AppError('internal', 'Flow version missing');
+    return { flow, definition: current.definition, author: current.author, note: current.note };
+  }
+
+  /** A flow's versions, newest first. */
+  async versions(orgId: number, slug: string): Promise<VersionSummary[]> {
+    const flow = await this.flows.require(orgId, slug);
+    return this.flows.versions(flow.id);
+  }
+
+  /** One version of a flow with its definition; 404 version_not_found when the flow has no such version. */
+  async version(orgId: number, slug: string, version: number): Promise<FlowVersion> {
+    const flow = await this.flows.require(orgId, slug);
+    const found = await this.flows.version(flow.id, version);
+    if (!found) throw versionNotFound(flow.slug, version);
+    return found;
   }
 }

@@ -154,7 +154,7 @@ export function registerFlowsCommands(program: Command): void {
         }
         const saved = await withStores(async (stores) => {
           const found = await stores.orgs.requireOrg(orgCode);
-          return stores.admin.save(found, definition);
+          return stores.admin.save(found, definition, { author: 'cli' });
         });
         const result = { slug: saved.flow.slug, version: saved.flow.version };
         printResult(options, result, `${saved.created ? 'created' : 'updated'} flow ${result.slug} (version ${result.version})`);

@@ -3,7 +3,7 @@ import { FlowsError } from './errors.ts';
 
 /** OpenAI's error body: `{"error": {message, type, param, code, details?}}`. */
 export interface ApiErrorBody {
-  error: { message: string; type: string; param: string | null; code: string; details?: unknown };
+  error: { message: string; type: string; param: string | null; code: string; details?: unknown; [field: string]: unknown };
 }
 
 const TYPES: Record<ErrorCode, [type: string, code: string]> = {
@@ -35,5 +35,6 @@ export function presentError(error: AppError): ApiErrorBody {
     code: error instanceof FlowsError ? error.apiCode : defaultCode,
   };
   if (error.details !== undefined) body.details = error.details;
+  if (error instanceof FlowsError && error.fields) Object.assign(body, error.fields);
   return { error: body };
 }

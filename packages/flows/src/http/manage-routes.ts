@@ -6,8 +6,10 @@ import { compileFlow } from '../domain/compiled-flow.ts';
 import type { FlowStore } from '../store/flow-store.ts';
 import type { OrgStore } from '../store/org-store.ts';
 import type { RunRecorder, RunStore } from '../store/run-store.ts';
+import { ifMatchVersion } from '../domain/save-request.ts';
 import { presentFlow, presentFlowSummary, presentRun, presentToken } from './presenters.ts';
 import { bearer, definitionBody, flowParams, orgParams, providerBody, providerParams, runParams, runsQuery, tokenBody, tokenParams } from './schema.ts';
+import { registerVersionRoutes } from './version-routes.ts';
 
 /** Dependencies of the management API. */
 export interface ManageDeps {
@@ -19,7 +21,7 @@ export interface ManageDeps {
   publicBaseUrl: string | undefined;
 }
 
-/** The management API under /api/llm/{org_code}: flows, runs, tokens, providers (manage scope). */
+/** The management API under /api/llm/{org_code}: flows, versions, runs, tokens, providers (manage scope). */
 export function registerManageRoutes(app: App, deps: ManageDeps): void {
   const { admin, flows, orgs } = deps;
   const flowTags = ['flows'];
@@ -31,30 +33,61 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
 
   app.post(
     '/api/llm/:org_code/flows',
-    { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'Save a flow (creates, or updates the flow its slug names)', params: orgParams, body: definitionBody, security: bearer } },
+    {
+      config: { scope: 'manage' },
+      schema: {
+        tags: flowTags,
+        summary: 'Save a flow (creates, or updates the flow its slug names)',
+        description: 'With "base_version" (or If-Match: "N"), refused with 409 version_conflict unless N is still the latest version.',
+        params: orgParams,
+        body: definitionBody,
+        security: bearer,
+      },
+    },
     async (request, reply) => {
       const principal = request.principal!;
-      const saved = await admin.save({ id: principal.orgId, providersVersion: principal.providersVersion }, request.body);
-      reply.status(saved.created ? 201 : 200);
-      return presentFlow(saved.flow, saved.definition);
+      const saved = await admin.save({ id: principal.orgId, providersVersion: principal.providersVersion }, request.body, {
+        author: principal.actor,
+        baseVersion: ifMatchVersion(request.headers['if-match']),
+      });
+      reply.status(saved.created ? 201 : 200).header('etag', `"${saved.flow.version}"`);
+      return presentFlow(saved.flow, saved);
     },
   );
 
-  app.get('/api/llm/:org_code/flows/:slug', { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'Get a flow', params: flowParams, security: bearer } }, async (request) => {
+  app.get('/api/llm/:org_code/flows/:slug', { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'Get a flow with its current version', params: flowParams, security: bearer } }, async (request, reply) => {
     const principal = request.principal!;
-    const { flow, definition } = await admin.current(principal.orgId, request.params.slug);
-    return presentFlow(flow, definition);
+    const current = await admin.current(principal.orgId, request.params.slug);
+    reply.header('etag', `"${current.flow.version}"`);
+    return presentFlow(current.flow, current);
   });
 
   app.put(
     '/api/llm/:org_code/flows/:slug',
-    { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'Save a new version of a flow', params: flowParams, body: definitionBody, security: bearer } },
-    async (request) => {
+    {
+      config: { scope: 'manage' },
+      schema: {
+        tags: flowTags,
+        summary: 'Save a new version of a flow',
+        description: 'With "base_version" (or If-Match: "N"), refused with 409 version_conflict unless N is still the latest version.',
+        params: flowParams,
+        body: definitionBody,
+        security: bearer,
+      },
+    },
+    async (request, reply) => {
       const principal = request.principal!;
-      const saved = await admin.save({ id: principal.orgId, providersVersion: principal.providersVersion }, request.body, request.params.slug);
-      return presentFlow(saved.flow, saved.definition);
+      const saved = await admin.save({ id: principal.orgId, providersVersion: principal.providersVersion }, request.body, {
+        slug: request.params.slug,
+        author: principal.actor,
+        baseVersion: ifMatchVersion(request.headers['if-match']),
+      });
+      reply.header('etag', `"${saved.flow.version}"`);
+      return presentFlow(saved.flow, saved);
     },
   );
+
+  registerVersionRoutes(app, { admin });
 
   app.delete('/api/llm/:org_code/flows/:slug', { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'Delete a flow', params: flowParams, security: bearer } }, async (request) => {
     const principal = request.principal!;

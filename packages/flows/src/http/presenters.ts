@@ -1,5 +1,5 @@
 import type { FlowDefinition } from '../domain/flow-definition.ts';
-import type { FlowSummary } from '../store/flow-store.ts';
+import type { FlowSummary, FlowVersion, VersionSummary } from '../store/flow-store.ts';
 import type { TokenRow } from '../store/org-store.ts';
 import type { RunRecord } from '../store/run-store.ts';
 
@@ -8,9 +8,19 @@ export function presentFlowSummary(flow: FlowSummary) {
   return { slug: flow.slug, name: flow.name, description: flow.description, version: flow.version, created_at: flow.createdAt, updated_at: flow.updatedAt };
 }
 
-/** A flow with its current definition. */
-export function presentFlow(flow: FlowSummary, definition: FlowDefinition) {
-  return { ...presentFlowSummary(flow), definition: { ...definition, slug: flow.slug } };
+/** A flow with its current definition, and who saved that version with what note. */
+export function presentFlow(flow: FlowSummary, current: { definition: FlowDefinition; author: string | null; note: string | null }) {
+  return { ...presentFlowSummary(flow), author: current.author, note: current.note, definition: { ...current.definition, slug: flow.slug } };
+}
+
+/** A version as the history lists it. */
+export function presentVersionSummary(version: VersionSummary) {
+  return { version: version.version, created_at: version.createdAt, author: version.author, note: version.note };
+}
+
+/** One version with its definition. */
+export function presentVersion(version: FlowVersion) {
+  return { ...presentVersionSummary(version), definition: version.definition };
 }
 
 /** A run record (design/flows.md: runs). */

@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { MAX_NOTE_LENGTH } from '../domain/save-request.ts';
 
 /** Path parameters `{org_code}`. */
 export const orgParams = z.object({ org_code: z.string() });
 /** Path parameters `{org_code}/flows/{slug}`. */
 export const flowParams = z.object({ org_code: z.string(), slug: z.string() });
+/** Path parameters `{org_code}/flows/{slug}/versions/{version}`. */
+export const versionParams = z.object({ org_code: z.string(), slug: z.string(), version: z.coerce.number().int().min(1).describe('a version number of the flow') });
 /** Path parameters `{org_code}/runs/{run_id}`. */
 export const runParams = z.object({ org_code: z.string(), run_id: z.string() });
 /** Path parameters `{org_code}/tokens/{token_id}`. */
@@ -19,8 +22,23 @@ export const runBody = z
 /** Chat completion request body, documented; checked by domain/run-request.ts. */
 export const chatBody = z.any().describe('OpenAI chat completion request: {"model": "service-flow", "messages": [...], "stream"?: boolean, "input"?: {...}}');
 
-/** A flow definition (design/flows.md), checked by domain/flow-validation.ts. */
-export const definitionBody = z.any().describe('Flow definition: {"name", "slug"?, "description"?, "nodes": [...], "edges": [...]}');
+/** A flow definition (design/flows.md), checked by domain/flow-validation.ts; `note` and `base_version` by domain/save-request.ts. */
+export const definitionBody = z
+  .any()
+  .describe(
+    'Flow definition: {"name", "slug"?, "description"?, "nodes": [{"id", "type", "data", "position"?: {"x", "y"}}], "edges": [{"from", "to"}]}, ' +
+      `plus, never stored in it, "note"? (at most ${MAX_NOTE_LENGTH} characters, shown in the version history) and "base_version"? ` +
+      '(the version the edit started from: 409 version_conflict unless it is still the latest; the header If-Match: "N" says the same)',
+  );
+
+/** Body of a version restore. */
+export const restoreBody = z
+  .object({
+    note: z.string().max(MAX_NOTE_LENGTH).optional().describe('default "Restored version N"'),
+    base_version: z.number().int().min(1).optional().describe('409 version_conflict unless this is still the latest version'),
+  })
+  // No body at all (null) is fine too.
+  .nullish();
 
 /** Query of the runs list. */
 export const runsQuery = z.object({

@@ -24,7 +24,16 @@ export interface FlowsDatabase {
   };
   provider_connections: { org_id: number; name: string; kind: string; base_url: string | null; api_key: string | null; created_at: string; updated_at: string };
   flows: { id: Generated<number>; org_id: number; slug: string; name: string; description: string | null; version: number; created_at: string; updated_at: string };
-  flow_versions: { flow_id: number; version: number; definition: string; created_at: string };
+  flow_versions: {
+    flow_id: number;
+    version: number;
+    definition: string;
+    created_at: string;
+    /** Who saved it (`token:NAME`, `user:EMAIL`, `cli`); null for versions saved before authors were recorded. */
+    author: string | null;
+    /** The saver's note, at most 500 characters. */
+    note: string | null;
+  };
   runs: {
     id: string;
     org_id: number;
@@ -121,6 +130,13 @@ const migrations: Record<string, VersionedMigration> = {
     },
   },
   '0002_knowledge_and_memory': agentTablesMigration,
+  '0003_flow_version_authors': {
+    async up(db) {
+      // Nullable: versions saved before this migration have no recorded author or note.
+      await db.schema.alterTable('flow_versions').addColumn('author', 'text').execute();
+      await db.schema.alterTable('flow_versions').addColumn('note', 'text').execute();
+    },
+  },
 };
 
 /** Opens (and migrates) the flows database: `flows` schema on PostgreSQL, DATA_DIR/flows.db on SQLite. */
