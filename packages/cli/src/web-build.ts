@@ -34,12 +34,16 @@ function filesUnder(dir: string, into: string[]): void {
 
 /**
  * A hash of everything the UI's build reads: its own sources, the shared kit,
- * and the lockfile (a dependency upgrade rebuilds). Names and contents both count.
+ * the service's pure domain rules it runs in the browser (the flow builder's
+ * validation) with core's error catalogue under them, and the lockfile (a
+ * dependency upgrade rebuilds). Names and contents both count.
  */
 export function webUiSourceHash(name: string): string {
   const files: string[] = [];
   filesUnder(webUiRoot(name), files);
   filesUnder(join(PACKAGES_DIR, 'web-kit'), files);
+  filesUnder(join(PACKAGES_DIR, name, 'src', 'domain'), files);
+  files.push(join(PACKAGES_DIR, 'core', 'src', 'errors.ts'));
   files.push(join(REPO_DIR, 'package-lock.json'));
   files.sort();
   const hash = createHash('sha256');

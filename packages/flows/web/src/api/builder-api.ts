@@ -1,0 +1,73 @@
+// What the canvas builder calls: saving with the version it was based on, the version history, the
+// organization's flows, connections and knowledge bases (for its selects), and the flow's run stream.
+import { api } from '@switchboard/web-kit';
+import type { Definition } from '../canvas/definition.ts';
+import type { Run } from './types.ts';
+
+/** A flow as `GET …/flows/{slug}` and a save answer it. */
+export interface SavedFlow {
+  slug: string;
+  name: string;
+  description: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  author: string | null;
+  note: string | null;
+  definition: Definition;
+}
+
+/** A version as the history lists it. */
+export interface VersionSummary {
+  version: number;
+  created_at: string;
+  author: string | null;
+  note: string | null;
+}
+
+/** One version with its definition. */
+export interface VersionDetail extends VersionSummary {
+  definition: Definition;
+}
+
+/** The options of a save: the version it was edited from (409 `version_conflict` when no longer the latest) and a note. */
+export interface SaveOptions {
+  baseVersion?: number;
+  note?: string;
+}
+
+/** The builder's calls for the organization whose management API is at `base` (`/api/llm/{org}`). */
+export function builderApi(base: string) {
+  const flowPath = (slug: string) => `${base}/flows/${encodeURIComponent(slug)}`;
+  return {
+    flow: (slug: string, signal?: AbortSignal) => api<SavedFlow>(flowPath(slug), { signal }),
+    save: (definition: Definition, options: SaveOptions = {}) =>
+      api<SavedFlow>(`${base}/flows`, {
+        method: 'POST',
+        body: { ...definition, ...(options.baseVersion !== undefined ? { base_version: options.baseVersion } : {}), ...(options.note ? { note: options.note } : {}) },
+      }),
+    versions: (slug: string, signal?: AbortSignal) => api<{ versions: VersionSummary[] }>(`${flowPath(slug)}/versions`, { signal }),
+    version: (slug: string, version: number, signal?: AbortSignal) => api<VersionDetail>(`${flowPath(slug)}/versions/${version}`, { signal }),
+    restore: (slug: string, version: number, options: SaveOptions = {}) =>
+      api<SavedFlow>(`${flowPath(slug)}/versions/${version}/restore`, {
+        method: 'POST',
+        body: { ...(options.baseVersion !== undefined ? { base_version: options.baseVersion } : {}), ...(options.note ? { note: options.note } : {}) },
+      }),
+    flows: (signal?: AbortSignal) => api<{ flows: Array<{ slug: string; name: string }> }>(`${base}/flows`, { signal }),
+    providers: (signal?: AbortSignal) => api<{ providers: Array<{ name: string; kind: string }> }>(`${base}/providers`, { signal }),
+    knowledgeBases: (signal?: AbortSignal) => api<{ knowledge_bases: Array<{ name: string }> }>(`${base}/knowledge-bases`, { signal }),
+    run: (runId: string, signal?: AbortSignal) => api<Run>(`${base}/runs/${encodeURIComponent(runId)}`, { signal }),
+    /** Starts a JSON Lines run of the flow's saved version; the caller reads the body (see run-stream.ts). */
+    startRun: (slug: string, body: { input: Record<string, unknown>; metadata?: Record<string, unknown> }, signal?: AbortSignal) =>
+      fetch(`${flowPath(slug)}/run`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'content-type': 'application/json', accept: 'application/x-ndjson' },
+        body: JSON.stringify({ ...body, stream: true }),
+        signal,
+      }),
+  };
+}
+
+/** The builder's client of one organization. */
+export type BuilderApi = ReturnType<typeof builderApi>;

@@ -1,0 +1,325 @@
+// The builder of one open flow: toolbar, palette and Problems, the canvas, and the Settings / Run / Versions panel.
+import '@xyflow/react/dist/base.css';
+import './builder.css';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
+import { useResource, useToast, type ApiError } from '@switchboard/web-kit';
+import type { BuilderApi, SavedFlow } from '../api/builder-api.ts';
+import type { Definition } from '../canvas/definition.ts';
+import { FlowCanvas } from '../canvas/flow-canvas.tsx';
+import type { NodeKind } from '../canvas/kinds.ts';
+import { layoutPositions, NODE_SIZE, placeMissing } from '../canvas/layout.ts';
+import type { Clip } from '../canvas/graph-edits.ts';
+import { checkDefinition, type ProblemDetail } from './problems.ts';
+import { BuilderStore } from './store.ts';
+import { BuilderContext, useBuilder } from './use-builder.ts';
+import { Palette } from './palette.tsx';
+import { ProblemsList } from './problems-list.tsx';
+import { SidePanel } from './side-panel.tsx';
+import { RunPanel } from './run-panel.tsx';
+import { VersionsPanel } from './versions-panel.tsx';
+import { ImportDialog } from './import-dialog.tsx';
+import { ConflictDialog } from './conflict-dialog.tsx';
+import { Toolbar, type SaveState } from './toolbar.tsx';
+import { LeaveGuard } from './leave-guard.tsx';
+import { useShortcuts } from './shortcuts.ts';
+
+type Tab = 'settings' | 'run' | 'versions';
+
+/** Copied nodes live here, so they can be pasted into another flow opened in the same tab. */
+let clipboard: Clip | undefined;
+
+/** Validation runs this long after the last edit (moves never trigger it). */
+const CHECK_DELAY_MS = 200;
+
+/** The builder of `flow`. */
+export function Builder({ flow, client, org }: { flow: SavedFlow; client: BuilderApi; org: string }) {
+  const [store] = useState(() => new BuilderStore(flow.definition, flow.version, undefined, placeMissing));
+  return (
+    <BuilderContext.Provider value={store}>
+      <ReactFlowProvider>
+        <BuilderLayout store={store} client={client} org={org} slug={flow.slug} />
+      </ReactFlowProvider>
+    </BuilderContext.Provider>
+  );
+}
+
+function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; client: BuilderApi; org: string; slug: string }) {
+  const flowView = useReactFlow();
+  const notify = useToast();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [tab, setTab] = useState<Tab>('settings');
+  const [note, setNote] = useState('');
+  const [saveState, setSaveState] = useState<SaveState>({ kind: 'idle' });
+  const [conflict, setConflict] = useState<{ latest: number | null; mine: Definition } | undefined>(undefined);
+  const [importing, setImporting] = useState(false);
+  const [ready, setReady] = useState(false);
+
+  const providers = useResource((signal) => client.providers(signal), [client]);
+  const flows = useResource((signal) => client.flows(signal), [client]);
+  const knowledgeBases = useResource((signal) => client.knowledgeBases(signal), [client]);
+  const choices = useMemo(
+    () => ({
+      providers: providers.data?.providers.map((p) => p.name) ?? [],
+      flows: flows.data?.flows ?? [],
+      knowledgeBases: knowledgeBases.data?.knowledge_bases.map((kb) => kb.name) ?? [],
+    }),
+    [providers.data, flows.data, knowledgeBases.data],
+  );
+  // Until the connections are known (or could not be listed), no provider name is reported unknown.
+  const providerNames = useMemo<ReadonlySet<string> | undefined>(() => {
+    if (providers.data) return new Set(providers.data.providers.map((p) => p.name));
+    if (providers.error) return { has: () => true } as unknown as ReadonlySet<string>;
+    return undefined;
+  }, [providers.data, providers.error]);
+
+  // The server's validation, run here as the flow changes: after edits settle, never per drag frame.
+  useEffect(() => {
+    if (!providerNames) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let structure = -1;
+    let revision = -1;
+    const check = () => {
+      const state = store.getState();
+      if (state.structure !== structure) {
+        structure = state.structure;
+        const definition = store.definition();
+        store.setCheckedProblems(checkDefinition(definition, providerNames), definition);
+      }
+      revision = state.revision;
+      store.refreshDirty();
+    };
+    const unsubscribe = store.subscribe(() => {
+      const state = store.getState();
+      if (state.structure === structure && state.revision === revision) return;
+      clearTimeout(timer);
+      timer = setTimeout(check, CHECK_DELAY_MS);
+    });
+    check();
+    return () => {
+      unsubscribe();
+      clearTimeout(timer);
+    };
+  }, [store, providerNames]);
+
+  useEffect(() => {
+    const created = (location.state as { created?: string } | null)?.created;
+    if (created) notify(`Created flow "${created}": its canvas starts with an Input and an Output node.`);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const showNode = useCallback(
+    (id: string) => {
+      store.select([id]);
+      setTab('settings');
+      void flowView.fitView({ nodes: [{ id }], duration: 250, maxZoom: 1, minZoom: 0.5 });
+    },
+    [store, flowView],
+  );
+
+  const saving = useRef(false);
+  const save = useCallback(
+    /** `base`: the version this save is based on (default: the one loaded); 'none' saves unconditionally. */
+    async (base?: number | 'none'): Promise<boolean> => {
+      if (saving.current) return false;
+      saving.current = true;
+      const definition = store.definition();
+      const revision = store.getState().revision;
+      setSaveState({ kind: 'busy' });
+      try {
+        const baseVersion = base === 'none' ? undefined : (base ?? store.getState().version);
+        const saved = await client.save(definition, { baseVersion, note: note.trim() || undefined });
+        store.markSaved(saved.version, definition, revision);
+        setNote('');
+        setConflict(undefined);
+        setSaveState({ kind: 'saved', version: saved.version });
+        return true;
+      } catch (reason) {
+        const error = reason as ApiError;
+        const body = (error.body as { error?: { details?: ProblemDetail[]; latest_version?: number | null } } | null)?.error;
+        if (error.status === 409 && error.code === 'version_conflict') {
+          setConflict({ latest: body?.latest_version ?? null, mine: definition });
+          setSaveState({ kind: 'error', text: 'Not saved: someone saved a newer version' });
+        } else if (error.status === 422 && Array.isArray(body?.details)) {
+          store.setServerProblems(body.details, definition);
+          setSaveState({ kind: 'error', text: `Not saved: ${body.details.length} problem${body.details.length === 1 ? '' : 's'} (see Problems)` });
+        } else {
+          setSaveState({ kind: 'error', text: `Not saved: ${error.message}` });
+        }
+        return false;
+      } finally {
+        saving.current = false;
+      }
+    },
+    [client, store, note],
+  );
+
+  const reloadLatest = useCallback(async () => {
+    try {
+      const latest = await client.flow(slug);
+      store.load(latest.definition, latest.version, placeMissing);
+      setConflict(undefined);
+      setSaveState({ kind: 'idle' });
+      notify(`Loaded version ${latest.version}`);
+    } catch (reason) {
+      notify((reason as Error).message, 'error');
+    }
+  }, [client, slug, store, notify]);
+
+  const addNode = useCallback(
+    (kind: NodeKind) => {
+      const pane = document.querySelector('.builder-canvas')?.getBoundingClientRect();
+      const center = pane ? flowView.screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 }) : { x: 0, y: 0 };
+      // Nodes added one after another step down-right instead of piling up.
+      const nearby = store.getState().nodes.filter((n) => Math.abs(n.position.x - center.x) < 200 && Math.abs(n.position.y - center.y) < 200).length;
+      const id = store.addNode(kind, { x: Math.round(center.x - NODE_SIZE.width / 2 + nearby * 24), y: Math.round(center.y - NODE_SIZE.height / 2 + nearby * 24) });
+      setTab('settings');
+      return id;
+    },
+    [flowView, store],
+  );
+
+  const autoLayout = useCallback(() => {
+    const { nodes, edges } = store.getState();
+    const types = new Map(nodes.map((n) => [n.id, n.data.node.type]));
+    const positions = layoutPositions(
+      nodes.map((n) => ({ id: n.id, width: n.measured?.width ?? NODE_SIZE.width, height: n.measured?.height ?? NODE_SIZE.height })),
+      edges.map((e) => ({ source: e.source, target: e.target, tool: types.get(e.target) === 'llm' && ['tool', 'agent'].includes(types.get(e.source) ?? '') })),
+    );
+    store.moveNodes(positions);
+    requestAnimationFrame(() => void flowView.fitView({ padding: 0.15, duration: 250, maxZoom: 1 }));
+  }, [store, flowView]);
+
+  const exportJson = useCallback(() => {
+    const definition = store.definition();
+    const url = URL.createObjectURL(new Blob([`${JSON.stringify(definition, null, 2)}\n`], { type: 'application/json' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `${definition.slug ?? 'flow'}.json`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }, [store]);
+
+  useShortcuts({
+    save: () => void save(),
+    undo: () => store.undo(),
+    redo: () => store.redo(),
+    remove: () => store.removeSelected(),
+    copy: () => {
+      const clip = store.copySelected();
+      if (!clip) return;
+      clipboard = clip;
+      notify(`Copied ${clip.nodes.length} node${clip.nodes.length === 1 ? '' : 's'}`);
+    },
+    paste: () => {
+      if (clipboard) store.paste(clipboard);
+    },
+    selectAll: () => store.select(store.getState().nodes.map((n) => n.id)),
+  });
+
+  return (
+    <div className="builder">
+      <Toolbar
+        org={org}
+        note={note}
+        onNote={setNote}
+        saveState={saveState}
+        onSave={() => void save()}
+        onAutoLayout={autoLayout}
+        onExport={exportJson}
+        onImport={() => setImporting(true)}
+      />
+      <div className="builder-body">
+        <aside className="builder-left">
+          <Palette onAdd={addNode} />
+          <ProblemsList onShow={showNode} />
+        </aside>
+        <main className="builder-canvas" aria-busy={!ready} data-ready={ready ? 'true' : undefined}>
+          <FlowCanvas onNodeOpen={() => setTab('settings')} onReady={() => setReady(true)} />
+          <EmptyCanvasHint />
+        </main>
+        <aside className="builder-right">
+          <div role="tablist" aria-label="Panels" className="tabs">
+            {(
+              [
+                ['settings', 'Settings'],
+                ['run', 'Run'],
+                ['versions', 'Versions'],
+              ] as Array<[Tab, string]>
+            ).map(([id, label]) => (
+              <button
+                key={id}
+                type="button"
+                role="tab"
+                id={`tab-${id}`}
+                aria-selected={tab === id}
+                aria-controls={`panel-${id}`}
+                tabIndex={tab === id ? 0 : -1}
+                className={tab === id ? 'active' : undefined}
+                onClick={() => setTab(id)}
+                onKeyDown={(event) => {
+                  const order: Tab[] = ['settings', 'run', 'versions'];
+                  const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
+                  if (step === 0) return;
+                  const next = order[(order.indexOf(id) + step + order.length) % order.length];
+                  setTab(next);
+                  document.getElementById(`tab-${next}`)?.focus();
+                }}
+              >
+                {label}
+              </button>
+            ))}
+          </div>
+          <div role="tabpanel" id="panel-settings" aria-labelledby="tab-settings" hidden={tab !== 'settings'} className="tab-panel">
+            <SidePanel choices={choices} />
+          </div>
+          <div role="tabpanel" id="panel-run" aria-labelledby="tab-run" hidden={tab !== 'run'} className="tab-panel">
+            <RunPanel client={client} org={org} slug={slug} onSave={() => save()} />
+          </div>
+          <div role="tabpanel" id="panel-versions" aria-labelledby="tab-versions" hidden={tab !== 'versions'} className="tab-panel">
+            {tab === 'versions' ? <VersionsPanel client={client} slug={slug} onRestored={(version) => setSaveState({ kind: 'saved', version })} /> : null}
+          </div>
+        </aside>
+      </div>
+      {importing ? (
+        <ImportDialog
+          onClose={() => setImporting(false)}
+          onImport={(definition) => {
+            store.replaceDefinition(definition, placeMissing);
+            setImporting(false);
+            setTab('settings');
+            setTimeout(() => void flowView.fitView({ padding: 0.15, maxZoom: 1 }), 60);
+          }}
+        />
+      ) : null}
+      {conflict ? (
+        <ConflictDialog
+          client={client}
+          slug={slug}
+          latest={conflict.latest}
+          mine={conflict.mine}
+          busy={saveState.kind === 'busy'}
+          onClose={() => setConflict(undefined)}
+          onReload={() => void reloadLatest()}
+          onSaveAnyway={() => void save(conflict.latest ?? 'none')}
+        />
+      ) : null}
+      <LeaveGuard navigate={navigate} />
+    </div>
+  );
+}
+
+/** Shown over an empty canvas: how to start. */
+function EmptyCanvasHint() {
+  const empty = useBuilder((s) => s.nodes.length === 0);
+  if (!empty) return null;
+  return (
+    <div className="canvas-empty" role="note">
+      <strong>The canvas is empty.</strong> Add nodes from the palette (click or drag), or import a definition with <em>Import JSON</em>.
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+// The Retrieval, Agent, Template and Output nodes' settings.
+import { SelectField, TextField } from '@switchboard/web-kit';
+import { OUTPUT_FORMATS } from '../../../../src/domain/flow-definition.ts';
+import { JsonField, NumberField, PairsField, RefField } from '../fields.tsx';
+import { str, withCurrent, type SettingsProps } from './settings-props.ts';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The Retrieval node's settings. */
+export function RetrievalSettings({ node, set, references, choices }: SettingsProps) {
+  const data = node.data;
+  return (
+    <div className="stack">
+      <SelectField
+        label="Knowledge base"
+        value={str(data.knowledge_base)}
+        options={withCurrent(choices.knowledgeBases, data.knowledge_base)}
+        placeholder="Choose a knowledge base"
+        hint={choices.knowledgeBases.length === 0 ? 'No knowledge bases yet: create one under Knowledge.' : undefined}
+        onChange={(e) => set({ knowledge_base: e.target.value }, 'knowledge_base')}
+      />
+      <RefField label="Query" value={str(data.query)} options={references} onChange={(v) => set({ query: v }, 'query')} />
+      <NumberField label="Top K" value={data.top_k} integer min={1} max={50} hint="How many chunks (1-50, default 4)" onChange={(v) => set({ top_k: v }, 'top_k')} />
+    </div>
+  );
+}
+
+/** The Agent node's settings: the flow it runs and what it passes; as a tool, its name and description. */
+export function AgentSettings({ node, set, references, choices, slug }: SettingsProps) {
+  const data = node.data;
+  const flows = choices.flows.map((f) => ({ value: f.slug, label: f.slug === slug ? `${f.name} (${f.slug}, this flow)` : `${f.name} (${f.slug})` }));
+  if (typeof data.flow === 'string' && data.flow !== '' && !flows.some((f) => f.value === data.flow)) flows.unshift({ value: data.flow, label: `${data.flow} (not found)` });
+  return (
+    <div className="stack">
+      <SelectField label="Flow" value={str(data.flow)} options={flows} placeholder="Choose a flow" onChange={(e) => set({ flow: e.target.value }, 'flow')} />
+      <PairsField label="Input mapping" addLabel="Add input" namePlaceholder="Variable" value={isObject(data.input) ? data.input : undefined} options={references} onChange={(v) => set({ input: v }, 'input')} />
+      <TextField label="Tool name" className="code" value={str(data.name)} hint="When wired into an LLM node: the tool's name (default: the flow's slug)" onChange={(e) => set({ name: e.target.value || undefined }, 'name')} />
+      <TextField label="Tool description" value={str(data.description)} onChange={(e) => set({ description: e.target.value || undefined }, 'description')} />
+    </div>
+  );
+}
+
+/** The Template node's settings. */
+export function TemplateSettings({ node, set, references }: SettingsProps) {
+  return <RefField label="Template" multiline rows={6} value={str(node.data.template)} options={references} hint="Text with {{references}}" onChange={(v) => set({ template: v }, 'template')} />;
+}
+
+/** The Output node's settings: the response's shape. */
+export function OutputSettings({ node, set }: SettingsProps) {
+  const format = str(node.data.format);
+  return (
+    <div className="stack">
+      <SelectField
+        label="Format"
+        value={format}
+        options={withCurrent(OUTPUT_FORMATS, format)}
+        hint={format === 'raw' ? 'The reply alone, as text' : format === 'chat_completion' ? "OpenAI's ChatCompletion object" : 'Your own JSON'}
+        onChange={(e) => set({ format: e.target.value, template: e.target.value === 'json_template' ? (node.data.template ?? { answer: '' }) : undefined }, 'format')}
+      />
+      {format === 'json_template' ? (
+        <JsonField label="Template (JSON)" value={node.data.template} rows={6} hint="A string that is exactly one {{reference}} keeps its JSON type" onChange={(v) => set({ template: v }, 'template')} />
+      ) : null}
+    </div>
+  );
+}

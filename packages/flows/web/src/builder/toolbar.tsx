@@ -1,0 +1,90 @@
+// The builder's top bar: the flow's name and version, whether it is saved, and its actions.
+import { Link } from 'react-router-dom';
+import { Button } from '@switchboard/web-kit';
+import { useBuilder, useBuilderStore } from './use-builder.ts';
+
+/** What the last save did. */
+export type SaveState = { kind: 'idle' } | { kind: 'busy' } | { kind: 'saved'; version: number } | { kind: 'error'; text: string };
+
+const mod = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl+';
+
+/** The toolbar. */
+export function Toolbar({
+  org,
+  note,
+  onNote,
+  saveState,
+  onSave,
+  onAutoLayout,
+  onExport,
+  onImport,
+}: {
+  org: string;
+  note: string;
+  onNote: (note: string) => void;
+  saveState: SaveState;
+  onSave: () => void;
+  onAutoLayout: () => void;
+  onExport: () => void;
+  onImport: () => void;
+}) {
+  const store = useBuilderStore();
+  const name = useBuilder((s) => s.meta.name);
+  const slug = useBuilder((s) => s.meta.slug);
+  const version = useBuilder((s) => s.version);
+  const dirty = useBuilder((s) => s.dirty);
+  const canUndo = useBuilder((s) => s.canUndo);
+  const canRedo = useBuilder((s) => s.canRedo);
+  const status =
+    saveState.kind === 'busy'
+      ? 'Saving…'
+      : saveState.kind === 'error'
+        ? saveState.text
+        : dirty
+          ? 'Unsaved changes'
+          : saveState.kind === 'saved'
+            ? `Saved version ${saveState.version}`
+            : `Version ${version}`;
+  return (
+    <header className="builder-bar">
+      <nav className="builder-crumbs" aria-label="Breadcrumbs">
+        <Link to={`/orgs/${org}/flows`}>Flows</Link>
+        <span aria-hidden="true">/</span>
+      </nav>
+      <h1 className="builder-name truncate" title={name}>
+        {name || 'Untitled flow'}
+      </h1>
+      {slug ? (
+        <Link className="builder-slug mono" to={`/orgs/${org}/flows/${encodeURIComponent(slug)}/api`} title="The flow's API: input schema and snippets">
+          {slug}
+        </Link>
+      ) : null}
+      <span role="status" className={`save-state ${saveState.kind === 'error' ? 'error' : dirty ? 'dirty' : 'clean'}`}>
+        {status}
+      </span>
+      <div className="builder-actions">
+        <Button small variant="ghost" onClick={() => store.undo()} disabled={!canUndo} title={`Undo (${mod}Z)`}>
+          Undo
+        </Button>
+        <Button small variant="ghost" onClick={() => store.redo()} disabled={!canRedo} title={`Redo (Shift+${mod}Z)`}>
+          Redo
+        </Button>
+        <span className="bar-sep" aria-hidden="true" />
+        <Button small variant="ghost" onClick={onAutoLayout} title="Arrange the nodes left to right">
+          Auto layout
+        </Button>
+        <Button small variant="ghost" onClick={onImport}>
+          Import JSON
+        </Button>
+        <Button small variant="ghost" onClick={onExport}>
+          Export JSON
+        </Button>
+        <span className="bar-sep" aria-hidden="true" />
+        <input className="input note-input" aria-label="Version note" placeholder="Version note (optional)" value={note} maxLength={500} onChange={(e) => onNote(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && onSave()} />
+        <Button small variant="primary" onClick={onSave} busy={saveState.kind === 'busy'} title={`Save a new version (${mod}S)`}>
+          Save
+        </Button>
+      </div>
+    </header>
+  );
+}

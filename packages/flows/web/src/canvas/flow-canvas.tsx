@@ -1,0 +1,164 @@
+// The canvas: React Flow drawing the builder store's graph. It is the only view that reads the nodes'
+// positions, so a drag re-renders this component and the dragged node, nothing else of the page.
+import { useCallback, useEffect, useMemo, useRef, type DragEvent } from 'react';
+import {
+  Background,
+  BackgroundVariant,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  useStore,
+  type Connection,
+  type Edge,
+  type IsValidConnection,
+  type NodeMouseHandler,
+  type OnEdgesChange,
+  type OnNodesChange,
+} from '@xyflow/react';
+import type { CanvasNode } from './convert.ts';
+import { KIND_INFO, type NodeKind } from './kinds.ts';
+import { nodeTypes } from './nodes/index.ts';
+import { useBuilder, useBuilderStore } from '../builder/use-builder.ts';
+import type { EdgeChange, NodeChange, NodeStatus } from '../builder/store.ts';
+
+/** The drag-and-drop type a palette entry carries (its value: the node kind). */
+export const PALETTE_DRAG_TYPE = 'application/x-switchboard-node';
+
+/** Above this many nodes only those in view are drawn. */
+const VISIBLE_ONLY_ABOVE = 150;
+
+const MINIMAP_COLORS: Record<string, string> = {
+  input: '#0e7490',
+  llm: '#4f46e5',
+  retrieval: '#0f766e',
+  switch: '#b45309',
+  agent: '#7c3aed',
+  http_tool: '#be185d',
+  mcp_tool: '#9d174d',
+  template: '#64748b',
+  output: '#15803d',
+};
+const minimapColor = (node: { type?: string }) => MINIMAP_COLORS[node.type ?? ''] ?? '#94a3b8';
+
+interface Drawn {
+  source: CanvasNode;
+  problem: string | undefined;
+  status: NodeStatus | undefined;
+  node: CanvasNode;
+}
+
+/**
+ * The store's nodes with what the canvas shows on each element: `aria-invalid`
+ * and the problem as `title`, the run's `data-status`. A node whose inputs did
+ * not change keeps its object, so React Flow leaves it alone.
+ */
+function useDrawnNodes(nodes: CanvasNode[], problems: Record<string, string>, status: Readonly<Record<string, NodeStatus>>): CanvasNode[] {
+  const cache = useRef(new Map<string, Drawn>());
+  return useMemo(() => {
+    const next = new Map<string, Drawn>();
+    const drawn = nodes.map((source) => {
+      const problem = problems[source.id];
+      const state = status[source.id];
+      const hit = cache.current.get(source.id);
+      if (hit && hit.source === source && hit.problem === problem && hit.status === state) {
+        next.set(source.id, hit);
+        return hit.node;
+      }
+      const attributes: Record<string, string> = {};
+      if (problem) {
+        attributes['aria-invalid'] = 'true';
+        attributes.title = problem;
+      }
+      if (state) attributes['data-status'] = state;
+      const node: CanvasNode = {
+        ...source,
+        ariaLabel: `${KIND_INFO[source.type as NodeKind]?.name ?? source.type} node ${source.id}`,
+        // Typed as React's div attributes, which do not list data-*; React passes them on as they are.
+        domAttributes: attributes as CanvasNode['domAttributes'],
+      };
+      next.set(source.id, { source, problem, status: state, node });
+      return node;
+    });
+    cache.current = next;
+    return drawn;
+  }, [nodes, problems, status]);
+}
+
+/** The editable canvas of the open flow. `onNodeOpen` is called when a node is clicked (to show its settings). */
+export function FlowCanvas({ onNodeOpen, onReady }: { onNodeOpen?: (id: string) => void; onReady?: () => void }) {
+  const store = useBuilderStore();
+  const nodes = useBuilder((s) => s.nodes);
+  const edges = useBuilder((s) => s.edges);
+  const problems = useBuilder((s) => s.problems.byNode);
+  const status = useBuilder((s) => s.status);
+  const drawn = useDrawnNodes(nodes, problems, status);
+  const flow = useReactFlow();
+  const visibleOnly = nodes.length > VISIBLE_ONLY_ABOVE;
+  // Ready once the nodes in view are measured (all of them on a flow small enough to draw whole).
+  const initialized = useStore((s) => s.nodesInitialized || (visibleOnly && [...s.nodeLookup.values()].some((n) => n.measured.width !== undefined)));
+  const ready = useRef(false);
+
+  useEffect(() => {
+    if (initialized && !ready.current) {
+      ready.current = true;
+      onReady?.();
+    }
+  }, [initialized, onReady]);
+
+  const onNodesChange = useCallback<OnNodesChange<CanvasNode>>((changes) => store.applyNodeChanges(changes as NodeChange[]), [store]);
+  const onEdgesChange = useCallback<OnEdgesChange>((changes) => store.applyEdgeChanges(changes as EdgeChange[]), [store]);
+  const onConnect = useCallback((connection: Connection) => store.connect(connection), [store]);
+  const isValidConnection = useCallback<IsValidConnection>((connection) => store.canWire(connection as Connection), [store]);
+  const onNodeClick = useCallback<NodeMouseHandler<CanvasNode>>((_event, node) => onNodeOpen?.(node.id), [onNodeOpen]);
+
+  const onDragOver = useCallback((event: DragEvent) => {
+    if (!event.dataTransfer.types.includes(PALETTE_DRAG_TYPE)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+  }, []);
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      const kind = event.dataTransfer.getData(PALETTE_DRAG_TYPE) as NodeKind;
+      if (!KIND_INFO[kind]) return;
+      event.preventDefault();
+      const at = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+      // The pointer holds the node by its header's middle.
+      const id = store.addNode(kind, { x: Math.round(at.x - 110), y: Math.round(at.y - 20) });
+      onNodeOpen?.(id);
+    },
+    [flow, store, onNodeOpen],
+  );
+
+  return (
+    <ReactFlow<CanvasNode, Edge>
+      nodes={drawn}
+      edges={edges}
+      nodeTypes={nodeTypes}
+      onNodesChange={onNodesChange}
+      onEdgesChange={onEdgesChange}
+      onConnect={onConnect}
+      isValidConnection={isValidConnection}
+      onNodeClick={onNodeClick}
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+      // Delete and Backspace go through the page's shortcuts, which keep switch branches in step.
+      deleteKeyCode={null}
+      multiSelectionKeyCode={['Meta', 'Control']}
+      selectionKeyCode="Shift"
+      snapToGrid
+      snapGrid={[8, 8]}
+      minZoom={0.1}
+      maxZoom={2}
+      fitView
+      fitViewOptions={{ padding: 0.15, minZoom: 0.3, maxZoom: 1 }}
+      onlyRenderVisibleElements={visibleOnly}
+      defaultEdgeOptions={{ interactionWidth: 16 }}
+      aria-label="Flow canvas"
+    >
+      <Background variant={BackgroundVariant.Dots} gap={16} size={1} color="#d4d4dc" />
+      <Controls position="bottom-left" showInteractive={false} />
+      <MiniMap position="bottom-right" pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} ariaLabel="Minimap" />
+    </ReactFlow>
+  );
+}
