@@ -54,7 +54,7 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
   it('lists and deletes flows', async () => {
     const list = await json(await h.get('/api/llm/acme/flows'));
     expect(list.flows.map((f: { slug: string }) => f.slug)).toEqual(['my-own', 'support-bot', 'support-bot-2', 'support-bot-3', 'versioned']);
-    expect(Object.keys(list.flows[0]).sort()).toEqual(['created_at', 'description', 'name', 'slug', 'updated_at', 'version']);
+    expect(Object.keys(list.flows[0]).sort()).toEqual(['created_at', 'description', 'name', 'runs_24h', 'slug', 'updated_at', 'version']);
     expect(await json(await h.del('/api/llm/acme/flows/support-bot-3'))).toEqual({ deleted: true });
     expect((await h.get('/api/llm/acme/flows/support-bot-3')).status).toBe(404);
     expect((await h.post('/api/llm/acme/flows/support-bot-3/run', { input: { question: 'x' } }, h.runToken)).status).toBe(404);

@@ -41,7 +41,7 @@ describe.each(dialectsUnderTest())('recording runs on %s', (dialect) => {
     recorder.record(record('run_deep', JSON.parse('['.repeat(100_000) + ']'.repeat(100_000))));
     recorder.record(record('run_after', 'b'));
     await recorder.flush();
-    const stored = await stores.runs.list(orgId, { limit: 10 });
+    const stored = (await stores.runs.list(orgId, { limit: 10 })).runs;
     expect(stored.map((run) => [run.id, run.output])).toEqual([
       ['run_before', 'a'],
       ['run_after', 'b'],

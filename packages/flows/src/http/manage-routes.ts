@@ -7,9 +7,13 @@ import type { FlowStore } from '../store/flow-store.ts';
 import type { OrgStore } from '../store/org-store.ts';
 import type { RunRecorder, RunStore } from '../store/run-store.ts';
 import { ifMatchVersion } from '../domain/save-request.ts';
-import { presentFlow, presentFlowSummary, presentRun, presentToken } from './presenters.ts';
+import { parseRunsBefore } from '../domain/run-cursor.ts';
+import { presentFlow, presentFlowListItem, presentRun, presentToken } from './presenters.ts';
 import { bearer, definitionBody, flowParams, orgParams, providerBody, providerParams, runParams, runsQuery, tokenBody, tokenParams } from './schema.ts';
 import { registerVersionRoutes } from './version-routes.ts';
+import { registerStatsRoutes } from './stats-routes.ts';
+
+const DAY_MS = 86_400_000;
 
 /** Dependencies of the management API. */
 export interface ManageDeps {
@@ -21,14 +25,18 @@ export interface ManageDeps {
   publicBaseUrl: string | undefined;
 }
 
-/** The management API under /api/llm/{org_code}: flows, versions, runs, tokens, providers (manage scope). */
+/** The management API under /api/llm/{org_code}: flows, versions, runs, statistics, tokens, providers (manage scope). */
 export function registerManageRoutes(app: App, deps: ManageDeps): void {
   const { admin, flows, orgs } = deps;
   const flowTags = ['flows'];
 
-  app.get('/api/llm/:org_code/flows', { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'List flows', params: orgParams, security: bearer } }, async (request) => {
+  app.get('/api/llm/:org_code/flows', { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'List flows, each with its runs of the last 24 hours', params: orgParams, security: bearer } }, async (request) => {
     const principal = request.principal!;
-    return { flows: (await flows.list(principal.orgId)).map(presentFlowSummary) };
+    // Runs are written just after their response; counting waits for this instance's pending writes.
+    await deps.recorder.flush();
+    const since = new Date(Date.now() - DAY_MS).toISOString();
+    const [list, counts] = await Promise.all([flows.list(principal.orgId), deps.runs.countsSince(principal.orgId, since)]);
+    return { flows: list.map((flow) => presentFlowListItem(flow, counts.get(flow.slug) ?? 0)) };
   });
 
   app.post(
@@ -123,13 +131,20 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
     },
   );
 
-  app.get('/api/llm/:org_code/runs', { config: { scope: 'manage' }, schema: { tags: ['runs'], summary: 'Runs, newest first', params: orgParams, querystring: runsQuery, security: bearer } }, async (request) => {
-    const principal = request.principal!;
-    // Runs are written just after their response; reading waits for this instance's pending writes.
-    await deps.recorder.flush();
-    const list = await deps.runs.list(principal.orgId, { flow: request.query.flow, limit: request.query.limit ?? 50, before: request.query.before });
-    return { runs: list.map(presentRun) };
-  });
+  app.get(
+    '/api/llm/:org_code/runs',
+    { config: { scope: 'manage' }, schema: { tags: ['runs'], summary: 'Runs, newest first, a page at a time (before=next_before for the next)', params: orgParams, querystring: runsQuery, security: bearer } },
+    async (request) => {
+      const principal = request.principal!;
+      // Runs are written just after their response; reading waits for this instance's pending writes.
+      await deps.recorder.flush();
+      const { flow, status, limit, before } = request.query;
+      const page = await deps.runs.list(principal.orgId, { flow, status, limit: limit ?? 50, before: before === undefined ? undefined : parseRunsBefore(before) });
+      return { runs: page.runs.map(presentRun), next_before: page.nextBefore };
+    },
+  );
+
+  registerStatsRoutes(app, { runs: deps.runs, recorder: deps.recorder });
 
   app.get('/api/llm/:org_code/runs/:run_id', { config: { scope: 'manage' }, schema: { tags: ['runs'], summary: 'One run with its trace', params: runParams, security: bearer } }, async (request) => {
     const principal = request.principal!;

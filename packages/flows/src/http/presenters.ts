@@ -1,4 +1,5 @@
 import type { FlowDefinition } from '../domain/flow-definition.ts';
+import type { HourFigures, RunFigures, RunStats, WindowFigures } from '../domain/run-stats.ts';
 import type { FlowSummary, FlowVersion, VersionSummary } from '../store/flow-store.ts';
 import type { TokenRow } from '../store/org-store.ts';
 import type { RunRecord } from '../store/run-store.ts';
@@ -6,6 +7,11 @@ import type { RunRecord } from '../store/run-store.ts';
 /** A flow as listed. */
 export function presentFlowSummary(flow: FlowSummary) {
   return { slug: flow.slug, name: flow.name, description: flow.description, version: flow.version, created_at: flow.createdAt, updated_at: flow.updatedAt };
+}
+
+/** A flow as the list shows it: with how many runs it started in the last 24 hours. */
+export function presentFlowListItem(flow: FlowSummary, runs24h: number) {
+  return { ...presentFlowSummary(flow), runs_24h: runs24h };
 }
 
 /** A flow with its current definition, and who saved that version with what note. */
@@ -21,6 +27,37 @@ export function presentVersionSummary(version: VersionSummary) {
 /** One version with its definition. */
 export function presentVersion(version: FlowVersion) {
   return { ...presentVersionSummary(version), definition: version.definition };
+}
+
+function presentFigures(figures: RunFigures) {
+  return {
+    runs: figures.runs,
+    failed: figures.failed,
+    failure_rate: figures.failureRate,
+    p50_ms: figures.p50Ms,
+    p95_ms: figures.p95Ms,
+    prompt_tokens: figures.promptTokens,
+    completion_tokens: figures.completionTokens,
+  };
+}
+
+function presentHour(hour: HourFigures) {
+  return { hour: hour.hour, ...presentFigures(hour), tokens: hour.promptTokens + hour.completionTokens };
+}
+
+function presentWindow(window: WindowFigures) {
+  return { ...presentFigures(window), by_hour: window.byHour.map(presentHour) };
+}
+
+/** Run statistics per hour and per flow (GET …/stats). */
+export function presentStats(stats: RunStats) {
+  return {
+    from: stats.from,
+    to: stats.to,
+    hours: stats.hours,
+    total: presentWindow(stats.total),
+    flows: stats.flows.map((f) => ({ flow: f.flow, ...presentWindow(f) })),
+  };
 }
 
 /** A run record (design/flows.md: runs). */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MAX_NOTE_LENGTH } from '../domain/save-request.ts';
+import { MAX_STATS_HOURS } from '../domain/run-stats.ts';
+import { RUN_STATUSES } from '../store/run-store.ts';
 
 /** Path parameters `{org_code}`. */
 export const orgParams = z.object({ org_code: z.string() });
@@ -42,9 +44,15 @@ export const restoreBody = z
 
 /** Query of the runs list. */
 export const runsQuery = z.object({
-  flow: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(200).optional(),
-  before: z.string().optional(),
+  flow: z.string().optional().describe('slug of a flow'),
+  status: z.enum(RUN_STATUSES, { error: `status must be one of ${RUN_STATUSES.join(', ')}` }).optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional().describe('runs per page (default 50)'),
+  before: z.string().optional().describe('the next_before of the previous page (or a timestamp: runs started before it)'),
+});
+
+/** Query of the statistics. */
+export const statsQuery = z.object({
+  hours: z.coerce.number().int().min(1).max(MAX_STATS_HOURS).optional().describe(`hours covered, ending with the current one (default 24, at most ${MAX_STATS_HOURS})`),
 });
 
 /** Body of token creation. */

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from '@switchboard/core';
 import type { FlowsDatabase } from './database.ts';
+import { runCursor, type RunsBefore } from '../domain/run-cursor.ts';
+import type { RunStatsRow } from '../domain/run-stats.ts';
 
 /** Token counts in OpenAI's names, summed over every model call of a run. */
 export interface Usage {
@@ -29,13 +31,18 @@ export interface TraceEntry {
   error?: { message: string; type: string; code: string };
 }
 
+/** A run's states: recorded `running` at its start, then its outcome. */
+export const RUN_STATUSES = ['running', 'succeeded', 'failed'] as const;
+/** One of RUN_STATUSES. */
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
 /** A finished (or failed) run as stored and presented. */
 export interface RunRecord {
   id: string;
   orgId: number;
   flow: string;
   version: number;
-  status: 'running' | 'succeeded' | 'failed';
+  status: RunStatus;
   input: unknown;
   metadata: unknown;
   output: unknown;
@@ -73,13 +80,60 @@ export class RunStore {
       .execute();
   }
 
-  /** Runs of the organization, newest first, optionally of one flow. */
-  async list(orgId: number, options: { flow?: string; limit: number; before?: string }): Promise<RunRecord[]> {
+  /**
+   * A page of the organization's runs, newest first (by start, then id),
+   * optionally of one flow and one status, and the cursor of the next page
+   * (null on the last one).
+   */
+  async list(orgId: number, options: { flow?: string; status?: RunStatus; limit: number; before?: RunsBefore }): Promise<{ runs: RunRecord[]; nextBefore: string | null }> {
     let query = this.db.selectFrom('runs').selectAll().where('org_id', '=', orgId);
     if (options.flow) query = query.where('flow', '=', options.flow);
-    if (options.before) query = query.where('started_at', '<', options.before);
-    const rows = await query.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
-    return rows.map(fromRow);
+    if (options.status) query = query.where('status', '=', options.status);
+    const before = options.before;
+    if (before?.id !== undefined) {
+      // `<=` bounds the index range; the id breaks ties between runs started in the same millisecond.
+      const { startedAt, id } = before;
+      query = query.where('started_at', '<=', startedAt).where((eb) => eb.or([eb('started_at', '<', startedAt), eb('id', '<', id)]));
+    } else if (before) query = query.where('started_at', '<', before.startedAt);
+    // One more row than asked says whether there is a next page.
+    const rows = await query.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(options.limit + 1).execute();
+    const page = rows.slice(0, options.limit);
+    const last = page[page.length - 1];
+    return { runs: page.map(fromRow), nextBefore: rows.length > options.limit ? runCursor(last.started_at, last.id) : null };
+  }
+
+  /** How many runs of each flow started at or after `since` (one grouped query; flows without runs absent). */
+  async countsSince(orgId: number, since: string): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom('runs')
+      .select((eb) => ['flow', eb.fn.countAll<number | string>().as('runs')])
+      .where('org_id', '=', orgId)
+      .where('started_at', '>=', since)
+      .groupBy('flow')
+      .execute();
+    return new Map(rows.map((r) => [r.flow, Number(r.runs)]));
+  }
+
+  /** What statistics need of every run started at or after `since`, in start order: no inputs, outputs or traces. */
+  async statsRows(orgId: number, since: string): Promise<RunStatsRow[]> {
+    const rows = await this.db
+      .selectFrom('runs')
+      .select(['flow', 'status', 'latency_ms', 'started_at', 'usage'])
+      .where('org_id', '=', orgId)
+      .where('started_at', '>=', since)
+      .orderBy('started_at')
+      .execute();
+    return rows.map((r) => {
+      const usage = JSON.parse(r.usage) as Partial<Usage>;
+      return {
+        flow: r.flow,
+        status: r.status as RunStatus,
+        latencyMs: r.latency_ms,
+        startedAt: r.started_at,
+        promptTokens: usage.prompt_tokens ?? 0,
+        completionTokens: usage.completion_tokens ?? 0,
+      };
+    });
   }
 
   /** One run of the organization, if it exists. */
