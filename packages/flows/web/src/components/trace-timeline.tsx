@@ -83,6 +83,11 @@ export function TraceTimeline({ run }: { run: Pick<Run, 'started_at' | 'latency_
                   <span className="timeline-node mono">{entry.node}</span>
                   <span className="faint">{entry.type}</span>
                   <StatusBadge status={entry.status} />
+                  {calls.length > 0 ? (
+                    <span className="timeline-tools" title={calls.map((call) => call.tool).join(', ')}>
+                      {calls.length} tool {calls.length === 1 ? 'call' : 'calls'}
+                    </span>
+                  ) : null}
                   <span className="timeline-ms">{fineDuration(ms)}</span>
                 </div>
                 <div className="timeline-track">
@@ -97,11 +102,6 @@ export function TraceTimeline({ run }: { run: Pick<Run, 'started_at' | 'latency_
                   <span className="sr-only">
                     from +{fineDuration(offset)} to +{fineDuration(offset + ms)}
                   </span>
-                  {calls.length > 0 ? (
-                    <span className="timeline-tools" style={{ left: `min(calc(${percent(offset + ms, span)} + 6px), calc(100% - 90px))` }} aria-hidden="true">
-                      {calls.length} tool {calls.length === 1 ? 'call' : 'calls'}
-                    </span>
-                  ) : null}
                 </div>
               </div>
               {entry.error ? <div className="timeline-error">{errorText(entry.error)}</div> : null}
@@ -121,11 +121,11 @@ export function TraceTimeline({ run }: { run: Pick<Run, 'started_at' | 'latency_
                         </div>
                         <div className="tool-call-part">
                           <div className="field-label">Arguments</div>
-                          <JsonView value={call.args ?? {}} />
+                          <ValueView value={call.args ?? {}} />
                         </div>
                         <div className="tool-call-part">
                           <div className="field-label">{call.error !== undefined ? 'Error' : 'Result'}</div>
-                          {call.error !== undefined ? <div className="timeline-error">{errorText(call.error)}</div> : <JsonView value={call.result} />}
+                          {call.error !== undefined ? <div className="timeline-error">{errorText(call.error)}</div> : <ValueView value={call.result} />}
                         </div>
                       </li>
                     ))}
@@ -159,4 +159,25 @@ export function errorText(error: unknown): string {
     return code ? `${String(message)} (${String(code)})` : String(message);
   }
   return JSON.stringify(error);
+}
+
+/** A flat object (every value text, number, boolean or null) as a list of names and values; anything else as JSON. */
+function ValueView({ value }: { value: unknown }) {
+  const flat =
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.keys(value).length > 0 &&
+    Object.values(value).every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
+  if (!flat) return <JsonView value={value} />;
+  return (
+    <dl className="kv args">
+      {Object.entries(value as Record<string, unknown>).map(([name, v]) => (
+        <div key={name} className="contents">
+          <dt className="mono">{name}</dt>
+          <dd className="mono">{JSON.stringify(v)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
 }

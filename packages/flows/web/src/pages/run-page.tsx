@@ -80,52 +80,47 @@ function RunDetails({ run, crumbs, base }: { run: Run; crumbs: ReactNode; base: 
           </span>
         }
       />
-      <div className="run-grid">
-        <section className="card card-body" aria-labelledby="run-summary">
-          <h2 id="run-summary" className="section-title">
-            Summary
-          </h2>
-          <dl className="kv">
-            <dt>Run</dt>
-            <dd className="copy-line">
-              <span className="mono">{run.id}</span>
-              <CopyButton text={run.id} what="run id" />
-            </dd>
+      <section className="card card-body" aria-label="Summary">
+        <dl className="facts">
+          <div>
             <dt>Flow</dt>
             <dd>
               <Link to={`${base}/flows/${encodeURIComponent(run.flow)}`} className="mono">
                 {run.flow}
               </Link>{' '}
-              <span className="faint">version {run.version}</span> · <Link to={`${base}/runs?flow=${encodeURIComponent(run.flow)}`}>its runs</Link>
+              <span className="faint">v{run.version}</span> · <Link to={`${base}/runs?flow=${encodeURIComponent(run.flow)}`}>its runs</Link>
             </dd>
-            <dt>Status</dt>
-            <dd>
-              <StatusBadge status={run.status} />
-            </dd>
+          </div>
+          <div>
             <dt>Started</dt>
-            <dd>{dateTime(run.started_at)}</dd>
+            <dd title={run.started_at}>{dateTime(run.started_at)}</dd>
+          </div>
+          <div>
             <dt>Finished</dt>
-            <dd>{run.finished_at ? dateTime(run.finished_at) : <span className="faint">not yet</span>}</dd>
+            <dd title={run.finished_at ?? undefined}>{run.finished_at ? dateTime(run.finished_at) : <span className="faint">not yet</span>}</dd>
+          </div>
+          <div>
             <dt>Latency</dt>
             <dd>{duration(run.latency_ms)}</dd>
-          </dl>
-        </section>
-        <section className="card card-body" aria-labelledby="run-usage">
-          <h2 id="run-usage" className="section-title">
-            Usage
-          </h2>
-          <dl className="kv">
-            <dt>Prompt tokens</dt>
-            <dd>{count(usage.prompt_tokens)}</dd>
-            <dt>Completion tokens</dt>
-            <dd>{count(usage.completion_tokens)}</dd>
-            <dt>Total tokens</dt>
-            <dd>
-              <strong>{count(usage.total_tokens)}</strong>
+          </div>
+          <div className="wide">
+            <dt>Run</dt>
+            <dd className="copy-line">
+              <span className="mono">{run.id}</span>
+              <CopyButton text={run.id} what="run id" />
             </dd>
-          </dl>
-        </section>
-      </div>
+          </div>
+          <div className="wide">
+            <dt>Usage</dt>
+            <dd>
+              <strong>{count(usage.total_tokens)} tokens</strong>{' '}
+              <span className="muted">
+                ({count(usage.prompt_tokens)} prompt, {count(usage.completion_tokens)} completion)
+              </span>
+            </dd>
+          </div>
+        </dl>
+      </section>
 
       <section className="section" aria-labelledby="run-result">
         <h2 id="run-result">{run.status === 'failed' ? 'Error' : 'Output'}</h2>
