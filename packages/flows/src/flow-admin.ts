@@ -1,9 +1,10 @@
 import { AppError } from '@switchboard/core';
 import type { FlowDefinition } from './domain/flow-definition.ts';
 import { validateDefinition } from './domain/flow-validation.ts';
-import { versionConflict, versionNotFound } from './domain/errors.ts';
+import { FlowsError, versionConflict, versionNotFound } from './domain/errors.ts';
 import { baseVersionOf, checkSaveOptions, splitSaveBody } from './domain/save-request.ts';
 import type { ProviderRegistry } from './engine/provider-registry.ts';
+import type { ProviderCheck } from './engine/provider-check.ts';
 import type { FlowStore, FlowSummary, FlowVersion, VersionSummary } from './store/flow-store.ts';
 import type { Org } from './store/org-store.ts';
 import { refuseAgentCycles } from './agent-cycles.ts';
@@ -34,8 +35,9 @@ export interface SavedFlow {
 }
 
 /**
- * Managing flows: validation against the organization's providers, versions
- * with their authors and notes. Shared by the API and the CLI.
+ * Managing flows and provider connections: validation against the
+ * organization's providers, versions with their authors and notes, provider
+ * checks. Shared by the API and the CLI.
  */
 export class FlowAdmin {
   constructor(
@@ -94,5 +96,14 @@ export class FlowAdmin {
     const found = await this.flows.version(flow.id, version);
     if (!found) throw versionNotFound(flow.slug, version);
     return found;
+  }
+
+  /** Lists a provider connection's models, or says why it cannot (never with its key); 404 for an unknown connection. */
+  async checkProvider(orgId: number, name: string): Promise<ProviderCheck> {
+    const connection = await this.providers.connection(orgId, name);
+    if (!connection) throw new FlowsError('not_found', `Provider connection "${name}" not found`, 'provider_not_found', { param: 'name' });
+    // Loaded on use: the SDKs it needs would slow every CLI start.
+    const { checkProvider } = await import('./engine/provider-check.ts');
+    return checkProvider(connection);
   }
 }

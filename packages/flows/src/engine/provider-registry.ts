@@ -135,6 +135,11 @@ export class ProviderRegistry {
     return providers;
   }
 
+  /** One connection of the organization (environment fallbacks included), key decrypted, if it has one by that name. */
+  async connection(orgId: number, name: string): Promise<ProviderConnection | undefined> {
+    return (await this.connections(orgId)).find((c) => c.name === name);
+  }
+
   /** Names of the providers a flow of this organization may use (its connections plus environment fallbacks). */
   async names(orgId: number): Promise<Set<string>> {
     return new Set((await this.connections(orgId)).map((c) => c.name));

@@ -196,4 +196,23 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
     await orgs.deleteProvider(principal.orgId, request.params.name);
     return { deleted: true };
   });
+
+  app.post(
+    '/api/llm/:org_code/providers/:name/test',
+    {
+      config: { scope: 'manage' },
+      schema: {
+        tags: ['providers'],
+        summary: "Test a connection: its model ids, or the provider's error",
+        description: 'Answers 200 {"ok": true, "models": [...]} or 200 {"ok": false, "error": "..."} (the provider\'s message, never the key); waits at most 10 s.',
+        params: providerParams,
+        security: bearer,
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      const check = await admin.checkProvider(principal.orgId, request.params.name);
+      return check.ok ? { ok: true, models: check.models } : { ok: false, error: check.error };
+    },
+  );
 }

@@ -22,7 +22,10 @@ export interface UpstreamCall {
  * - `fail-mid`: streams two tokens, then drops the connection;
  * - `slow`: streams a token every 100 ms, 50 of them;
  * - `hang`: never answers;
- * - `barrier:<text>`: holds the answer until a second `barrier:` call arrives (proves two calls run concurrently).
+ * - `barrier:<text>`: holds the answer until a second `barrier:` call arrives (proves two calls run concurrently);
+ * - `gated:<text>`: answers <text>, streaming every token but the last at once and the last after `openGate()`
+ *   (a test sees the stream arrive before it ends); offered tools and no tool result yet, it first calls the
+ *   first tool with `{}`.
  * Usage is prompt_tokens 7, completion_tokens = number of tokens.
  */
 export class FakeUpstream {
@@ -32,6 +35,9 @@ export class FakeUpstream {
   /** Resolves the next time a call is aborted by the client. */
   private abortWaiters: Array<() => void> = [];
   private barrier: Array<() => void> = [];
+  private gate: Array<() => void> = [];
+  /** How many `gated:` answers are holding their last token now. */
+  gateHeld = 0;
 
   async start(): Promise<this> {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -44,6 +50,26 @@ export class FakeUpstream {
   async close(): Promise<void> {
     this.server?.closeAllConnections();
     await new Promise((resolve) => this.server?.close(resolve));
+  }
+
+  /** Lets the `gated:` answers holding their last token send it. */
+  openGate(): void {
+    for (const release of this.gate.splice(0)) release();
+  }
+
+  /** Streams a call of the first offered tool with `{}` as arguments (OpenAI's streamed tool_calls shape). */
+  private callFirstTool(body: Record<string, unknown>, model: string, res: ServerResponse): void {
+    const name = (body.tools as Array<{ function: { name: string } }>)[0].function.name;
+    const id = 'chatcmpl-upstream';
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const send = (delta: Record<string, unknown>, finish: string | null) =>
+      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+    send({ role: 'assistant', content: '' }, null);
+    send({ tool_calls: [{ index: 0, id: 'call_gated_1', type: 'function', function: { name, arguments: '' } }] }, null);
+    send({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] }, null);
+    send({}, 'tool_calls');
+    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 7, completion_tokens: 1, total_tokens: 8 } })}\n\n`);
+    res.end('data: [DONE]\n\n');
   }
 
   /** Waits until a call (of `model`, when given) has been aborted by its client. */
@@ -78,9 +104,37 @@ export class FakeUpstream {
     res.end();
   }
 
+  /**
+   * GET …/models, in OpenAI's shape or, for a caller sending `anthropic-version`,
+   * Anthropic's. A key containing `wrong` gets 401 with a message that quotes
+   * the key (as some providers do), a key containing `slow` an answer after 3 s.
+   */
+  private models(req: IncomingMessage, res: ServerResponse): void {
+    const anthropic = req.headers['anthropic-version'] !== undefined;
+    const key = String(req.headers['x-api-key'] ?? req.headers.authorization?.replace(/^Bearer /, '') ?? '');
+    this.calls.push({ model: '', stream: false, body: {}, authorization: req.headers.authorization, headers: req.headers, aborted: false });
+    if (key.includes('wrong')) {
+      const message = `Incorrect API key provided: ${key}`;
+      const body = anthropic ? { type: 'error', error: { type: 'authentication_error', message } } : { error: { message, type: 'invalid_request_error', code: 'invalid_api_key' } };
+      res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      return;
+    }
+    const ids = anthropic ? ['claude-test-1', 'claude-test-2'] : ['echo', 'slow', 'text-embedding-test'];
+    const body = anthropic
+      ? { data: ids.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' })), has_more: false, first_id: ids[0], last_id: ids[ids.length - 1] }
+      : { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1, owned_by: 'fake' })) };
+    const send = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (key.includes('slow')) setTimeout(send, 3000);
+    else send();
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
+    if (req.method === 'GET' && req.url?.split('?')[0].endsWith('/models')) {
+      this.models(req, res);
+      return;
+    }
     if (req.method === 'POST' && req.url?.endsWith('/messages')) {
       this.anthropic(JSON.parse(Buffer.concat(chunks).toString('utf8')), req, res);
       return;
@@ -122,7 +176,12 @@ export class FakeUpstream {
     }
     const messages = (body.messages as Array<{ role: string; content: unknown }>) ?? [];
     const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-    const text = model.startsWith('reply:') || model.startsWith('barrier:') ? model.slice(model.indexOf(':') + 1) : model === 'slow' ? Array.from({ length: 50 }, (_, i) => `t${i} `).join('') : `Echo: ${String(lastUser?.content ?? '')}`;
+    const gated = model.startsWith('gated:');
+    if (gated && call.stream && Array.isArray(body.tools) && body.tools.length > 0 && !messages.some((m) => m.role === 'tool')) {
+      this.callFirstTool(body, model, res);
+      return;
+    }
+    const text = model.startsWith('reply:') || model.startsWith('barrier:') || gated ? model.slice(model.indexOf(':') + 1) : model === 'slow' ? Array.from({ length: 50 }, (_, i) => `t${i} `).join('') : `Echo: ${String(lastUser?.content ?? '')}`;
     const tokens = text.match(/\S+\s*|\s+/g) ?? [];
     const usage = { prompt_tokens: 7, completion_tokens: tokens.length, total_tokens: 7 + tokens.length };
     const id = 'chatcmpl-upstream';
@@ -143,6 +202,12 @@ export class FakeUpstream {
         await new Promise((resolve) => setTimeout(resolve, 50));
         res.destroy();
         return;
+      }
+      if (gated && index === tokens.length - 1) {
+        this.gateHeld += 1;
+        await new Promise<void>((resolve) => this.gate.push(resolve));
+        this.gateHeld -= 1;
+        if (res.destroyed) return;
       }
       if (model === 'slow') {
         await new Promise((resolve) => setTimeout(resolve, 100));
