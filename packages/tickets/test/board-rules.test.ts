@@ -189,7 +189,7 @@ describe.each(dialectsUnderTest())('board rules through both transports on %s', 
       expect((await refusal(call('update_ticket', { ticket_id: sub.key, ticket_type: 'epic' }))).message).toBe(`${sub.key} is a sub-ticket and cannot be an epic (sub-tickets are one level deep).`);
     });
 
-    it('filters list_tickets by column, status, priority and text, with a limit of at most 500', async () => {
+    it('filters list_tickets by column, status, priority and text, with a limit of at most 100', async () => {
       await call('create_ticket', { title: 'Needle in the haystack', priority: 'lowest', column_name: 'Review' });
       const byText = await call('list_tickets', { search: 'NEEDLE' });
       expect(byText.count).toBe(1);
@@ -200,8 +200,8 @@ describe.each(dialectsUnderTest())('board rules through both transports on %s', 
       const open = await call('list_tickets', { status: 'open', limit: 3 });
       expect(open.count).toBe(3);
       expect(open.tickets.every((t: { column: string }) => t.column !== 'Done')).toBe(true);
-      const tooMany = await refusal(call('list_tickets', { limit: 501 }));
-      expect(tooMany.message).toBe('Invalid arguments for list_tickets: limit: must be at most 500 (the maximum)');
+      const tooMany = await refusal(call('list_tickets', { limit: 101 }));
+      expect(tooMany.message).toBe('Invalid arguments for list_tickets: limit: must be at most 100 (the maximum)');
     });
   });
 });

@@ -11,6 +11,13 @@ describe.each(dialectsUnderTest())('ticket numbering on %s', (dialect) => {
     const numbers = created.map((ticket) => ticket.number).sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     expect(new Set(created.map((ticket) => ticket.key)).size).toBe(200);
-    expect((await call('list_tickets', { limit: 500 })).count).toBe(200);
+    const listed: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await call('list_tickets', { limit: 100, ...(cursor ? { cursor } : {}) });
+      listed.push(...page.tickets.map((ticket: { key: string }) => ticket.key));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    expect(listed.sort()).toEqual(created.map((ticket) => ticket.key).sort());
   });
 });

@@ -8,19 +8,19 @@ import { connectMcp, mcpCaller, restCaller, useBoard, type Caller } from './help
 /** The spec's 19 tools and their required parameters. */
 const SPEC_TOOLS: Record<string, { required: string[]; params: string[] }> = {
   get_project_status: { required: [], params: [] },
-  get_all_tickets: { required: [], params: [] },
+  get_all_tickets: { required: [], params: ['limit', 'cursor'] },
   list_columns: { required: [], params: [] },
   create_ticket: { required: ['title'], params: ['title', 'description', 'column_name', 'priority', 'ticket_type', 'created_at'] },
   create_sub_ticket: { required: ['parent_ticket_id', 'title'], params: ['parent_ticket_id', 'title', 'description', 'priority', 'column_name', 'created_at'] },
   convert_to_sub_ticket: { required: ['ticket_id', 'epic_id'], params: ['ticket_id', 'epic_id'] },
   get_ticket: { required: ['ticket_id'], params: ['ticket_id'] },
-  list_tickets: { required: [], params: ['column_name', 'status', 'priority', 'search', 'limit'] },
+  list_tickets: { required: [], params: ['column_name', 'status', 'priority', 'search', 'limit', 'cursor'] },
   update_ticket: { required: ['ticket_id'], params: ['ticket_id', 'title', 'description', 'priority', 'ticket_type', 'created_at'] },
   move_ticket: { required: ['ticket_id', 'column_name'], params: ['ticket_id', 'column_name'] },
   add_comment: { required: ['ticket_id', 'content'], params: ['ticket_id', 'content'] },
   delete_ticket: { required: ['ticket_id'], params: ['ticket_id'] },
   search: { required: ['query'], params: ['query', 'scope'] },
-  list_documents: { required: [], params: ['doc_type'] },
+  list_documents: { required: [], params: ['doc_type', 'limit', 'cursor'] },
   get_document: { required: ['doc_id'], params: ['doc_id'] },
   create_document: { required: ['title'], params: ['title', 'content', 'slug', 'doc_type'] },
   update_document: { required: ['doc_id'], params: ['doc_id', 'title', 'content'] },
@@ -115,6 +115,8 @@ describe.each(dialectsUnderTest())('tool contract on %s', (dialect) => {
       'add_comment after any update, move or completed work',
       'A bug report reopens the completed sub-ticket',
       'created_at',
+      'index_truncated',
+      'next_cursor',
     ]) {
       expect(instructions).toContain(phrase);
     }

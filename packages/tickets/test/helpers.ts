@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -121,12 +121,48 @@ export function restCaller(url: string, token: string): Caller {
   };
 }
 
-/** Connects an MCP SDK client over Streamable HTTP. */
-export async function connectMcp(url: string, token: string): Promise<Client> {
+/** Connects an MCP SDK client over Streamable HTTP (through `fetch` when given, e.g. to measure responses). */
+export async function connectMcp(url: string, token: string, fetch?: typeof globalThis.fetch): Promise<Client> {
   const client = new Client({ name: 'switchboard-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/api/mcp/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}/api/mcp/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch });
   await client.connect(transport);
   return client;
+}
+
+/** A tool's answer over MCP with its sizes: characters of content[0].text and of the whole JSON-RPC response. */
+export interface SizedAnswer {
+  result: any;
+  text: number;
+  response: number;
+}
+
+/** Checks an answer against the design's budget: text under 40,000 characters, the whole MCP response under 90,000. */
+export function expectFits(answer: SizedAnswer, label: string): void {
+  expect(answer.text, `${label}: text`).toBeLessThan(40_000);
+  expect(answer.response, `${label}: whole response`).toBeLessThan(90_000);
+}
+
+/**
+ * Connects an MCP SDK client that records the body of every HTTP response, and returns a caller that answers
+ * each tool's structuredContent with the size of its text and of the whole JSON-RPC response it came in.
+ */
+export async function sizedMcpCaller(url: string, token: string): Promise<{ client: Client; call(name: string, args?: Record<string, unknown>): Promise<SizedAnswer> }> {
+  let lastBody = '';
+  const client = await connectMcp(url, token, async (input, init) => {
+    const response = await fetch(input, init);
+    lastBody = await response.clone().text();
+    return response;
+  });
+  return {
+    client,
+    async call(name, args = {}) {
+      const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      const text = (result.content[0] as { type: 'text'; text: string }).text;
+      if (result.isError) throw new ToolCallError(text, undefined, (result.structuredContent as any)?.error?.code);
+      if (JSON.parse(lastBody).result?.content?.[0]?.text !== text) throw new Error('the recorded response is not the one of this call');
+      return { result: result.structuredContent, text: text.length, response: lastBody.length };
+    },
+  };
 }
 
 /** Calls a tool through an MCP client; checks that text content and structuredContent carry the same JSON. */

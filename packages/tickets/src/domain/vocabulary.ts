@@ -30,8 +30,12 @@ export const ACTIVITY_ACTIONS = ['created', 'updated', 'moved', 'commented', 'co
 /** An activity action. */
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
-/** Default and largest `limit` of `list_tickets`. */
-export const LIST_LIMIT = { default: 50, max: 500 } as const;
+/**
+ * Default and largest `limit` of `list_tickets`. The maximum was 500, whose full tickets took about 250,000
+ * characters: 100 ordinary tickets take about 40,000, what an agent's context can hold of one answer, and a page
+ * ends sooner where the next ticket would pass that budget.
+ */
+export const LIST_LIMIT = { default: 50, max: 100 } as const;
 
 /**
  * The refusal for a value outside a fixed set: it lists the valid values, so

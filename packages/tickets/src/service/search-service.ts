@@ -5,11 +5,23 @@ import { projectColumns } from '../store/project-store.ts';
 import { queryTerms, searchIndex } from '../store/search-store.ts';
 import { ticketsByIds } from '../store/ticket-store.ts';
 import { documentsByIds } from '../store/document-store.ts';
+import { clip } from '../domain/text-rules.ts';
+import { AnswerRoom, answerCost, entryCost } from '../domain/answer-budget.ts';
 
-/** Default and largest number of search results. */
+/** Default and largest number of search results (100 results of ordinary titles take about 30,000 characters). */
 export const SEARCH_LIMIT = { default: 20, max: 100 } as const;
 
-/** search: ranked full-text over the project's tickets and documents, with highlighted snippets. */
+/**
+ * Longest snippet: the engines cut around the matches by words, so only a text with a giant "word" (a pasted
+ * blob without spaces) makes a longer one.
+ */
+export const SNIPPET_CLIP = 600;
+
+/**
+ * search: ranked full-text over the project's tickets and documents, with highlighted snippets. The results
+ * stop early, dropping the lowest ranked, where the next would pass the answer budget (only titles of hundreds
+ * of characters make 100 results that long).
+ */
 export async function search(ctx: BoardContext, input: { query: string; scope?: SearchScope; limit?: number }) {
   const scope = input.scope ?? 'all';
   const limit = input.limit ?? SEARCH_LIMIT.default;
@@ -26,7 +38,7 @@ export async function search(ctx: BoardContext, input: { query: string; scope?: 
   const ticketById = new Map(tickets.map((row) => [row.id, row]));
   const documentById = new Map(documents.map((row) => [row.id, row]));
   const columnName = new Map(columns.map((column) => [column.id, column.name]));
-  const results = [...ticketHits, ...documentHits]
+  const ranked = [...ticketHits, ...documentHits]
     .sort((a, b) => b.score - a.score)
     .slice(0, limit)
     .map((hit) => {
@@ -39,13 +51,24 @@ export async function search(ctx: BoardContext, input: { query: string; scope?: 
           ticket_type: row.ticket_type,
           column: columnName.get(row.column_id) ?? null,
           score: round(hit.score),
-          snippet: hit.snippet,
+          snippet: snippetOf(hit.snippet),
         };
       }
       const row = documentById.get(hit.id)!;
-      return { kind: 'document' as const, slug: row.slug, title: row.title, doc_type: row.doc_type, score: round(hit.score), snippet: hit.snippet };
+      return { kind: 'document' as const, slug: row.slug, title: row.title, doc_type: row.doc_type, score: round(hit.score), snippet: snippetOf(hit.snippet) };
     });
-  return { results };
+  const answer = { results: [] as typeof ranked };
+  const room = new AnswerRoom(answerCost(answer));
+  for (const result of ranked) {
+    if (!room.take(entryCost(result))) break;
+    answer.results.push(result);
+  }
+  return answer;
+}
+
+function snippetOf(snippet: string): string {
+  const clipped = clip(snippet, SNIPPET_CLIP);
+  return clipped.truncated ? `${clipped.text}…` : clipped.text;
 }
 
 function round(score: number): number {

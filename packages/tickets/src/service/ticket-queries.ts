@@ -1,23 +1,12 @@
 import type { BoardContext } from './board-context.ts';
 import { resolveColumn, sortColumns, type BoardColumn } from '../domain/board-rules.ts';
-import { ticketKey } from '../domain/ticket-rules.ts';
 import { LIST_LIMIT, type TicketStatus } from '../domain/vocabulary.ts';
-import { DOCUMENT_CLIP, RECENT_TICKETS, SUMMARY_CLIP, clip } from '../domain/text-rules.ts';
-import { listLabels, projectColumns } from '../store/project-store.ts';
-import { listDocumentMeta, listDocuments } from '../store/document-store.ts';
-import {
-  activityOf,
-  commentsOf,
-  findTickets,
-  labelsOf,
-  recentTickets,
-  relatedTicketsOf,
-  ticketCountsByColumn,
-  statusIndex,
-  summaryIndex,
-  type TicketRow,
-} from '../store/ticket-store.ts';
-import { presentActivity, presentColumn, presentComment, presentDocumentMeta, presentLabel, presentProject, presentTicket } from './presenters.ts';
+import { clip } from '../domain/text-rules.ts';
+import { AnswerRoom, answerCost, entryCost, replacingNullCost, type Cost } from '../domain/answer-budget.ts';
+import { decodeCursor, encodeCursor } from '../domain/cursor.ts';
+import { projectColumns } from '../store/project-store.ts';
+import { activityOf, commentsOf, findTickets, labelsOf, relatedTicketsOf, ticketCountsByColumn, type TicketRow } from '../store/ticket-store.ts';
+import { presentActivity, presentColumn, presentComment, presentTicket } from './presenters.ts';
 import { requireTicket } from './ticket-lookup.ts';
 
 function columnMap(columns: readonly BoardColumn[]): Map<string, BoardColumn> {
@@ -62,19 +51,25 @@ export async function getTicket(ctx: BoardContext, ref: string | number) {
   return Object.assign(ticket, { comments: comments.map(presentComment), activity: activity.map(presentActivity) });
 }
 
-/** Filters of list_tickets. */
+/** Filters of list_tickets, and where its page starts. */
 export interface ListTicketsInput {
   column_name?: string;
   status?: TicketStatus;
   priority?: string;
   search?: string;
   limit?: number;
+  cursor?: string;
 }
 
-/** list_tickets: tickets filtered by column, status, priority and text, most recently updated first. */
+/**
+ * list_tickets: tickets filtered by column, status, priority and text, most recently updated first. A page
+ * holds at most `limit` tickets and ends early where the next would pass the answer budget; next_cursor (null
+ * when nothing follows) continues after the page's last ticket.
+ */
 export async function listTickets(ctx: BoardContext, input: ListTicketsInput) {
   // The tool's schema already holds limit to 1..LIST_LIMIT.max.
   const limit = input.limit ?? LIST_LIMIT.default;
+  const after = input.cursor === undefined ? undefined : decodeCursor('list_tickets', input.cursor);
   const columns = await projectColumns(ctx.db, ctx.project.id);
   let columnIds: string[] | undefined;
   if (input.column_name) {
@@ -86,115 +81,60 @@ export async function listTickets(ctx: BoardContext, input: ListTicketsInput) {
     const statusIds = columns.filter((column) => column.isDone === wantDone).map((column) => column.id);
     columnIds = columnIds ? columnIds.filter((id) => statusIds.includes(id)) : statusIds;
   }
-  const rows = await findTickets(ctx.db, ctx.project.id, { columnIds, priority: input.priority, search: input.search?.trim() || undefined, limit });
-  const tickets = await presentTickets(ctx, rows, columns);
-  return { tickets, count: tickets.length };
+  // One row more than the page, to know whether anything follows it.
+  const rows = await findTickets(ctx.db, ctx.project.id, { columnIds, priority: input.priority, search: input.search?.trim() || undefined, after, limit: limit + 1 });
+  const presented = await presentTickets(ctx, rows.slice(0, limit), columns);
+  const answer = { tickets: [] as object[], count: 0, next_cursor: null as string | null };
+  // count and next_cursor are counted at their widest: a page of up to 100 tickets and a cursor after its last.
+  const room = new AnswerRoom(answerCost({ ...answer, count: LIST_LIMIT.max }));
+  const cursorAfter = (row: TicketRow) => encodeCursor({ tool: 'list_tickets', updatedAt: row.updated_at, number: row.number });
+  for (let i = 0; i < presented.length; i++) {
+    const trailing = replacingNullCost(cursorAfter(rows[i]));
+    // A ticket too large for a page of its own (a description of tens of thousands of characters) is shortened to fit.
+    const ticket = i === 0 ? fitTicket(presented[i], room.left(), trailing) : presented[i];
+    if (!room.take(entryCost(ticket), trailing)) break;
+    answer.tickets.push(ticket);
+  }
+  answer.count = answer.tickets.length;
+  if (answer.count > 0 && answer.count < rows.length) answer.next_cursor = cursorAfter(rows[answer.count - 1]);
+  return answer;
+}
+
+/** A copy of `object` with `extra` set to `value` right after `field` (the fields keep the order clients see). */
+function withFieldAfter<T extends object>(object: T, field: keyof T, extra: string, value: unknown): T {
+  return Object.fromEntries(Object.entries(object).flatMap(([key, existing]) => (key === field ? [[key, existing], [extra, value]] : [[key, existing]]))) as T;
+}
+
+/** The largest n in 0..max for which `ok(n)` holds (ok is monotonic), or -1 when not even ok(0) does. */
+function largest(max: number, ok: (n: number) => boolean): number {
+  if (!ok(0)) return -1;
+  let [low, high] = [0, max];
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (ok(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/**
+ * A listed ticket shortened to fit `room` when it cannot fit even alone: its description clipped
+ * ("description_truncated": true), and if that is not enough its sub-ticket list cut ("sub_tickets_truncated":
+ * true); get_ticket shows all of it. Any other ticket comes back as it is.
+ */
+function fitTicket<T extends { description: string; sub_tickets: unknown[] }>(ticket: T, room: Cost, trailing: Cost): T {
+  const fits = (candidate: object) => new AnswerRoom({ text: 0, response: 0 }, room).fits(entryCost(candidate), trailing);
+  if (fits(ticket)) return ticket;
+  const clipped = (chars: number) => withFieldAfter({ ...ticket, description: clip(ticket.description, chars).text }, 'description', 'description_truncated', true);
+  const chars = largest(ticket.description.length, (n) => fits(clipped(n)));
+  if (chars >= 0) return clipped(chars);
+  const short = clipped(0);
+  const cut = (count: number) => withFieldAfter({ ...short, sub_tickets: ticket.sub_tickets.slice(0, count) }, 'sub_tickets', 'sub_tickets_truncated', true);
+  return cut(Math.max(0, largest(ticket.sub_tickets.length, (n) => fits(cut(n)))));
 }
 
 /** list_columns: every column of every board with its ticket count. */
 export async function listColumns(ctx: BoardContext) {
   const [columns, counts] = await Promise.all([projectColumns(ctx.db, ctx.project.id), ticketCountsByColumn(ctx.db, ctx.project.id)]);
   return { columns: sortColumns(columns).map((column) => presentColumn(column, counts.get(column.id) ?? 0)) };
-}
-
-/**
- * get_project_status: the project, stats, every board with its columns and
- * ticket index, the 5 most recently updated tickets, documents (metadata; the
- * README's first 3000 characters when Auto-Summary is on) and labels.
- */
-export async function projectStatus(ctx: BoardContext) {
-  const [columns, index, recent, documents, labels] = await Promise.all([
-    projectColumns(ctx.db, ctx.project.id),
-    statusIndex(ctx.db, ctx.project.id),
-    recentTickets(ctx.db, ctx.project.id, RECENT_TICKETS),
-    listDocuments(ctx.db, ctx.project.id),
-    listLabels(ctx.db, ctx.project.id),
-  ]);
-  const byColumn = columnMap(columns);
-  const keyOf = (number: number) => ticketKey(ctx.project.key, number);
-  // One pass over the index: each column's tickets and the tallies (keys in order of first appearance, by number).
-  const ticketsByColumn = new Map<string, Array<{ key: string; title: string; ticket_type: string; priority: string }>>();
-  const byColumnName = new Map<string, number>();
-  const byType = new Map<string, number>();
-  const byPriority = new Map<string, number>();
-  let completed = 0;
-  for (const row of index) {
-    const column = byColumn.get(row.column_id);
-    if (column?.isDone) completed++;
-    const name = column?.name ?? '?';
-    byColumnName.set(name, (byColumnName.get(name) ?? 0) + 1);
-    byType.set(row.ticket_type, (byType.get(row.ticket_type) ?? 0) + 1);
-    byPriority.set(row.priority, (byPriority.get(row.priority) ?? 0) + 1);
-    let list = ticketsByColumn.get(row.column_id);
-    if (!list) ticketsByColumn.set(row.column_id, (list = []));
-    list.push({ key: keyOf(row.number), title: row.title, ticket_type: row.ticket_type, priority: row.priority });
-  }
-  const boards: Array<{ name: string; columns: unknown[] }> = [];
-  for (const column of sortColumns(columns)) {
-    let board = boards.find((candidate) => candidate.name === column.boardName);
-    if (!board) boards.push((board = { name: column.boardName, columns: [] }));
-    const tickets = ticketsByColumn.get(column.id) ?? [];
-    board.columns.push({ ...presentColumn(column, tickets.length), tickets });
-  }
-  const autoSummary = ctx.project.auto_summary === 1;
-  const readme = documents.find((doc) => doc.doc_type === 'readme');
-  return {
-    project: presentProject(ctx.project),
-    stats: {
-      total: index.length,
-      open: index.length - completed,
-      completed,
-      by_column: Object.fromEntries(byColumnName),
-      by_type: Object.fromEntries(byType),
-      by_priority: Object.fromEntries(byPriority),
-    },
-    boards,
-    recent_tickets: recent.map((row) => ({
-      key: keyOf(row.number),
-      title: row.title,
-      ticket_type: row.ticket_type,
-      priority: row.priority,
-      column: byColumn.get(row.column_id)?.name ?? null,
-      parent: row.parent_number === null ? null : keyOf(row.parent_number),
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      completed_at: row.completed_at,
-    })),
-    documents: documents.map((doc) => {
-      const meta = presentDocumentMeta(doc);
-      if (!autoSummary || doc !== readme) return meta;
-      const clipped = clip(doc.content, DOCUMENT_CLIP);
-      return { ...meta, content: clipped.text, content_truncated: clipped.truncated };
-    }),
-    labels: labels.map(presentLabel),
-  };
-}
-
-/** get_all_tickets: the compact index of every ticket and every document clipped to 3000 characters. */
-export async function allTickets(ctx: BoardContext) {
-  const [columns, index, documents] = await Promise.all([
-    projectColumns(ctx.db, ctx.project.id),
-    summaryIndex(ctx.db, ctx.project.id),
-    listDocuments(ctx.db, ctx.project.id),
-  ]);
-  const byColumn = columnMap(columns);
-  return {
-    tickets: index.map((row) => ({
-      key: ticketKey(ctx.project.key, row.number),
-      title: row.title,
-      ticket_type: row.ticket_type,
-      column: byColumn.get(row.column_id)?.name ?? null,
-      parent: row.parent_number === null ? null : ticketKey(ctx.project.key, row.parent_number),
-      ai_summary: row.ai_summary === null ? null : clip(row.ai_summary, SUMMARY_CLIP).text,
-    })),
-    documents: documents.map((doc) => {
-      const clipped = clip(doc.content, DOCUMENT_CLIP);
-      return { ...presentDocumentMeta(doc), content: clipped.text, content_truncated: clipped.truncated };
-    }),
-  };
-}
-
-/** list_documents: documents without content, optionally of one doc_type. */
-export async function listDocumentsMeta(ctx: BoardContext, docType?: string) {
-  return { documents: (await listDocumentMeta(ctx.db, ctx.project.id, docType)).map(presentDocumentMeta) };
 }

@@ -1,5 +1,5 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { DocumentsTable } from './tables.ts';
+import { sql, type ExpressionBuilder, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { DocumentsTable, TicketsDatabase } from './tables.ts';
 import type { Db } from './project-store.ts';
 
 /** A document row. */
@@ -40,11 +40,39 @@ export async function deleteDocumentRow(db: Db, id: string): Promise<void> {
   await db.deleteFrom('documents').where('id', '=', id).execute();
 }
 
-/** A project's documents without content, by title; optionally of one type. */
-export async function listDocumentMeta(db: Db, projectId: string, docType?: string) {
+/** A document's place in the title order of the document lists (the slug is unique in a project, so it breaks ties). */
+export interface DocumentPosition {
+  title: string;
+  slug: string;
+}
+
+/** Documents after `after` in the order by title, then slug. */
+function afterPosition(after: DocumentPosition) {
+  return (eb: ExpressionBuilder<TicketsDatabase, 'documents'>) =>
+    eb.or([eb('title', '>', after.title), eb.and([eb('title', '=', after.title), eb('slug', '>', after.slug)])]);
+}
+
+/** A page of a project's documents without content, by title then slug, after `after`; optionally of one type. */
+export async function listDocumentMeta(db: Db, projectId: string, options: { docType?: string; after?: DocumentPosition; limit?: number } = {}) {
   let query = db.selectFrom('documents').select(META_COLUMNS).where('project_id', '=', projectId);
-  if (docType) query = query.where('doc_type', '=', docType);
-  return query.orderBy('title').orderBy('slug').execute();
+  if (options.docType) query = query.where('doc_type', '=', options.docType);
+  if (options.after) query = query.where(afterPosition(options.after));
+  query = query.orderBy('title').orderBy('slug');
+  return options.limit === undefined ? query.execute() : query.limit(options.limit).execute();
+}
+
+/**
+ * A page of a project's documents by title then slug, after `after`, with only the first `contentChars`
+ * characters of their content (both engines count characters, as clip() does): get_all_tickets shows no more,
+ * and a page need not read megabytes of pages it clips.
+ */
+export async function documentExcerpts(db: Db, projectId: string, options: { after?: DocumentPosition; limit: number; contentChars: number }) {
+  let query = db
+    .selectFrom('documents')
+    .select([...META_COLUMNS, sql<string>`substr(content, 1, ${sql.lit(options.contentChars)})`.as('content')])
+    .where('project_id', '=', projectId);
+  if (options.after) query = query.where(afterPosition(options.after));
+  return query.orderBy('title').orderBy('slug').limit(options.limit).execute();
 }
 
 /** Slug, title and type of a project's documents with these ids (search hits). */

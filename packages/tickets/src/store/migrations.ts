@@ -189,10 +189,23 @@ const dueSummaryIndex: VersionedMigration = {
   },
 };
 
+/**
+ * get_project_status tallies a large project's tickets per column, type and priority (with each group's lowest
+ * number) instead of reading its whole index. Without an index holding those columns SQLite sorted every
+ * ticket of the project into a temporary B-tree (8 ms on 10,000 tickets); with it the tallies are one ordered
+ * pass over the index (1.2 ms).
+ */
+const statusTallyIndex: VersionedMigration = {
+  async up(db) {
+    await db.schema.createIndex('tickets_status_tally').on('tickets').columns(['project_id', 'column_id', 'ticket_type', 'priority', 'number']).execute();
+  },
+};
+
 /** The ticket board's migrations, in order (core's shared tables first). */
 export const ticketMigrations: Record<string, VersionedMigration> = {
   ...coreMigrations,
   '0001_board': schema,
   '0002_full_text': fullText,
   '0003_due_summary_index': dueSummaryIndex,
+  '0004_status_tally_index': statusTallyIndex,
 };

@@ -210,10 +210,12 @@ export interface TicketFilter {
   columnIds?: readonly string[];
   priority?: string;
   search?: string;
+  /** Only tickets after this one in the list's order (the last ticket of the previous page). */
+  after?: { updatedAt: string; number: number };
   limit: number;
 }
 
-/** Tickets matching a filter, most recently updated first. */
+/** Tickets matching a filter, most recently updated first (then by number, highest first). */
 export async function findTickets(db: Db, projectId: string, filter: TicketFilter): Promise<TicketRow[]> {
   let query = db.selectFrom('tickets').selectAll().where('project_id', '=', projectId);
   if (filter.columnIds) query = query.where('column_id', 'in', filter.columnIds.length > 0 ? filter.columnIds : ['-']);
@@ -224,12 +226,67 @@ export async function findTickets(db: Db, projectId: string, filter: TicketFilte
       eb.or([sql<boolean>`lower(title) LIKE ${pattern} ESCAPE '\\'`, sql<boolean>`lower(description) LIKE ${pattern} ESCAPE '\\'`]),
     );
   }
+  const after = filter.after;
+  if (after) {
+    query = query.where((eb) => eb.or([eb('updated_at', '<', after.updatedAt), eb.and([eb('updated_at', '=', after.updatedAt), eb('number', '<', after.number)])]));
+  }
   return query.orderBy('updated_at', 'desc').orderBy('number', 'desc').limit(filter.limit).execute();
 }
 
-/** get_project_status's index of every ticket, by number: only the fields it shows (ten thousand rows are built per call). */
+/**
+ * get_project_status's index of every ticket, by number: only the fields it shows, and the times that decide
+ * which tickets a cut index keeps (ten thousand rows are built per call).
+ */
 export async function statusIndex(db: Db, projectId: string) {
-  return db.selectFrom('tickets').select(['number', 'title', 'ticket_type', 'priority', 'column_id']).where('project_id', '=', projectId).orderBy('number').execute();
+  return db
+    .selectFrom('tickets')
+    .select(['number', 'title', 'ticket_type', 'priority', 'column_id', 'updated_at', 'completed_at'])
+    .where('project_id', '=', projectId)
+    .orderBy('number')
+    .execute();
+}
+
+const talliesQuery = preparedQuery({
+  build: (db: Db, projectId: string) =>
+    db
+      .selectFrom('tickets')
+      .select(['column_id', 'ticket_type', 'priority', (eb) => eb.fn.countAll<number | string>().as('n'), (eb) => eb.fn.min<number>('number').as('first')])
+      .where('project_id', '=', projectId)
+      .groupBy(['column_id', 'ticket_type', 'priority']),
+  params: (projectId) => [projectId],
+});
+
+/**
+ * The number of a project's tickets per column, type and priority, each group with its lowest ticket number
+ * (so the tallies can list keys in order of first appearance, as the index does): at most a hundred rows, however
+ * many tickets, read from the tickets_status_tally index.
+ */
+export async function ticketTallies(db: Db, projectId: string) {
+  // PostgreSQL answers count(*) as a bigint string.
+  return (await talliesQuery(db, projectId)).map((row) => ({ ...row, n: Number(row.n), first: Number(row.first) }));
+}
+
+const candidatesQuery = preparedQuery({
+  build: (db: Db, projectId: string, columnId: string, isDone: boolean, limit: number) => {
+    const query = db
+      .selectFrom('tickets')
+      .select(['number', 'title', 'ticket_type', 'priority', 'column_id', 'updated_at', 'completed_at'])
+      .where('project_id', '=', projectId)
+      .where('column_id', '=', columnId);
+    // coalesce: PostgreSQL sorts NULL first in descending order, SQLite last; a ticket without completed_at goes last on both.
+    const ordered = isDone ? query.orderBy(sql`coalesce(completed_at, '')`, 'desc') : query.orderBy('updated_at', 'desc');
+    return ordered.orderBy('number', 'desc').limit(limit);
+  },
+  params: (projectId, columnId, _isDone, limit) => [projectId, columnId, limit],
+  shape: (_projectId, _columnId, isDone, _limit) => (isDone ? 'done' : 'open'),
+});
+
+/**
+ * The tickets of one column a cut index keeps first, best first: an open column's most recently updated, a done
+ * column's most recently completed (ties: the higher number), the order of keepOrder.
+ */
+export async function columnIndexCandidates(db: Db, projectId: string, columnId: string, isDone: boolean, limit: number) {
+  return candidatesQuery(db, projectId, columnId, isDone, limit);
 }
 
 /** Tickets with their parent's number (null without a parent); the parent of a ticket is always in its project. */
@@ -240,11 +297,13 @@ function withParentNumber(db: Db, projectId: string) {
     .where('t.project_id', '=', projectId);
 }
 
-/** get_all_tickets's index of every ticket with its summary and parent number, by number. */
-export async function summaryIndex(db: Db, projectId: string) {
+/** A page of get_all_tickets's index: tickets numbered above `afterNumber`, by number, with their summary and parent number. */
+export async function summaryIndexPage(db: Db, projectId: string, afterNumber: number, limit: number) {
   return withParentNumber(db, projectId)
     .select(['t.number', 't.title', 't.ticket_type', 't.column_id', 't.ai_summary', 'p.number as parent_number'])
+    .where('t.number', '>', afterNumber)
     .orderBy('t.number')
+    .limit(limit)
     .execute();
 }
 

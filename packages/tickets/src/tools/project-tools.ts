@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { DOC_TYPES, SEARCH_SCOPES } from '../domain/vocabulary.ts';
-import { allTickets, listColumns, listDocumentsMeta, projectStatus } from '../service/ticket-queries.ts';
+import { listColumns } from '../service/ticket-queries.ts';
+import { projectStatus } from '../service/project-status.ts';
+import { PAGE_LIMIT_MAX, allTickets, listDocumentsPage } from '../service/listing-pages.ts';
 import { search, SEARCH_LIMIT } from '../service/search-service.ts';
 import { createDocument, deleteDocument, getDocument, updateDocument } from '../service/document-service.ts';
 import { listLabels } from '../store/project-store.ts';
 import { presentLabel } from '../service/presenters.ts';
-import { defineTool, enumParam } from './tool.ts';
+import { cursorParam, defineTool, enumParam, limitParam } from './tool.ts';
 
 const docType = enumParam('doc_type', DOC_TYPES, 'One of readme, claude_md, wiki (default), changelog, custom.');
 const docId = z.string().trim().min(1).describe('The document\'s slug (e.g. "readme") or id.');
@@ -15,7 +17,7 @@ export const projectTools = [
   defineTool({
     name: 'get_project_status',
     description:
-      'Call this FIRST in every session. Returns the project (key, name, settings), stats, every board with its columns (use these exact column names, never guess) and each column\'s ticket index, the 5 most recently updated tickets, documents (the README\'s first 3000 characters when Auto-Summary is on) and labels.',
+      'Call this FIRST in every session. Returns the project (key, name, settings), stats, every board with its columns (use these exact column names, never guess) and each column\'s ticket index, the 5 most recently updated tickets, documents (the README\'s first 3000 characters when Auto-Summary is on) and labels. On a large project the answer stays under 40,000 characters: a column whose index is cut says "index_truncated": true beside its exact ticket_count and keeps its most recently updated tickets (the done column its most recently completed), and "hint" says how to see the rest: list_tickets with column_name, following next_cursor.',
     input: z.strictObject({}),
     rest: { method: 'GET', path: '/status' },
     handler: (ctx) => projectStatus(ctx),
@@ -23,10 +25,13 @@ export const projectTools = [
   defineTool({
     name: 'get_all_tickets',
     description:
-      'Compact index of every ticket (key, title, ticket_type, column, parent key, AI summary cut to 200 characters; no descriptions or comments) and every document with its content clipped to 3000 characters. Use it to find related epics before creating feature work.',
-    input: z.strictObject({}),
+      'Compact index of every ticket (key, title, ticket_type, column, parent key, AI summary cut to 200 characters; no descriptions or comments) and then every document with its content clipped to 3000 characters. Use it to find related epics before creating feature work. Paged: a page holds as much as fits 40,000 characters (or limit entries), tickets by number first, then documents; next_cursor is null on the last page, else call again with cursor set to it. A small project comes whole in the first page.',
+    input: z.strictObject({
+      limit: limitParam(PAGE_LIMIT_MAX, `Largest number of entries (tickets, then documents) on the page, at most ${PAGE_LIMIT_MAX}; by default as many as fit 40,000 characters.`).optional(),
+      cursor: cursorParam('get_all_tickets').optional(),
+    }),
     rest: { method: 'GET', path: '/all-tickets' },
-    handler: (ctx) => allTickets(ctx),
+    handler: (ctx, input) => allTickets(ctx, input),
   }),
   defineTool({
     name: 'list_columns',
@@ -38,7 +43,7 @@ export const projectTools = [
   defineTool({
     name: 'search',
     description:
-      'Ranked full-text search over ticket titles and descriptions and document titles and content, with highlighted snippets (**match**). Search before creating feature work or a bug ticket: a related epic or completed sub-ticket may exist. scope: all (default), tickets, documents.',
+      `Ranked full-text search over ticket titles and descriptions and document titles and content, with highlighted snippets (**match**). Search before creating feature work or a bug ticket: a related epic or completed sub-ticket may exist. scope: all (default), tickets, documents. At most limit results (default ${SEARCH_LIMIT.default}, maximum ${SEARCH_LIMIT.max}), best first; the answer stays under 40,000 characters, so very long titles can bring fewer.`,
     input: z.strictObject({
       query: z.string().trim().min(1).describe('Words to find (all must match; prefixes match too).'),
       scope: enumParam('scope', SEARCH_SCOPES, 'all (default), tickets or documents.').optional(),
@@ -55,10 +60,15 @@ export const projectTools = [
   }),
   defineTool({
     name: 'list_documents',
-    description: 'List the project\'s wiki and documentation pages (metadata, no content); optionally only one doc_type.',
-    input: z.strictObject({ doc_type: docType.optional() }),
+    description:
+      'List the project\'s wiki and documentation pages (metadata, no content), by title; optionally only one doc_type. Paged: a page holds as many as fit 40,000 characters (or limit); next_cursor is null on the last page, else call again with cursor set to it.',
+    input: z.strictObject({
+      doc_type: docType.optional(),
+      limit: limitParam(PAGE_LIMIT_MAX, `Largest number of documents on the page, at most ${PAGE_LIMIT_MAX}; by default as many as fit 40,000 characters.`).optional(),
+      cursor: cursorParam('list_documents').optional(),
+    }),
     rest: { method: 'GET', path: '/documents' },
-    handler: (ctx, input) => listDocumentsMeta(ctx, input.doc_type),
+    handler: (ctx, input) => listDocumentsPage(ctx, input),
   }),
   defineTool({
     name: 'get_document',

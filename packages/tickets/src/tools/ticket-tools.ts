@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LIST_LIMIT, PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '../domain/vocabulary.ts';
 import { addComment, convertToSubTicket, createSubTicket, createTicket, deleteTicket, moveTicket, updateTicket } from '../service/ticket-service.ts';
 import { getTicket, listTickets } from '../service/ticket-queries.ts';
-import { defineTool, enumParam, ticketIdParam, timestampParam } from './tool.ts';
+import { cursorParam, defineTool, enumParam, limitParam, ticketIdParam, timestampParam } from './tool.ts';
 
 
 const title = z.string().trim().min(1).max(500).describe('Short title of the ticket.');
@@ -73,19 +73,14 @@ export const ticketTools = [
   }),
   defineTool({
     name: 'list_tickets',
-    description: `Find tickets (search here before creating feature work). Filters: column_name (case-insensitive), status (open = not in the done column, completed = in it), priority, search (text in title and description). Most recently updated first; limit defaults to ${LIST_LIMIT.default}, at most ${LIST_LIMIT.max}.`,
+    description: `Find tickets (search here before creating feature work). Filters: column_name (case-insensitive), status (open = not in the done column, completed = in it), priority, search (text in title and description). Most recently updated first. A page holds at most limit tickets (default ${LIST_LIMIT.default}, maximum ${LIST_LIMIT.max}) and ends sooner where the next ticket would pass 40,000 characters; next_cursor is null when nothing follows, else call again with the same filters and cursor set to next_cursor. This is how to see every ticket of a column that get_project_status shows with "index_truncated": true. A ticket too long for a page of its own comes with its description clipped ("description_truncated": true); get_ticket has all of it.`,
     input: z.strictObject({
       column_name: z.string().describe('Only tickets in this column (case-insensitive).').optional(),
       status: enumParam('status', TICKET_STATUSES, 'open (not in the done column) or completed (in the done column).').optional(),
       priority: priority.optional(),
       search: z.string().describe('Text that must appear in the title or description (case-insensitive).').optional(),
-      limit: z.coerce
-        .number({ error: () => `must be an integer from 1 to ${LIST_LIMIT.max}` })
-        .int({ error: () => `must be an integer from 1 to ${LIST_LIMIT.max}` })
-        .min(1, { error: () => `must be at least 1` })
-        .max(LIST_LIMIT.max, { error: () => `must be at most ${LIST_LIMIT.max} (the maximum)` })
-        .describe(`Largest number of tickets to return: default ${LIST_LIMIT.default}, maximum ${LIST_LIMIT.max}.`)
-        .optional(),
+      limit: limitParam(LIST_LIMIT.max, `Largest number of tickets on the page: default ${LIST_LIMIT.default}, maximum ${LIST_LIMIT.max}.`).optional(),
+      cursor: cursorParam('list_tickets').optional(),
     }),
     rest: { method: 'GET', path: '/tickets' },
     handler: (ctx, input) => listTickets(ctx, input),

@@ -43,6 +43,25 @@ export function ticketIdParam(description = 'The ticket: its key (e.g. DEMO-12, 
   return z.union([z.string().trim().min(1), z.number().int().positive()], { error: () => 'must be a ticket key (e.g. DEMO-12), a number or a UUID' }).describe(description);
 }
 
+/** A page size parameter from 1 to `max`, refused with the range when out of it. */
+export function limitParam(max: number, description: string) {
+  return z.coerce
+    .number({ error: () => `must be an integer from 1 to ${max}` })
+    .int({ error: () => `must be an integer from 1 to ${max}` })
+    .min(1, { error: () => `must be at least 1` })
+    .max(max, { error: () => `must be at most ${max} (the maximum)` })
+    .describe(description);
+}
+
+/** The cursor of a paged listing: the next_cursor of the previous answer, passed back unchanged. */
+export function cursorParam(tool: string) {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .describe(`next_cursor of the previous ${tool} answer, to get the page after it; leave it out for the first page. Pass the same filters again.`);
+}
+
 /** An ISO 8601 timestamp parameter (validated by the domain, which names the expected format). */
 export function timestampParam(description: string) {
   return z.string().describe(description);
