@@ -138,6 +138,7 @@ describe('the management additions in /openapi.json', () => {
       ['/api/llm/{org_code}/flows/{slug}/versions/{version}/restore', 'post', 'flows'],
       ['/api/llm/{org_code}/stats', 'get', 'runs'],
       ['/api/llm/{org_code}/providers/{name}/test', 'post', 'providers'],
+      ['/api/llm/{org_code}/knowledge-bases/{name}/query', 'post', 'knowledge bases'],
     ];
     for (const [path, method, tag] of routes) {
       const operation = spec.paths[path]?.[method];

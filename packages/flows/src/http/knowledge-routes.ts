@@ -5,7 +5,10 @@ import type { ProviderRegistry } from '../engine/provider-registry.ts';
 import type { FlowStore } from '../store/flow-store.ts';
 import type { KnowledgeStore } from '../store/knowledge-store.ts';
 import type { MemoryStore } from '../store/memory-store.ts';
-import { bearer, orgParams } from './schema.ts';
+import { presentRetrieved } from './presenters.ts';
+import { bearer, kbQueryBody, orgParams } from './schema.ts';
+
+const DEFAULT_TOP_K = 5;
 
 const kbParams = z.object({ org_code: z.string(), name: z.string() });
 const sessionParams = z.object({ org_code: z.string(), slug: z.string(), session_id: z.string() });
@@ -88,6 +91,26 @@ export function registerKnowledgeRoutes(app: App, deps: KnowledgeDeps): void {
       const result = await deps.knowledge.addDocuments({ id: principal.orgId, providersVersion: principal.providersVersion }, request.params.name, files);
       reply.status(201);
       return result;
+    },
+  );
+
+  app.post(
+    '/api/llm/:org_code/knowledge-bases/:name/query',
+    {
+      config: scope,
+      schema: {
+        tags,
+        summary: 'Try a query: the top chunks as a retrieval node finds them, with source and score',
+        params: kbParams,
+        body: kbQueryBody,
+        security: bearer,
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      // The retrieval node's own search: BM25, fused with embeddings when the base has a model.
+      const results = await deps.knowledge.search({ id: principal.orgId, providersVersion: principal.providersVersion }, request.params.name, request.body.query, request.body.top_k ?? DEFAULT_TOP_K);
+      return { results: results.map(presentRetrieved) };
     },
   );
 

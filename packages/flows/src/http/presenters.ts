@@ -1,5 +1,6 @@
 import type { FlowDefinition } from '../domain/flow-definition.ts';
 import type { HourFigures, RunFigures, RunStats, WindowFigures } from '../domain/run-stats.ts';
+import type { RetrievedChunk } from '../engine/knowledge-service.ts';
 import type { FlowSummary, FlowVersion, VersionSummary } from '../store/flow-store.ts';
 import type { TokenRow } from '../store/org-store.ts';
 import type { RunRecord } from '../store/run-store.ts';
@@ -58,6 +59,11 @@ export function presentStats(stats: RunStats) {
     total: presentWindow(stats.total),
     flows: stats.flows.map((f) => ({ flow: f.flow, ...presentWindow(f) })),
   };
+}
+
+/** One result of a knowledge-base query. */
+export function presentRetrieved(chunk: RetrievedChunk) {
+  return { text: chunk.text, source: chunk.source, score: chunk.score };
 }
 
 /** A run record (design/flows.md: runs). */

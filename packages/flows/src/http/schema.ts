@@ -55,6 +55,12 @@ export const statsQuery = z.object({
   hours: z.coerce.number().int().min(1).max(MAX_STATS_HOURS).optional().describe(`hours covered, ending with the current one (default 24, at most ${MAX_STATS_HOURS})`),
 });
 
+/** Body of a knowledge-base query. */
+export const kbQueryBody = z.object({
+  query: z.string().min(1).max(10_000),
+  top_k: z.number().int().min(1).max(20).optional().describe('results wanted (default 5)'),
+});
+
 /** Body of token creation. */
 export const tokenBody = z
   .object({ name: z.string().min(1).max(100).optional(), scope: z.enum(['run', 'manage']).optional() })
