@@ -116,7 +116,8 @@ function Charts({ stats, figures, scope }: { stats: RunStats; figures: WindowFig
   const byHour = new Map(figures.by_hour.map((h) => [h.hour, h]));
   const at = (hour: string) => byHour.get(hour);
   const busiest = figures.by_hour.reduce((best, h) => (h.runs > (best?.runs ?? 0) ? h : best), undefined as (typeof figures.by_hour)[number] | undefined);
-  const ms = (value: number) => duration(value);
+  // Axis labels and tooltips: "2.5 s", not duration()'s "2.50 s".
+  const ms = (value: number) => (value < 1000 ? `${Math.round(value)} ms` : `${Number((value / 1000).toFixed(2))} s`);
   return (
     <div className="charts">
       <HourlyChart
