@@ -166,6 +166,7 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
   it("the API page shows the input schema, the OpenAI client's base URL and model, and every snippet with a Copy button", async () => {
     await page.getByRole('heading', { name: 'API of Support bot', level: 1 }).waitFor();
     expect(await page.title()).toBe('API · Support bot · Switchboard Flows');
+    await screenshot(page, 'flow-api');
     const snippets = ((await (await h.get('/api/llm/acme/flows/support-bot/snippets')).json()) as { snippets: Array<{ id: string; title: string; code: string }> }).snippets;
     const schema = await (await h.get('/api/llm/acme/flows/support-bot/schema')).json();
     const flowUrl = `${h.base}/api/llm/acme/flows/support-bot`;
@@ -204,8 +205,6 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
     await tabs.first().click();
     await page.getByRole('tabpanel').getByRole('button', { name: 'Copy curl', exact: true }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippets.find((s) => s.id === 'curl')!.code);
-    await page.getByRole('heading', { name: 'API of Support bot' }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
-    await screenshot(page, 'flow-api');
   });
 
   it('the API page of an unknown flow says it is not found', async () => {
