@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { BASE_PATH, MCP_PATH, createLabel, createProject, createToken, withTicketsStore } from '../packages/tickets/src/index.ts';
+import { BASE_PATH, MCP_PATH } from '../packages/tickets/src/index.ts';
 import { startProcess, startService } from './lib/process.ts';
 import { compare, warnOnFailures } from './lib/load.ts';
 import type { Row } from './lib/report.ts';
 import type { Suite } from './context.ts';
+import { SEED_AREAS, seedProject } from './tickets-seed.ts';
+import { SIZE_PROJECTS, answerSizes, sizeNote } from './tickets-sizes.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const KEY = 'BENCH';
@@ -13,89 +15,23 @@ const TICKETS = 10_000;
 const TARGET = 5002;
 const SEARCH = 'checkout';
 
-const VERBS = ['Fix', 'Add', 'Refactor', 'Document', 'Speed up', 'Test', 'Remove'];
-const AREAS = ['checkout', 'login', 'search', 'billing', 'profile', 'admin', 'reports', 'cart', 'export', 'import', 'settings', 'mobile', 'API'];
-const THINGS = ['validation', 'error message', 'cache', 'pagination', 'layout', 'permissions', 'retry logic', 'timeouts', 'logging', 'form', 'webhook'];
-const TYPES = ['task', 'bug', 'story'];
-const PRIORITIES = ['lowest', 'low', 'medium', 'high', 'highest'];
-
-/** Seeds project BENCH (Auto-Summary off) with 10,000 tickets: every 20th an epic with 4 sub-tickets, one 'created' activity each, labels, documents. */
-export async function seedProject(env: Record<string, string>): Promise<string> {
-  return withTicketsStore(env, async (db) => {
-    const { project_id: projectId } = await createProject(db, { key: KEY, name: 'Benchmark', description: 'Seeded by npm run bench', autoSummary: false });
-    const labels = [await createLabel(db, KEY, 'backend', '#2563eb'), await createLabel(db, KEY, 'urgent', '#dc2626')];
-    const columns = await db.selectFrom('board_columns').select(['id', 'is_done']).where('project_id', '=', projectId).orderBy('position').execute();
-    const base = Date.parse('2026-01-01T00:00:00Z');
-    const at = (n: number) => new Date(base + n * 60_000).toISOString();
-    const ids = Array.from({ length: TICKETS + 1 }, () => randomUUID());
-    await db.transaction().execute(async (trx) => {
-      for (let start = 1; start <= TICKETS; start += 500) {
-        const tickets = [];
-        const activity = [];
-        const ticketLabels = [];
-        for (let n = start; n < Math.min(start + 500, TICKETS + 1); n++) {
-          const slot = n % 20;
-          const epic = slot === 1;
-          const parent = slot >= 2 && slot <= 5 ? ids[n - slot + 1] : null;
-          const column = columns[n % columns.length];
-          tickets.push({
-            id: ids[n],
-            project_id: projectId,
-            number: n,
-            title: `${VERBS[n % VERBS.length]} ${AREAS[n % AREAS.length]} ${THINGS[n % THINGS.length]}${epic ? ' (epic)' : ''}`,
-            description: `The ${AREAS[(n + 3) % AREAS.length]} page shows the wrong ${THINGS[(n + 5) % THINGS.length]} after a refresh. Steps: open it, change a value, reload. Expected: the new value. Seen in release ${n % 40}.`,
-            priority: PRIORITIES[n % PRIORITIES.length],
-            ticket_type: epic ? 'epic' : TYPES[n % TYPES.length],
-            column_id: column.id,
-            parent_id: parent,
-            assignee: null,
-            created_at: at(n),
-            updated_at: at(n),
-            completed_at: column.is_done === 1 ? at(n) : null,
-            ai_summary: null,
-            ai_summary_source: null,
-            summary_version: 1,
-            summarized_version: 1,
-            summary_claimed_until: null,
-          });
-          activity.push({ ticket_id: ids[n], project_id: projectId, action: 'created', detail: `Created in column ${n % columns.length}`, actor: 'token:import', created_at: at(n) });
-          if (n % 3 === 0) ticketLabels.push({ ticket_id: ids[n], label_id: labels[0].id });
-        }
-        await trx.insertInto('tickets').values(tickets).execute();
-        await trx.insertInto('activity').values(activity).execute();
-        if (ticketLabels.length) await trx.insertInto('ticket_labels').values(ticketLabels).execute();
-      }
-      const target = ids[TARGET];
-      await trx.insertInto('ticket_labels').values({ ticket_id: target, label_id: labels[1].id }).execute();
-      for (let i = 1; i <= 3; i++) {
-        const created_at = at(TARGET + i);
-        await trx.insertInto('comments').values({ id: randomUUID(), ticket_id: target, project_id: projectId, content: `Progress note ${i}: looked into the cause, details in the PR.`, author: 'token:agent', created_at }).execute();
-        await trx.insertInto('activity').values({ ticket_id: target, project_id: projectId, action: 'commented', detail: `Comment ${i}`, actor: 'token:agent', created_at }).execute();
-      }
-      const docs = [
-        { slug: 'readme', title: 'README', doc_type: 'readme', content: 'The benchmark project. '.repeat(200) },
-        ...['architecture', 'checkout-flow', 'release-process'].map((slug) => ({ slug, title: slug.replace('-', ' '), doc_type: 'wiki', content: `How the ${slug} works. `.repeat(50) })),
-      ];
-      await trx.insertInto('documents').values(docs.map((doc) => ({ id: randomUUID(), project_id: projectId, ...doc, created_at: at(0), updated_at: at(0) }))).execute();
-      await trx.updateTable('projects').set({ ticket_counter: TICKETS }).where('id', '=', projectId).execute();
-    });
-    return (await createToken(db, KEY, 'bench')).token;
-  });
-}
-
 async function getJson(url: string, init: RequestInit): Promise<{ status: number; body: any; bytes: number }> {
   const response = await fetch(url, init);
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined, bytes: Buffer.byteLength(text) };
 }
 
-/** Ticket board: the ticket read over REST (against a node:http baseline) and MCP, search, project status, create_ticket. */
+/**
+ * Ticket board: the ticket read over REST (against a node:http baseline) and MCP, search, project status,
+ * create_ticket; then the sizes of the listing answers an agent gets at 100, 1,000 and 10,000 tickets, with
+ * get_project_status over MCP at each size.
+ */
 export const benchTickets: Suite = async (outer) => {
   const started = performance.now();
   const context = { ...outer, log: (message: string) => outer.log(`${message} (${((performance.now() - started) / 1000).toFixed(1)} s)`) };
   const rows: Row[] = [];
   context.log(`tickets: seeding ${TICKETS.toLocaleString('en')} tickets`);
-  const token = await seedProject(context.env);
+  const token = await seedProject(context.env, { key: KEY, tickets: TICKETS, autoSummary: false, realistic: false, target: TARGET });
   const baselineEnv: Record<string, string> = context.postgres
     ? { BASELINE_PG_URL: context.postgres.url, BASELINE_PG_SCHEMA: `${context.postgres.prefix}_tickets` }
     : { BASELINE_SQLITE_FILE: join(context.env.DATA_DIR, 'tickets.db') };
@@ -141,11 +77,17 @@ export const benchTickets: Suite = async (outer) => {
     context.log('tickets: search, status, create');
     const search = await compare(context, service, undefined, (base) => ({ url: `${base}${BASE_PATH}/search?q=${SEARCH}&scope=all`, headers: auth }));
     warnOnFailures(context, 'tickets search', search);
-    rows.push({ scenario: `tickets GET /search?q=${SEARCH} (search)`, service: search.service, note: `${searched.body.results.length} results (limit 20) ranked from ~${Math.round(TICKETS / AREAS.length)} matching tickets + documents` });
-    // Each answer is the whole ticket index (~1 MB): 2 connections, or a quick run completes no request at all on a loaded machine.
+    rows.push({ scenario: `tickets GET /search?q=${SEARCH} (search)`, service: search.service, note: `${searched.body.results.length} results (limit 20) ranked from ~${Math.round(TICKETS / SEED_AREAS.length)} matching tickets + documents` });
+    // 2 connections, as when each answer was the whole index (926 KiB, 31 ms p50): the figures compare with those.
     const projectStatus = await compare({ ...context, connections: 2 }, service, undefined, (base) => ({ url: `${base}${BASE_PATH}/status`, headers: auth }));
     warnOnFailures(context, 'tickets status', projectStatus);
-    rows.push({ scenario: 'tickets GET /status (get_project_status)', service: projectStatus.service, unit: '2 connections', note: `the index of all ${TICKETS.toLocaleString('en')} tickets, ${Math.round(status.bytes / 1024)} KiB per response` });
+    const cut = status.body.boards.flatMap((board: { columns: Array<{ tickets: unknown[] }> }) => board.columns).reduce((sum: number, column: { tickets: unknown[] }) => sum + column.tickets.length, 0);
+    rows.push({
+      scenario: 'tickets GET /status (get_project_status)',
+      service: projectStatus.service,
+      unit: '2 connections',
+      note: `${TICKETS.toLocaleString('en')} tickets, the column indexes cut to ${cut} of them: ${Math.round(status.bytes / 1024)} KiB per response (the whole index was 926 KiB)`,
+    });
     let counter = 0;
     const create = await compare(context, service, undefined, (base) => ({
       url: `${base}${BASE_PATH}/tickets`,
@@ -155,9 +97,52 @@ export const benchTickets: Suite = async (outer) => {
     }));
     warnOnFailures(context, 'tickets create', create);
     rows.push({ scenario: 'tickets POST /tickets (create_ticket)', service: create.service, note: `${create.service.rps} tickets/s; Auto-Summary off for the project, so the summary worker stays idle` });
+
   } finally {
     await service.stop();
     await baseline.stop();
   }
+  rows.push(...(await benchAnswerSizes(context)));
   return rows;
 };
+
+/** The environment of a second store beside the run's (a directory under DATA_DIR, or schemas under a longer prefix). */
+function sizesEnv(env: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = { ...env, DATA_DIR: join(env.DATA_DIR, 'sizes') };
+  if (env.DATABASE_URL) {
+    const url = new URL(env.DATABASE_URL);
+    // run.ts drops every schema of its prefix, these too.
+    url.searchParams.set('schema_prefix', `${url.searchParams.get('schema_prefix')}_sizes`);
+    out.DATABASE_URL = url.toString();
+  }
+  return out;
+}
+
+/**
+ * The answers an agent gets at 100, 1,000 and 10,000 tickets (projects as agents fill them: 45-character titles,
+ * an AI summary on every ticket, Auto-Summary on), and get_project_status over MCP at each size. On a store of
+ * their own, so the other scenarios keep the database they always had (search reads every project's matches).
+ */
+async function benchAnswerSizes(context: Parameters<Suite>[0]): Promise<Row[]> {
+  const env = sizesEnv(context.env);
+  mkdirSync(env.DATA_DIR, { recursive: true });
+  context.log(`tickets: seeding projects of ${SIZE_PROJECTS.map((count) => count.toLocaleString('en')).join(', ')} tickets`);
+  const tokens: string[] = [];
+  for (const count of SIZE_PROJECTS) tokens.push(await seedProject(env, { key: `SIZE${count}`, tickets: count, autoSummary: true, realistic: true }));
+  const service = await startService('tickets', { ...env, TICKETS_PORT: '0' });
+  const rows: Row[] = [];
+  try {
+    for (const [i, count] of SIZE_PROJECTS.entries()) {
+      context.log(`tickets: answer sizes and get_project_status at ${count.toLocaleString('en')} tickets`);
+      const sizes = await answerSizes(service.url, tokens[i], SEARCH);
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', authorization: `Bearer ${tokens[i]}` };
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_project_status', arguments: {} } });
+      const status = await compare({ ...context, connections: 2 }, service, undefined, (base) => ({ url: `${base}${MCP_PATH}`, method: 'POST', headers, body }));
+      warnOnFailures(context, `tickets MCP get_project_status (${count} tickets)`, status);
+      rows.push({ scenario: `tickets MCP get_project_status (${count.toLocaleString('en')} tickets, as agents fill them)`, service: status.service, unit: '2 connections', note: sizeNote(sizes) });
+    }
+  } finally {
+    await service.stop();
+  }
+  return rows;
+}
