@@ -140,10 +140,18 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
     await page.waitForURL(`${h.base}/orgs/fresh/tokens`);
   });
 
-  it('shows a failed load with Try again, and loads when tried again', async () => {
+  it('shows the loading state, then a failed load with Try again, and loads when tried again', async () => {
     let fail = true;
-    await page.route('**/api/llm/acme/stats*', (route) => (fail ? route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { message: 'Database unavailable', type: 'api_error', code: 'internal' } }) }) : route.continue()));
+    let answer: () => void = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    await page.route('**/api/llm/acme/stats*', async (route) => {
+      if (!fail) return route.continue();
+      await held;
+      return route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { message: 'Database unavailable', type: 'api_error', code: 'internal' } }) });
+    });
     await page.goto('/orgs/acme');
+    await page.getByRole('status').filter({ hasText: 'Loading the last 24 hours…' }).waitFor();
+    answer();
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect((await alert.innerText()).replace(/\s+/g, ' ')).toBe('Something went wrong Database unavailable Try again');
