@@ -123,7 +123,8 @@ export default function FlowApiPage() {
           <dl className="kv">
             <dt>Run</dt>
             <dd className="copy-line">
-              <code className="mono">POST {flowUrl}/run</code>
+              <span className="badge accent">POST</span>
+              <code className="mono grow">{flowUrl}/run</code>
               <CopyButton text={`${flowUrl}/run`} what="run URL" />
             </dd>
             <dt>Streaming</dt>
