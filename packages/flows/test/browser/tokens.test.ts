@@ -71,7 +71,6 @@ describeInBrowser('LLM Hub → Tokens in the browser', () => {
     expect(await page.content()).not.toContain(token);
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
     expect(stored).not.toContain(token);
-    await screenshot(page, 'tokens');
 
     // Revoke, confirmed in a dialog whose button is also Revoke: the token is refused on its next request.
     await page.getByRole('button', { name: 'Revoke website' }).click();
@@ -81,6 +80,7 @@ describeInBrowser('LLM Hub → Tokens in the browser', () => {
     const revoked = page.getByRole('row').filter({ hasText: 'website' });
     await revoked.getByText(/^Revoked/).waitFor();
     expect(await revoked.getByRole('button', { name: 'Revoke website' }).count()).toBe(0);
+    await screenshot(page, 'tokens');
 
     const after = await runWith(token);
     expect(after.status).toBe(401);
