@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Link, Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { AppShell, Button, EmptyState, Loading, SessionGate, useSession } from '@switchboard/web-kit';
 import type { FlowsSessionExtra } from './api/types.ts';
 import { currentOrg, rememberOrg } from './org-memory.ts';
@@ -83,7 +83,9 @@ function OrgLayout() {
 function NotFound({ what }: { what: string }) {
   return (
     <div className="page">
-      <EmptyState title={`${what} not found`}>It does not exist, or you do not have access to it.</EmptyState>
+      <EmptyState title={`${what} not found`} action={<Link to="/">Go to your organization</Link>}>
+        It does not exist, or you do not have access to it.
+      </EmptyState>
     </div>
   );
 }
