@@ -142,6 +142,14 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
     const providers = await json(await h.get('/api/llm/acme/providers'));
     expect(providers.providers.find((p: { name: string }) => p.name === 'remote')).toEqual({ name: 'remote', kind: 'openai', base_url: 'https://api.example.com/v1', has_api_key: true, updated_at: expect.any(String) });
     expect(JSON.stringify(providers)).not.toContain('sk-very-secret');
+    // An edit without api_key (the dashboard never sees the key) keeps the stored one; null removes it.
+    const remote = async () => (await json(await h.get('/api/llm/acme/providers'))).providers.find((p: { name: string }) => p.name === 'remote');
+    expect((await h.put('/api/llm/acme/providers/remote', { kind: 'openai', base_url: 'https://api2.example.com/v1' })).status).toBe(200);
+    expect(await remote()).toMatchObject({ base_url: 'https://api2.example.com/v1', has_api_key: true });
+    const org = (await h.stores.orgs.findOrg('acme'))!;
+    expect((await h.stores.orgs.loadProviders(org.id)).find((p) => p.name === 'remote')?.apiKey).toBe('sk-very-secret-key-0000');
+    expect((await h.put('/api/llm/acme/providers/remote', { kind: 'openai', base_url: 'https://api2.example.com/v1', api_key: null })).status).toBe(200);
+    expect(await remote()).toMatchObject({ has_api_key: false });
     const badKind = await h.put('/api/llm/acme/providers/x', { kind: 'acme-ai' });
     expect(badKind.status).toBe(400);
     const noBase = await h.put('/api/llm/acme/providers/x', { kind: 'openai-compatible' });

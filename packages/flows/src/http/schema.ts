@@ -70,7 +70,7 @@ export const tokenBody = z
 export const providerBody = z.object({
   kind: z.enum(['openai', 'anthropic', 'openai-compatible']),
   base_url: z.string().optional(),
-  api_key: z.string().optional(),
+  api_key: z.string().nullable().optional().describe('omitted on an update: the stored key is kept; null or "" removes it'),
 });
 
 /** Bearer security requirement shared by every API route. */

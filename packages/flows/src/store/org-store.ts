@@ -175,8 +175,8 @@ export class OrgStore {
     return { principal, touch };
   }
 
-  /** Creates or replaces a provider connection; the API key is stored encrypted. */
-  async setProvider(orgId: number, input: { name: string; kind: string; baseUrl?: string; apiKey?: string }, now = new Date()): Promise<{ name: string; kind: ProviderKind }> {
+  /** Creates or replaces a provider connection; the API key is stored encrypted, and kept when an update gives none. */
+  async setProvider(orgId: number, input: { name: string; kind: string; baseUrl?: string; apiKey?: string | null }, now = new Date()): Promise<{ name: string; kind: ProviderKind }> {
     if (!PROVIDER_NAME.test(input.name)) throw new AppError('invalid_request', 'Provider name must be 1-40 characters of a-z, 0-9, "_" and "-"');
     if (!PROVIDER_KINDS.includes(input.kind as ProviderKind)) throw new AppError('invalid_request', `kind must be one of ${PROVIDER_KINDS.join(', ')}`);
     if (input.baseUrl !== undefined) {
@@ -190,17 +190,14 @@ export class OrgStore {
     }
     if (input.kind === 'openai-compatible' && !input.baseUrl) throw new AppError('invalid_request', 'An openai-compatible connection needs a base_url');
     const stamp = isoNow(now);
-    const values = {
-      kind: input.kind,
-      base_url: input.baseUrl?.replace(/\/+$/, '') ?? null,
-      api_key: input.apiKey ? encryptCredential(this.secret, input.apiKey) : null,
-      updated_at: stamp,
-    };
+    const apiKey = input.apiKey ? encryptCredential(this.secret, input.apiKey) : null;
+    const values = { kind: input.kind, base_url: input.baseUrl?.replace(/\/+$/, '') ?? null, updated_at: stamp };
     await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('provider_connections')
-        .values({ org_id: orgId, name: input.name, created_at: stamp, ...values })
-        .onConflict((oc) => oc.columns(['org_id', 'name']).doUpdateSet(values))
+        .values({ org_id: orgId, name: input.name, created_at: stamp, ...values, api_key: apiKey })
+        // No api_key in an update keeps the stored key (an edit form never sees it); null or "" removes it.
+        .onConflict((oc) => oc.columns(['org_id', 'name']).doUpdateSet(input.apiKey === undefined ? values : { ...values, api_key: apiKey }))
         .execute();
       await trx.updateTable('orgs').set((eb) => ({ providers_version: eb('providers_version', '+', 1) })).where('id', '=', orgId).execute();
     });

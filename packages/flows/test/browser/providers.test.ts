@@ -71,13 +71,25 @@ describeInBrowser('LLM Hub → Providers in the browser', () => {
     await dialog.waitFor({ state: 'detached' });
   });
 
-  it('edits a connection: the form says saving replaces the key, and an empty key field saves it without one', async () => {
+  it('edits a connection: an empty key field keeps the stored key, and Remove the stored key removes it', async () => {
+    const stored = async () => (await h.stores.orgs.loadProviders((await h.stores.orgs.findOrg('acme'))!.id)).find((p) => p.name === 'broken')!.apiKey;
+    const keyBefore = await stored();
+    expect(keyBefore).not.toBeNull();
     await page.getByRole('button', { name: 'Edit broken' }).click();
-    const form = page.getByRole('dialog', { name: 'Edit provider "broken"' });
+    let form = page.getByRole('dialog', { name: 'Edit provider "broken"' });
     expect(await form.getByLabel('Name').count()).toBe(0);
     expect(await form.getByLabel('Base URL').inputValue()).toBe(h.upstream.url);
     expect(await form.getByLabel('API key').inputValue()).toBe('');
-    expect(await form.getByText('Saving replaces the whole connection: the stored key is never shown, so enter it again, or leave this empty to save the connection without a key.').isVisible()).toBe(true);
+    expect(await form.getByText('A key is stored (never shown). Enter a new one to replace it.').isVisible()).toBe(true);
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+    expect((await providers()).find((p) => p.name === 'broken')!.has_api_key).toBe(true);
+    expect(await stored()).toBe(keyBefore);
+
+    await page.getByRole('button', { name: 'Edit broken' }).click();
+    form = page.getByRole('dialog', { name: 'Edit provider "broken"' });
+    await form.getByLabel('Remove the stored key').check();
+    expect(await form.getByLabel('API key').isDisabled()).toBe(true);
     await form.getByRole('button', { name: 'Save' }).click();
     await form.waitFor({ state: 'detached' });
     await page.getByRole('row').filter({ hasText: 'broken' }).getByText('Not set').waitFor();

@@ -11,7 +11,7 @@ export interface CreatedToken extends TokenInfo {
 export interface ProviderInput {
   kind: ProviderInfo['kind'];
   base_url?: string;
-  api_key?: string;
+  api_key?: string | null;
 }
 
 /** `POST …/providers/{name}/test`: the provider's model ids, or its error. */

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import {
   Badge,
   Button,
+  CheckboxField,
   ConfirmDialog,
   Dialog,
   EmptyState,
@@ -155,6 +156,7 @@ function ProviderDialog({ hub, provider, onClose, onSaved }: { hub: Hub; provide
   const [kind, setKind] = useState<ProviderInfo['kind']>(provider?.kind ?? 'openai-compatible');
   const [baseUrl, setBaseUrl] = useState(provider?.base_url ?? '');
   const [apiKey, setApiKey] = useState('');
+  const [removeKey, setRemoveKey] = useState(false);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -165,7 +167,9 @@ function ProviderDialog({ hub, provider, onClose, onSaved }: { hub: Hub; provide
     if (kind === 'openai-compatible' && !baseUrl.trim()) return setError('An OpenAI-compatible connection needs a base URL.');
     const body: ProviderInput = { kind };
     if (baseUrl.trim()) body.base_url = baseUrl.trim();
+    // No api_key keeps the stored key; null removes it.
     if (apiKey) body.api_key = apiKey;
+    else if (removeKey) body.api_key = null;
     setBusy(true);
     try {
       await hub.saveProvider(trimmed, body);
@@ -220,13 +224,11 @@ function ProviderDialog({ hub, provider, onClose, onSaved }: { hub: Hub; provide
           autoComplete="off"
           value={apiKey}
           onChange={(e) => setApiKey(e.target.value)}
-          placeholder={provider?.has_api_key ? 'Enter the key again to keep one' : 'Optional for local servers'}
-          hint={
-            provider?.has_api_key
-              ? 'Saving replaces the whole connection: the stored key is never shown, so enter it again, or leave this empty to save the connection without a key.'
-              : 'Stored encrypted; never shown again.'
-          }
+          disabled={removeKey}
+          placeholder={provider?.has_api_key ? 'Leave empty to keep the stored key' : 'Optional for local servers'}
+          hint={provider?.has_api_key ? 'A key is stored (never shown). Enter a new one to replace it.' : 'Stored encrypted; never shown again.'}
         />
+        {provider?.has_api_key ? <CheckboxField label="Remove the stored key" checked={removeKey} onChange={(e) => setRemoveKey(e.target.checked)} /> : null}
       </form>
     </Dialog>
   );
