@@ -27,6 +27,9 @@ import { useShortcuts } from './shortcuts.ts';
 
 type Tab = 'settings' | 'run' | 'versions';
 
+/** Navigation entries whose "Created flow" notice was shown. */
+const announced = new Set<string>();
+
 /** Copied nodes live here, so they can be pasted into another flow opened in the same tab. */
 let clipboard: Clip | undefined;
 
@@ -106,9 +109,11 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
 
   useEffect(() => {
     const created = (location.state as { created?: string } | null)?.created;
-    if (created) notify(`Created flow "${created}": its canvas starts with an Input and an Output node.`);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+    // Once per visit of the page New flow opened (not again when the builder mounts anew).
+    if (!created || announced.has(location.key)) return;
+    announced.add(location.key);
+    notify(`Created flow "${created}": its canvas starts with an Input and an Output node.`);
+  }, [location, notify]);
 
   const showNode = useCallback(
     (id: string) => {
@@ -141,12 +146,12 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
         const body = (error.body as { error?: { details?: ProblemDetail[]; latest_version?: number | null } } | null)?.error;
         if (error.status === 409 && error.code === 'version_conflict') {
           setConflict({ latest: body?.latest_version ?? null, mine: definition });
-          setSaveState({ kind: 'error', text: 'Not saved: someone saved a newer version' });
+          setSaveState({ kind: 'error', text: 'Not saved: someone saved a newer version', revision });
         } else if (error.status === 422 && Array.isArray(body?.details)) {
           store.setServerProblems(body.details, definition);
-          setSaveState({ kind: 'error', text: `Not saved: ${body.details.length} problem${body.details.length === 1 ? '' : 's'} (see Problems)` });
+          setSaveState({ kind: 'error', text: `Not saved: ${body.details.length} problem${body.details.length === 1 ? '' : 's'} (see Problems)`, revision });
         } else {
-          setSaveState({ kind: 'error', text: `Not saved: ${error.message}` });
+          setSaveState({ kind: 'error', text: `Not saved: ${error.message}`, revision });
         }
         return false;
       } finally {
@@ -172,9 +177,7 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
     (kind: NodeKind) => {
       const pane = document.querySelector('.builder-canvas')?.getBoundingClientRect();
       const center = pane ? flowView.screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 }) : { x: 0, y: 0 };
-      // Nodes added one after another step down-right instead of piling up.
-      const nearby = store.getState().nodes.filter((n) => Math.abs(n.position.x - center.x) < 200 && Math.abs(n.position.y - center.y) < 200).length;
-      const id = store.addNode(kind, { x: Math.round(center.x - NODE_SIZE.width / 2 + nearby * 24), y: Math.round(center.y - NODE_SIZE.height / 2 + nearby * 24) });
+      const id = store.addNode(kind, freeSpot(store.getState().nodes, { x: Math.round(center.x - NODE_SIZE.width / 2), y: Math.round(center.y - NODE_SIZE.height / 2) }));
       setTab('settings');
       return id;
     },
@@ -238,10 +241,10 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
           <Palette onAdd={addNode} />
           <ProblemsList onShow={showNode} />
         </aside>
-        <main className="builder-canvas" aria-busy={!ready} data-ready={ready ? 'true' : undefined}>
+        <section className="builder-canvas" aria-label="Canvas" aria-busy={!ready}>
           <FlowCanvas onNodeOpen={() => setTab('settings')} onReady={() => setReady(true)} />
           <EmptyCanvasHint />
-        </main>
+        </section>
         <aside className="builder-right">
           <div role="tablist" aria-label="Panels" className="tabs">
             {(
@@ -311,6 +314,19 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
       <LeaveGuard navigate={navigate} />
     </div>
   );
+}
+
+/** The first place at or below `at` where a new node overlaps none (a node added by click never hides another). */
+function freeSpot(nodes: ReadonlyArray<{ position: { x: number; y: number }; measured?: { width?: number; height?: number } }>, at: { x: number; y: number }) {
+  const overlaps = (y: number) =>
+    nodes.some((n) => {
+      const width = n.measured?.width ?? NODE_SIZE.width;
+      const height = n.measured?.height ?? NODE_SIZE.height;
+      return at.x < n.position.x + width + 16 && n.position.x < at.x + NODE_SIZE.width + 16 && y < n.position.y + height + 16 && n.position.y < y + NODE_SIZE.height + 16;
+    });
+  let y = at.y;
+  for (let step = 0; step < 40 && overlaps(y); step += 1) y += NODE_SIZE.height + 24;
+  return { x: at.x, y };
 }
 
 /** Shown over an empty canvas: how to start. */

@@ -2,12 +2,12 @@
 // the answer as it arrives, node states on the canvas, tool calls, then output, usage, latency and a link.
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, FormError, TextField } from '@switchboard/web-kit';
+import { Button, Field, FormError, TextField } from '@switchboard/web-kit';
 import type { InputVariable } from '../../../src/domain/flow-definition.ts';
 import { validateInput } from '../../../src/domain/input-variables.ts';
 import type { BuilderApi } from '../api/builder-api.ts';
 import type { Definition } from '../canvas/definition.ts';
-import { STARTED, finalStatuses, foldRunEvent, readJsonLines, type RunView } from './run-stream.ts';
+import { STARTED, finalStatuses, foldRunEvent, readJsonLines, toolStatuses, type RunView } from './run-stream.ts';
 import { useBuilder, useBuilderStore } from './use-builder.ts';
 
 type Values = Record<string, string | boolean>;
@@ -92,7 +92,7 @@ export function RunPanel({ client, org, slug, onSave }: { client: BuilderApi; or
     const apply = (next: RunView) => {
       current = next;
       setView(next);
-      store.setStatus(next.nodes, true);
+      store.setStatus(next.tools.length > 0 ? { ...next.nodes, ...toolStatuses(saved, next.tools) } : next.nodes, true);
     };
     try {
       const response = await client.startRun(slug, { input, metadata: session.trim() ? { session_id: session.trim() } : undefined }, controller.signal);
@@ -115,13 +115,12 @@ export function RunPanel({ client, org, slug, onSave }: { client: BuilderApi; or
       if (abort.current === controller) abort.current = undefined;
     }
     setLatency(Math.round(performance.now() - began));
-    const ids = store.getState().nodes.map((n) => n.id);
-    store.setStatus(finalStatuses(current, ids), true);
+    store.setStatus(finalStatuses(current, saved), true);
     if (current.runId) {
       // The run record has the exact states (skipped branches, the failed node) and the server's latency.
       const record = await client.run(current.runId).catch(() => undefined);
       if (record && abort.current === undefined) {
-        store.setStatus(finalStatuses(current, ids, record.trace), true);
+        store.setStatus(finalStatuses(current, saved, record.trace), true);
         if (typeof record.latency_ms === 'number') setLatency(Math.round(record.latency_ms));
       }
     }
@@ -144,7 +143,7 @@ export function RunPanel({ client, org, slug, onSave }: { client: BuilderApi; or
           </Button>
         </div>
       ) : null}
-      <form className="stack" onSubmit={submit} aria-label="Run input">
+      <form className="stack" onSubmit={submit} aria-label="Run input" noValidate>
         <FormError>{formError}</FormError>
         {variables.length === 0 ? <p className="faint small">The Input node declares no variables.</p> : null}
         {variables.map((variable) => (
@@ -182,21 +181,18 @@ function VariableInput({ variable, value, error, onChange }: { variable: InputVa
       );
     case 'enum':
       return (
-        <label className="field">
-          <span className="field-label">
-            {label}
-            {variable.required ? <span className="required-mark" aria-hidden="true">*</span> : null}
-          </span>
-          <select className="select" value={String(value)} required={variable.required} aria-invalid={Boolean(error) || undefined} onChange={(e) => onChange(e.target.value)}>
-            {variable.required ? null : <option value="">(not set)</option>}
-            {(variable.values ?? []).map((v) => (
-              <option key={JSON.stringify(v)} value={JSON.stringify(v)}>
-                {typeof v === 'string' ? v : JSON.stringify(v)}
-              </option>
-            ))}
-          </select>
-          {error ? <span className="error-text">{error}</span> : hint ? <span className="hint">{hint}</span> : null}
-        </label>
+        <Field label={label} required={variable.required} hint={hint} error={error}>
+          {({ id, describedBy, invalid }) => (
+            <select id={id} className="select" value={String(value)} required={variable.required} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(e) => onChange(e.target.value)}>
+              {variable.required ? null : <option value="">(not set)</option>}
+              {(variable.values ?? []).map((v) => (
+                <option key={JSON.stringify(v)} value={JSON.stringify(v)}>
+                  {typeof v === 'string' ? v : JSON.stringify(v)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       );
     case 'number':
     case 'integer':
@@ -218,23 +214,22 @@ function VariableInput({ variable, value, error, onChange }: { variable: InputVa
     case 'object':
     case 'array':
       return (
-        <label className="field">
-          <span className="field-label">
-            {label} ({variable.type}, JSON)
-            {variable.required ? <span className="required-mark" aria-hidden="true">*</span> : null}
-          </span>
-          <textarea
-            className="textarea code"
-            rows={3}
-            spellCheck={false}
-            required={variable.required}
-            placeholder={variable.type === 'object' ? '{}' : '[]'}
-            aria-invalid={Boolean(error) || undefined}
-            value={String(value)}
-            onChange={(e) => onChange(e.target.value)}
-          />
-          {error ? <span className="error-text">{error}</span> : hint ? <span className="hint">{hint}</span> : null}
-        </label>
+        <Field label={`${label} (${variable.type}, JSON)`} required={variable.required} hint={hint} error={error}>
+          {({ id, describedBy, invalid }) => (
+            <textarea
+              id={id}
+              className="textarea code"
+              rows={3}
+              spellCheck={false}
+              required={variable.required}
+              placeholder={variable.type === 'object' ? '{}' : '[]'}
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+              value={String(value)}
+              onChange={(e) => onChange(e.target.value)}
+            />
+          )}
+        </Field>
       );
     default:
       return <TextField label={label} required={variable.required} value={String(value)} error={error} hint={hint} maxLength={variable.max_length} onChange={(e) => onChange(e.target.value)} />;

@@ -1,5 +1,8 @@
 // The Run panel's stream: JSON Lines events of `POST …/run` with `"stream": true` (design/flows.md) read as
 // they arrive, and folded into what the panel shows. The fold is pure.
+import { toolNameOf } from '../../../src/domain/node-validation.ts';
+import { toolWiring } from '../../../src/domain/tool-wiring.ts';
+import type { Definition } from '../canvas/definition.ts';
 import type { NodeStatus } from './store.ts';
 
 /** One event of the JSON Lines stream. */
@@ -83,14 +86,46 @@ export function foldRunEvent(view: RunView, event: RunEvent): RunView {
 }
 
 /**
- * Node states once the run is over: what the stream said, then every node
- * that never started is `skipped` (a branch not taken); the run record's
- * trace, when read, corrects the rest.
+ * States of the tool and agent nodes an llm node called, from the tool calls
+ * seen: `finished`, or `failed` when a call answered an error. Calls that no
+ * HTTP tool or agent answers by name came from the llm node's MCP tools.
  */
-export function finalStatuses(view: RunView, nodeIds: readonly string[], trace?: ReadonlyArray<{ node: string; status: string }>): Record<string, NodeStatus> {
+export function toolStatuses(definition: Pick<Definition, 'nodes' | 'edges'>, tools: readonly ToolCallView[]): Record<string, NodeStatus> {
+  const { toolsOf } = toolWiring(definition.nodes, definition.edges);
+  const byId = new Map(definition.nodes.map((n) => [n.id, n]));
   const statuses: Record<string, NodeStatus> = {};
-  for (const id of nodeIds) statuses[id] = view.nodes[id] ?? 'skipped';
-  for (const entry of trace ?? []) statuses[entry.node] = entry.status === 'succeeded' ? 'finished' : entry.status === 'failed' ? 'failed' : entry.status === 'skipped' ? 'skipped' : statuses[entry.node];
+  const mark = (id: string, call: ToolCallView) => {
+    if (!call.done) statuses[id] ??= 'running';
+    else if (call.error !== undefined) statuses[id] = 'failed';
+    else if (statuses[id] !== 'failed') statuses[id] = 'finished';
+  };
+  for (const call of tools) {
+    const wired = (toolsOf.get(call.node) ?? []).map((id) => byId.get(id)!).filter(Boolean);
+    const named = wired.find((node) => toolNameOf(node) === call.tool);
+    if (named) mark(named.id, call);
+    else for (const node of wired.filter((n) => n.type === 'tool' && n.data.kind === 'mcp')) mark(node.id, call);
+  }
+  return statuses;
+}
+
+/**
+ * Node states once the run is over: what the stream said, then every step
+ * that never started is `skipped` (a branch not taken; tools that were not
+ * called have no state); the run record's trace, when read, corrects the rest.
+ */
+export function finalStatuses(view: RunView, definition: Pick<Definition, 'nodes' | 'edges'>, trace?: ReadonlyArray<{ node: string; status: string }>): Record<string, NodeStatus> {
+  const { toolNodes } = toolWiring(definition.nodes, definition.edges);
+  const called = toolStatuses(definition, view.tools);
+  const statuses: Record<string, NodeStatus> = {};
+  for (const node of definition.nodes) {
+    if (toolNodes.has(node.id)) {
+      if (called[node.id]) statuses[node.id] = called[node.id] === 'running' ? 'failed' : called[node.id];
+    } else statuses[node.id] = view.nodes[node.id] ?? 'skipped';
+  }
+  for (const entry of trace ?? []) {
+    const status = entry.status === 'succeeded' ? 'finished' : entry.status === 'failed' ? 'failed' : entry.status === 'skipped' ? 'skipped' : undefined;
+    if (status) statuses[entry.node] = status;
+  }
   return statuses;
 }
 

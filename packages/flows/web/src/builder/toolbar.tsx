@@ -4,7 +4,7 @@ import { Button } from '@switchboard/web-kit';
 import { useBuilder, useBuilderStore } from './use-builder.ts';
 
 /** What the last save did. */
-export type SaveState = { kind: 'idle' } | { kind: 'busy' } | { kind: 'saved'; version: number } | { kind: 'error'; text: string };
+export type SaveState = { kind: 'idle' } | { kind: 'busy' } | { kind: 'saved'; version: number } | { kind: 'error'; text: string; revision: number };
 
 const mod = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘' : 'Ctrl+';
 
@@ -35,10 +35,13 @@ export function Toolbar({
   const dirty = useBuilder((s) => s.dirty);
   const canUndo = useBuilder((s) => s.canUndo);
   const canRedo = useBuilder((s) => s.canRedo);
+  const revision = useBuilder((s) => s.revision);
+  // A refused save is news until the next edit.
+  const refused = saveState.kind === 'error' && saveState.revision === revision;
   const status =
     saveState.kind === 'busy'
       ? 'Saving…'
-      : saveState.kind === 'error'
+      : refused
         ? saveState.text
         : dirty
           ? 'Unsaved changes'
@@ -46,7 +49,7 @@ export function Toolbar({
             ? `Saved version ${saveState.version}`
             : `Version ${version}`;
   return (
-    <header className="builder-bar">
+    <section className="builder-bar" aria-label="Flow toolbar">
       <nav className="builder-crumbs" aria-label="Breadcrumbs">
         <Link to={`/orgs/${org}/flows`}>Flows</Link>
         <span aria-hidden="true">/</span>
@@ -59,7 +62,7 @@ export function Toolbar({
           {slug}
         </Link>
       ) : null}
-      <span role="status" className={`save-state ${saveState.kind === 'error' ? 'error' : dirty ? 'dirty' : 'clean'}`}>
+      <span role="status" className={`save-state ${refused ? 'error' : dirty ? 'dirty' : 'clean'}`}>
         {status}
       </span>
       <div className="builder-actions">
@@ -85,6 +88,6 @@ export function Toolbar({
           Save
         </Button>
       </div>
-    </header>
+    </section>
   );
 }

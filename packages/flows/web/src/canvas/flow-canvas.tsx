@@ -39,6 +39,7 @@ const MINIMAP_COLORS: Record<string, string> = {
   template: '#64748b',
   output: '#15803d',
 };
+const MINIMAP_SIZE = { width: 168, height: 112 };
 const minimapColor = (node: { type?: string }) => MINIMAP_COLORS[node.type ?? ''] ?? '#94a3b8';
 
 interface Drawn {
@@ -158,7 +159,7 @@ export function FlowCanvas({ onNodeOpen, onReady }: { onNodeOpen?: (id: string) 
     >
       <Background variant={BackgroundVariant.Dots} gap={16} size={1} color="#d4d4dc" />
       <Controls position="bottom-left" showInteractive={false} />
-      <MiniMap position="bottom-right" pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} ariaLabel="Minimap" />
+      <MiniMap position="bottom-right" pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} ariaLabel="Minimap" style={MINIMAP_SIZE} />
     </ReactFlow>
   );
 }

@@ -10,9 +10,6 @@ function LlmNode({ data }: NodeProps<CanvasNode>) {
     <NodeFrame kind="llm" node={data.node}>
       <Handle type="target" position={Position.Left} id="in" title={`Input of ${id}`} />
       <Handle type="target" position={Position.Bottom} id="tools" className="handle-tools" title={`Tools of ${id}: wire tool and agent nodes here`} />
-      <span className="fnode-tools-label" aria-hidden="true">
-        tools
-      </span>
       <Handle type="source" position={Position.Right} id="out" title={`Output of ${id}: drag to a node's input`} />
     </NodeFrame>
   );
