@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { cardOfTicket, findCard, moveCard, placeTicket, removeCard, rollbackMove, ticketTotal } from '../../web/src/board/board-state.ts';
+import { board, card, countsOf, keysOf, ticket } from './fixtures.ts';
+
+describe('moveCard (the optimistic move)', () => {
+  it('moves the card to the top of the target lane and moves one from the counts, leaving the old view untouched', () => {
+    const before = board();
+    const snapshot = JSON.stringify(before);
+    const { view, from } = moveCard(before, 'A-2', 'Done');
+    expect(keysOf(view)).toEqual({ 'To Do': ['A-1'], 'In Progress': ['A-3'], Done: ['A-2'] });
+    expect(countsOf(view)).toEqual({ 'To Do': 1, 'In Progress': 1, Done: 1 });
+    expect(from).toEqual({ column: 'To Do', index: 1 });
+    expect(JSON.stringify(before)).toBe(snapshot);
+  });
+
+  it('matches the column name case-insensitively, as move_ticket does', () => {
+    expect(keysOf(moveCard(board(), 'A-1', 'in progress').view)['In Progress']).toEqual(['A-1', 'A-3']);
+  });
+
+  it('answers the same view for an unknown card, an unknown lane or the lane the card is in', () => {
+    const before = board();
+    for (const [key, column] of [['A-9', 'Done'], ['A-1', 'Nowhere'], ['A-1', 'To Do']]) {
+      const { view, from } = moveCard(before, key!, column!);
+      expect(view).toBe(before);
+      expect(from).toBeUndefined();
+    }
+  });
+
+  it('keeps the lanes it does not touch as the same objects (React skips them)', () => {
+    const before = board();
+    const { view } = moveCard(before, 'A-1', 'Done');
+    expect(view.columns[1]).toBe(before.columns[1]);
+  });
+});
+
+describe('rollbackMove (a refused move snaps back)', () => {
+  it('puts the card back at its old index, so the board is as before', () => {
+    const before = board();
+    const { view, from } = moveCard(before, 'A-1', 'Done');
+    expect(rollbackMove(view, 'A-1', from!)).toEqual(before);
+  });
+
+  it('keeps changes that arrived meanwhile (a live update of another card)', () => {
+    const { view, from } = moveCard(board(), 'A-1', 'Done');
+    const meanwhile = placeTicket(view, ticket('A-7', { column: 'In Progress' }));
+    expect(keysOf(rollbackMove(meanwhile, 'A-1', from!))).toEqual({ 'To Do': ['A-1', 'A-2'], 'In Progress': ['A-7', 'A-3'], Done: [] });
+  });
+
+  it('does nothing when the card is gone or already back', () => {
+    const before = board();
+    expect(rollbackMove(before, 'A-1', { column: 'To Do', index: 0 })).toBe(before);
+    expect(rollbackMove(removeCard(before, 'A-1'), 'A-1', { column: 'Done', index: 0 })).toEqual(removeCard(before, 'A-1'));
+  });
+});
+
+describe('placeTicket (the live-update reducer)', () => {
+  it('moves a ticket that changed column to the top of its new lane', () => {
+    const view = placeTicket(board(), ticket('A-1', { column: 'Done', completed_at: '2025-01-02T00:00:00Z' }));
+    expect(keysOf(view)).toEqual({ 'To Do': ['A-2'], 'In Progress': ['A-3'], Done: ['A-1'] });
+    expect(countsOf(view)).toEqual({ 'To Do': 1, 'In Progress': 1, Done: 1 });
+  });
+
+  it('updates a ticket in place when it stays in its lane (an edit does not reorder the lane)', () => {
+    const view = placeTicket(board(), ticket('A-2', { title: 'Renamed' }));
+    expect(keysOf(view)['To Do']).toEqual(['A-1', 'A-2']);
+    expect(findCard(view, 'A-2')!.card.title).toBe('Renamed');
+    expect(countsOf(view)['To Do']).toBe(2);
+  });
+
+  it('adds a new ticket at the top of its lane and counts it', () => {
+    const view = placeTicket(board(), ticket('A-4', { column: 'to do' }));
+    expect(keysOf(view)['To Do']).toEqual(['A-4', 'A-1', 'A-2']);
+    expect(ticketTotal(view)).toBe(4);
+  });
+
+  it('takes a ticket off the board when it moved to another board, and ignores one of another board', () => {
+    expect(keysOf(placeTicket(board(), ticket('A-1', { board: 'Ops', column: 'Queue' })))['To Do']).toEqual(['A-2']);
+    const before = board();
+    expect(placeTicket(before, ticket('A-9', { board: 'Ops', column: 'To Do' }))).toBe(before);
+  });
+
+  it('answers the same view when nothing on the card changed', () => {
+    const before = board();
+    expect(placeTicket(before, ticket('A-1'))).toBe(before);
+  });
+
+  it("gives an epic its progress from the sub-tickets in this board's done columns", () => {
+    const epic = ticket('A-3', {
+      ticket_type: 'epic',
+      column: 'In Progress',
+      sub_tickets: [
+        { id: '1', key: 'A-5', title: 's', column: 'Done', priority: 'medium', ticket_type: 'task' },
+        { id: '2', key: 'A-6', title: 's', column: 'To Do', priority: 'medium', ticket_type: 'task' },
+        { id: '3', key: 'A-7', title: 's', column: 'done', priority: 'medium', ticket_type: 'task' },
+      ],
+    });
+    expect(findCard(placeTicket(board(), epic), 'A-3')!.card.progress).toEqual({ done: 2, total: 3 });
+    expect(cardOfTicket(ticket('A-1'), new Set(['done'])).progress).toBeNull();
+    expect(cardOfTicket(ticket('A-1', { ticket_type: 'epic' }), new Set(['done'])).progress).toEqual({ done: 0, total: 0 });
+    expect(cardOfTicket(ticket('A-1', { parent: { id: 'x', key: 'A-3', title: 'e' } }), new Set()).parent).toBe('A-3');
+  });
+});
+
+describe('removeCard', () => {
+  it('removes a deleted ticket and lowers its lane count; an unknown key changes nothing', () => {
+    const before = board();
+    expect(countsOf(removeCard(before, 'A-3'))['In Progress']).toBe(0);
+    expect(removeCard(before, 'A-99')).toBe(before);
+    expect(card('X-1').progress).toBeNull();
+  });
+});

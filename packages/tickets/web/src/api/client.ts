@@ -1,0 +1,98 @@
+import { api } from '@switchboard/web-kit';
+import type {
+  BoardView,
+  ColumnInfo,
+  Comment,
+  CreatedToken,
+  Document,
+  DocumentMeta,
+  Label,
+  Member,
+  ProjectSettings,
+  ProjectToken,
+  SearchResult,
+  SettingsBoard,
+  SettingsColumn,
+  Ticket,
+  TicketDetail,
+} from './types.ts';
+
+/** Fields of a new ticket (create_ticket / create_sub_ticket). */
+export interface NewTicket {
+  title: string;
+  description?: string;
+  ticket_type?: string;
+  priority?: string;
+  column_name?: string;
+  labels?: string[];
+  assignee?: string | null;
+}
+
+/** Fields update_ticket changes. */
+export interface TicketChanges {
+  title?: string;
+  description?: string;
+  ticket_type?: string;
+  priority?: string;
+  labels?: string[];
+  assignee?: string | null;
+}
+
+const path = encodeURIComponent;
+
+/** The API of one project, `/api/projects/{KEY}/…`: the 19 tools' REST paths with the session cookie, plus the board and settings. */
+export function projectApi(key: string) {
+  const base = `/api/projects/${path(key)}`;
+  return {
+    base,
+    board: (board: string | undefined, signal?: AbortSignal) => api<BoardView>(`${base}/board${board ? `?board=${path(board)}` : ''}`, { signal }),
+    columns: (signal?: AbortSignal) => api<{ columns: ColumnInfo[] }>(`${base}/columns`, { signal }),
+    ticket: (ticketKey: string, signal?: AbortSignal) => api<TicketDetail>(`${base}/tickets/${path(ticketKey)}`, { signal }),
+    createTicket: (body: NewTicket) => api<Ticket>(`${base}/tickets`, { method: 'POST', body }),
+    createSubTicket: (parent: string, body: NewTicket) => api<Ticket>(`${base}/tickets/${path(parent)}/sub-ticket`, { method: 'POST', body }),
+    convertToSubTicket: (ticketKey: string, epic: string) => api<Ticket>(`${base}/tickets/${path(ticketKey)}/convert-to-sub-ticket`, { method: 'POST', body: { epic_id: epic } }),
+    updateTicket: (ticketKey: string, body: TicketChanges) => api<Ticket>(`${base}/tickets/${path(ticketKey)}`, { method: 'PUT', body }),
+    moveTicket: (ticketKey: string, columnName: string) => api<Ticket>(`${base}/tickets/${path(ticketKey)}/move`, { method: 'POST', body: { column_name: columnName } }),
+    addComment: (ticketKey: string, content: string) => api<Comment>(`${base}/tickets/${path(ticketKey)}/comment`, { method: 'POST', body: { content } }),
+    deleteTicket: (ticketKey: string) => api<{ deleted: true; key: string }>(`${base}/tickets/${path(ticketKey)}`, { method: 'DELETE' }),
+    search: (q: string, scope: string, signal?: AbortSignal) => api<{ results: SearchResult[] }>(`${base}/search?q=${path(q)}&scope=${path(scope)}&limit=50`, { signal }),
+    documents: async (signal?: AbortSignal): Promise<DocumentMeta[]> => {
+      // Paged by the service (40,000 characters a page): follow next_cursor to the end.
+      const all: DocumentMeta[] = [];
+      let cursor: string | null | undefined;
+      do {
+        const page: { documents: DocumentMeta[]; next_cursor?: string | null } = await api(`${base}/documents${cursor ? `?cursor=${path(cursor)}` : ''}`, { signal });
+        all.push(...page.documents);
+        cursor = page.next_cursor;
+      } while (cursor);
+      return all;
+    },
+    document: (slug: string, signal?: AbortSignal) => api<Document>(`${base}/documents/${path(slug)}`, { signal }),
+    createDocument: (body: { title: string; content: string; doc_type: string; slug?: string }) => api<Document>(`${base}/documents`, { method: 'POST', body }),
+    updateDocument: (slug: string, body: { title?: string; content?: string; doc_type?: string }) => api<Document>(`${base}/documents/${path(slug)}`, { method: 'PUT', body }),
+    deleteDocument: (slug: string) => api<unknown>(`${base}/documents/${path(slug)}`, { method: 'DELETE' }),
+    labels: (signal?: AbortSignal) => api<{ labels: Label[] }>(`${base}/labels`, { signal }),
+    members: (signal?: AbortSignal) => api<{ members: Member[] }>(`${base}/members`, { signal }),
+
+    settings: (signal?: AbortSignal) => api<ProjectSettings>(`${base}/settings`, { signal }),
+    saveSettings: (body: { name?: string; description?: string; settings?: { auto_summary?: boolean } }) => api<ProjectSettings>(`${base}/settings`, { method: 'PUT', body }),
+    addBoard: (name: string) => api<SettingsBoard>(`${base}/boards`, { method: 'POST', body: { name } }),
+    renameBoard: (id: string, name: string) => api<SettingsBoard>(`${base}/boards/${path(id)}`, { method: 'PUT', body: { name } }),
+    addColumn: (boardId: string, body: { name: string; is_done_column?: boolean }) => api<SettingsColumn>(`${base}/boards/${path(boardId)}/columns`, { method: 'POST', body }),
+    updateColumn: (id: string, body: { name?: string; position?: number; is_done_column?: boolean }) => api<SettingsColumn>(`${base}/columns/${path(id)}`, { method: 'PUT', body }),
+    deleteColumn: (id: string) => api<unknown>(`${base}/columns/${path(id)}`, { method: 'DELETE' }),
+    createLabel: (body: { name: string; color: string }) => api<Label>(`${base}/labels`, { method: 'POST', body }),
+    updateLabel: (id: string, body: { name?: string; color?: string }) => api<Label>(`${base}/labels/${path(id)}`, { method: 'PUT', body }),
+    deleteLabel: (id: string) => api<unknown>(`${base}/labels/${path(id)}`, { method: 'DELETE' }),
+    addMember: (email: string) => api<unknown>(`${base}/members`, { method: 'POST', body: { email } }),
+    removeMember: (userId: string) => api<unknown>(`${base}/members/${path(userId)}`, { method: 'DELETE' }),
+    tokens: (signal?: AbortSignal) => api<{ tokens: ProjectToken[] }>(`${base}/tokens`, { signal }),
+    createToken: (name: string) => api<CreatedToken>(`${base}/tokens`, { method: 'POST', body: { name } }),
+    revokeToken: (id: string) => api<unknown>(`${base}/tokens/${path(id)}`, { method: 'DELETE' }),
+    eventsUrl: `${base}/events`,
+  };
+}
+
+/** The client of one project. */
+export type ProjectApi = ReturnType<typeof projectApi>;
+

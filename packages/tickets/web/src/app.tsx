@@ -1,0 +1,119 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { EmptyState, Loading, SessionGate, useSession } from '@switchboard/web-kit';
+import type { TicketsSessionExtra } from './api/types.ts';
+import { currentProject, rememberProject } from './project-memory.ts';
+import { ProjectProvider } from './project-context.tsx';
+import { paths, projectOfTicketKey } from './routes.ts';
+import { Shell } from './shell.tsx';
+
+const BoardPage = lazy(() => import('./board/board-page.tsx'));
+const DocumentsPage = lazy(() => import('./pages/documents-page.tsx'));
+const SearchPage = lazy(() => import('./pages/search-page.tsx'));
+const SettingsPage = lazy(() => import('./settings/settings-page.tsx'));
+
+/** The ticket board's UI: sign-in, then a project's pages, each at its own URL (the project in it). */
+export function App() {
+  return (
+    <SessionGate service="Switchboard Tickets">
+      <Routes>
+        <Route path="/" element={<ToCurrentProject section="board" />} />
+        <Route path="/login" element={<ToCurrentProject section="board" />} />
+        {['board', 'documents', 'search', 'settings'].map((section) => (
+          <Route key={section} path={`/${section}`} element={<ToCurrentProject section={section} />} />
+        ))}
+        <Route path="*" element={<ProjectFrame />} />
+      </Routes>
+    </SessionGate>
+  );
+}
+
+/** `/` (and `/board`, `/documents`, …) go to that page of the current project: the last one used, else the first by key. */
+function ToCurrentProject({ section }: { section: string }) {
+  const { session } = useSession<TicketsSessionExtra>();
+  const location = useLocation();
+  const project = currentProject(session.projects.map((p) => p.key));
+  if (!project) {
+    return (
+      <Shell project={undefined}>
+        <div className="page">
+          <EmptyState title="No project yet">
+            <p>You are not a member of any project. An administrator adds you with</p>
+            <code className="inline-code">npx switchboard tickets member add KEY {session.user.email}</code>
+            <p>
+              or, to start a new project: <code className="inline-code">npx switchboard tickets project create KEY --name "Name"</code>
+            </p>
+          </EmptyState>
+        </div>
+      </Shell>
+    );
+  }
+  return <Navigate to={`/projects/${encodeURIComponent(project)}/${section}${location.search}`} replace />;
+}
+
+/** Which project and page a URL names: `/projects/{KEY}/…` or `/tickets/{KEY-N}`. */
+function parseLocation(pathname: string): { project: string | undefined; section: string; ticket?: string } {
+  const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts[0] === 'tickets' && parts[1] && parts.length === 2) return { project: projectOfTicketKey(parts[1]), section: 'board', ticket: parts[1].toUpperCase() };
+  if (parts[0] === 'projects' && parts[1]) return { project: parts[1].toUpperCase(), section: parts[2] ?? '' };
+  return { project: undefined, section: '' };
+}
+
+/**
+ * The frame of every project page. The board stays mounted while a ticket
+ * opens over it and closes again (`/projects/K/board` ↔ `/tickets/K-N`), so
+ * a board of ten thousand tickets is read once. A project the user may not
+ * see is "not found", as the API says (its existence is not revealed).
+ */
+function ProjectFrame() {
+  const { session } = useSession<TicketsSessionExtra>();
+  const location = useLocation();
+  const { project, section, ticket } = parseLocation(location.pathname);
+  const known = project ? session.projects.find((p) => p.key === project) : undefined;
+  if (!project || !known) {
+    return (
+      <Shell project={undefined}>
+        <NotFound what={project ? 'Project' : 'Page'} />
+      </Shell>
+    );
+  }
+  rememberProject(project);
+  if (section === '') return <Navigate to={paths.board(project)} replace />;
+  return (
+    <ProjectProvider key={project} projectKey={project} name={known.name}>
+      <Shell project={project}>
+        {section === 'board' ? (
+          <Suspense fallback={<Loading />}>
+            <BoardPage ticketKey={ticket} />
+          </Suspense>
+        ) : (
+          <Routes>
+            <Route path="/projects/:key/documents" element={<Page element={<DocumentsPage />} />} />
+            <Route path="/projects/:key/documents/:slug" element={<Page element={<DocumentsPage />} />} />
+            <Route path="/projects/:key/search" element={<Page element={<SearchPage />} />} />
+            <Route path="/projects/:key/settings" element={<Navigate to={paths.settings(project)} replace />} />
+            <Route path="/projects/:key/settings/:tab" element={<Page element={<SettingsPage />} />} />
+            <Route path="*" element={<NotFound what="Page" />} />
+          </Routes>
+        )}
+      </Shell>
+    </ProjectProvider>
+  );
+}
+
+/** A lazily loaded page in the centred column. */
+function Page({ element }: { element: ReactNode }) {
+  return (
+    <Suspense fallback={<Loading />}>
+      <div className="page">{element}</div>
+    </Suspense>
+  );
+}
+
+function NotFound({ what }: { what: string }) {
+  return (
+    <div className="page">
+      <EmptyState title={`${what} not found`}>It does not exist, or you do not have access to it.</EmptyState>
+    </div>
+  );
+}

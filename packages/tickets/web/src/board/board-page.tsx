@@ -1,0 +1,163 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
+import { Button, ErrorState, Loading, useTitle } from '@switchboard/web-kit';
+import { useProject } from '../project-context.tsx';
+import { lastBoard, rememberBoard } from '../project-memory.ts';
+import { paths } from '../routes.ts';
+import { TicketPanel } from '../ticket/ticket-panel.tsx';
+import { findCard, ticketTotal } from './board-state.ts';
+import { EmptyBoard } from './empty-board.tsx';
+import { FilterBar } from './filter-bar.tsx';
+import { cardMatcher, filtersFromQuery, hasFilters, queryWithFilters, type BoardFilters } from './filters.ts';
+import { laneCoordinates, shortcutOf } from './keyboard.ts';
+import { Lane } from './lane.tsx';
+import { NewTicketDialog } from './new-ticket-dialog.tsx';
+import { CardFace } from './ticket-card.tsx';
+import { useBoard } from './use-board.ts';
+
+// The pointer decides while it is over a lane; the keyboard (no pointer) goes by the card's rectangle.
+const collision: CollisionDetection = (args) => {
+  const hits = pointerWithin(args);
+  return hits.length > 0 ? hits : rectIntersection(args);
+};
+
+/** **Board**: the lanes of the selected board, filters, **New ticket**, drag and drop, and the ticket panel at `/tickets/{KEY-N}`. */
+export default function BoardPage({ ticketKey }: { ticketKey: string | undefined }) {
+  const project = useProject();
+  const [query, setQuery] = useSearchParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const boards = useMemo(() => [...new Set(project.columns.map((c) => c.board_name))], [project.columns]);
+  const remembered = lastBoard(project.key);
+  const boardName = query.get('board') ?? (remembered && boards.includes(remembered) ? remembered : undefined);
+  const board = useBoard(boardName);
+  const { view } = board;
+  const shownBoard = view?.board.name;
+  useTitle(ticketKey ?? (shownBoard ? `${shownBoard} board` : 'Board'), `${project.key} · Switchboard Tickets`);
+  useEffect(() => {
+    if (shownBoard) rememberBoard(project.key, shownBoard);
+  }, [project.key, shownBoard]);
+
+  const filters = useMemo(() => filtersFromQuery(query), [query]);
+  const filtered = hasFilters(filters);
+  const setFilters = useCallback((next: Partial<BoardFilters>) => setQuery((current) => queryWithFilters(current, next), { replace: true }), [setQuery]);
+  const lanes = useMemo(() => {
+    if (!view) return [];
+    const matches = cardMatcher(filters);
+    return view.columns.map((lane) => ({ lane, cards: filtered ? lane.cards.filter(matches) : lane.cards }));
+  }, [view, filters, filtered]);
+
+  const [creating, setCreating] = useState(false);
+  const filterRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement | null;
+      const shortcut = shortcutOf({
+        key: event.key,
+        ctrlKey: event.ctrlKey,
+        metaKey: event.metaKey,
+        altKey: event.altKey,
+        target: target ? { tagName: target.tagName, isContentEditable: target.isContentEditable, inDialog: Boolean(target.closest?.('[role="dialog"]')) || Boolean(document.querySelector('.dialog-backdrop')) } : null,
+      });
+      if (!shortcut || event.defaultPrevented) return;
+      event.preventDefault();
+      if (shortcut === 'new-ticket') setCreating(true);
+      else filterRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  const open = useCallback((key: string) => navigate(paths.ticket(key, location.search)), [navigate, location.search]);
+  const close = useCallback(() => navigate(paths.board(project.key, location.search)), [navigate, project.key, location.search]);
+
+  const firstBoard = boards[0];
+  const qualify = useCallback((column: string) => (shownBoard && firstBoard && shownBoard !== firstBoard ? `${shownBoard}/${column}` : column), [shownBoard, firstBoard]);
+  const [activeKey, setActiveKey] = useState<string | undefined>(undefined);
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: laneCoordinates, keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] } }),
+  );
+  const onDragEnd = (event: DragEndEvent) => {
+    setActiveKey(undefined);
+    const key = String(event.active.id);
+    const column = event.over ? String(event.over.id) : undefined;
+    if (column) void board.move(key, column, qualify(column));
+  };
+  const activeCard = activeKey && view ? findCard(view, activeKey)?.card : undefined;
+  const epics = useMemo(() => (view ? view.columns.flatMap((lane) => lane.cards.filter((card) => card.ticket_type === 'epic')) : []), [view]);
+
+  const header = (
+    <div className="board-header">
+      <h1 className="sr-only">{shownBoard ?? 'Board'}</h1>
+      {boards.length > 1 ? (
+        <select className="select board-switcher" aria-label="Board" value={shownBoard ?? ''} onChange={(event) => setQuery((current) => { const next = new URLSearchParams(current); next.set('board', event.target.value); return next; })}>
+          {boards.map((name) => (
+            <option key={name} value={name}>
+              {name}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <span className="board-name" aria-hidden="true">{shownBoard ?? ''}</span>
+      )}
+      <FilterBar ref={filterRef} filters={filters} labels={project.labels} members={project.members} onChange={setFilters} />
+      <Button variant="primary" onClick={() => setCreating(true)} aria-keyshortcuts="c" title="New ticket (c)">
+        New ticket
+      </Button>
+    </div>
+  );
+
+  let body;
+  if (board.error && !view) body = <ErrorState error={board.error} onRetry={board.reload} title="The board could not be loaded" />;
+  else if (!view) body = <Loading label="Loading the board…" />;
+  else
+    body = (
+      <>
+        {board.refusal ? (
+          <div className="notice danger board-notice" role="alert">
+            <span>
+              <strong>{board.refusal.key}</strong> could not move to {board.refusal.column}: {board.refusal.message}
+            </span>
+            <Button small variant="ghost" onClick={board.dismissRefusal} aria-label="Dismiss">
+              ×
+            </Button>
+          </div>
+        ) : null}
+        {ticketTotal(view) === 0 ? <EmptyBoard onNewTicket={() => setCreating(true)} /> : null}
+        <DndContext sensors={sensors} collisionDetection={collision} onDragStart={(event) => setActiveKey(String(event.active.id))} onDragCancel={() => setActiveKey(undefined)} onDragEnd={onDragEnd}>
+          <div className="lanes">
+            {lanes.map(({ lane, cards }) => (
+              <Lane key={lane.name} lane={lane} cards={cards} filtered={filtered} activeKey={activeKey} selectedKey={ticketKey} refusedKey={board.refusal?.key} onOpen={open} />
+            ))}
+          </div>
+          <DragOverlay dropAnimation={null}>{activeCard ? <div className="ticket-card overlay"><CardFace card={activeCard} /></div> : null}</DragOverlay>
+        </DndContext>
+      </>
+    );
+
+  return (
+    <div className={`board-page ${ticketKey ? 'with-panel' : ''}`}>
+      <div className="board-main">
+        {header}
+        {body}
+      </div>
+      {ticketKey ? <TicketPanel key={ticketKey} ticketKey={ticketKey} onClose={close} epics={epics} onChanged={board.placeChanged} onOpen={open} qualify={qualify} /> : null}
+      {creating && view ? (
+        <NewTicketDialog
+          columns={view.columns.map((lane) => lane.name)}
+          defaultColumn={view.columns[0]?.name}
+          epics={epics}
+          qualify={qualify}
+          onClose={() => setCreating(false)}
+          onCreated={(ticket) => {
+            setCreating(false);
+            board.placeChanged(ticket);
+            open(ticket.key);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * The board's state changes as pure functions: the optimistic move and its
+ * rollback, and placing a ticket read after a live change. Each answers a new
+ * view and leaves the old one untouched (React compares by reference).
+ */
+import type { BoardCard, BoardLane, BoardView, Ticket } from '../api/types.ts';
+
+/** Where a card was: its lane and its index there. */
+export interface CardPlace {
+  column: string;
+  index: number;
+}
+
+/** The lane and index of the card `key`, or undefined. */
+export function findCard(view: BoardView, key: string): (CardPlace & { card: BoardCard }) | undefined {
+  for (const lane of view.columns) {
+    const index = lane.cards.findIndex((card) => card.key === key);
+    if (index >= 0) return { column: lane.name, index, card: lane.cards[index] };
+  }
+  return undefined;
+}
+
+function sameName(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}
+
+function withoutCard(lane: BoardLane, index: number): BoardLane {
+  return { ...lane, cards: [...lane.cards.slice(0, index), ...lane.cards.slice(index + 1)], ticket_count: Math.max(0, lane.ticket_count - 1) };
+}
+
+function withCard(lane: BoardLane, card: BoardCard, index: number): BoardLane {
+  const at = Math.max(0, Math.min(index, lane.cards.length));
+  return { ...lane, cards: [...lane.cards.slice(0, at), card, ...lane.cards.slice(at)], ticket_count: lane.ticket_count + 1 };
+}
+
+/**
+ * Moves the card `key` to the top of the lane `toColumn` (the most recently
+ * changed ticket leads its lane), before the service has answered. Answers the
+ * new view and where the card was, so a refusal can put it back; the same view
+ * when the card or the lane is unknown or the card is already there.
+ */
+export function moveCard(view: BoardView, key: string, toColumn: string, toIndex = 0): { view: BoardView; from: CardPlace | undefined } {
+  const found = findCard(view, key);
+  const target = view.columns.find((lane) => sameName(lane.name, toColumn));
+  if (!found || !target || sameName(found.column, target.name)) return { view, from: undefined };
+  const card = { ...found.card };
+  const columns = view.columns.map((lane) => {
+    if (lane.name === found.column) return withoutCard(lane, found.index);
+    if (lane.name === target.name) return withCard(lane, card, toIndex);
+    return lane;
+  });
+  return { view: { ...view, columns }, from: { column: found.column, index: found.index } };
+}
+
+/** Puts a card back where it was (`from` of moveCard) after the service refused the move. */
+export function rollbackMove(view: BoardView, key: string, from: CardPlace): BoardView {
+  const found = findCard(view, key);
+  if (!found) return view;
+  if (sameName(found.column, from.column)) return view;
+  const card = found.card;
+  const columns = view.columns.map((lane) => {
+    if (lane.name === found.column) return withoutCard(lane, found.index);
+    if (sameName(lane.name, from.column)) return withCard(lane, card, from.index);
+    return lane;
+  });
+  return { ...view, columns };
+}
+
+/** Removes the card `key` (a deleted ticket); the same view when it is not on the board. */
+export function removeCard(view: BoardView, key: string): BoardView {
+  const found = findCard(view, key);
+  if (!found) return view;
+  return { ...view, columns: view.columns.map((lane) => (lane.name === found.column ? withoutCard(lane, found.index) : lane)) };
+}
+
+/** The card of a ticket as `get_ticket` answers it: an epic's progress counts its sub-tickets in a done column of this board. */
+export function cardOfTicket(ticket: Ticket, doneColumns: ReadonlySet<string>): BoardCard {
+  const isEpic = ticket.ticket_type === 'epic' || ticket.sub_tickets.length > 0;
+  const done = ticket.sub_tickets.filter((sub) => sub.column !== null && doneColumns.has(sub.column.toLowerCase())).length;
+  return {
+    key: ticket.key,
+    title: ticket.title,
+    ticket_type: ticket.ticket_type,
+    priority: ticket.priority,
+    labels: ticket.labels,
+    assignee: ticket.assignee,
+    parent: ticket.parent?.key ?? null,
+    progress: isEpic ? { done, total: ticket.sub_tickets.length } : null,
+    updated_at: ticket.updated_at,
+    completed_at: ticket.completed_at,
+  };
+}
+
+/** The names (lower case) of the view's done columns. */
+export function doneColumnsOf(view: BoardView): Set<string> {
+  return new Set(view.columns.filter((lane) => lane.is_done_column).map((lane) => lane.name.toLowerCase()));
+}
+
+/**
+ * Places a ticket read after a change (live event, or the answer of a write):
+ * in its lane when it belongs to this board, else off the board. A ticket that
+ * stays in its lane keeps its place (an edit does not reorder the lane); one
+ * that arrives in a lane goes to its top.
+ */
+export function placeTicket(view: BoardView, ticket: Ticket): BoardView {
+  const found = findCard(view, ticket.key);
+  const onThisBoard = ticket.board === null || ticket.board === undefined || sameName(ticket.board, view.board.name);
+  const target = onThisBoard && ticket.column ? view.columns.find((lane) => sameName(lane.name, ticket.column!)) : undefined;
+  const card = cardOfTicket(ticket, doneColumnsOf(view));
+  if (!target) return found ? removeCard(view, ticket.key) : view;
+  if (found && sameName(found.column, target.name)) {
+    if (sameCard(found.card, card)) return view;
+    return {
+      ...view,
+      columns: view.columns.map((lane) => (lane.name === target.name ? { ...lane, cards: lane.cards.map((c, i) => (i === found.index ? card : c)) } : lane)),
+    };
+  }
+  const base = found ? removeCard(view, ticket.key) : view;
+  return { ...base, columns: base.columns.map((lane) => (lane.name === target.name ? withCard(lane, card, 0) : lane)) };
+}
+
+function sameCard(a: BoardCard, b: BoardCard): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Every card's count: the tickets the board holds (loaded or not). */
+export function ticketTotal(view: BoardView): number {
+  return view.columns.reduce((sum, lane) => sum + lane.ticket_count, 0);
+}

@@ -1,0 +1,91 @@
+import { memo, useCallback, useId, useRef } from 'react';
+import { useDroppable } from '@dnd-kit/core';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import type { BoardCard, BoardLane } from '../api/types.ts';
+import { TicketCard } from './ticket-card.tsx';
+
+/** The estimated height of a card with its gap, before it is measured. */
+const CARD_ESTIMATE = 96;
+
+/**
+ * One column as a lane: its name and count as the heading, its cards in a
+ * virtualized list (only the visible ones and a few more are in the page), and
+ * a drop target for cards from other lanes.
+ */
+export const Lane = memo(function Lane({
+  lane,
+  cards,
+  filtered,
+  activeKey,
+  selectedKey,
+  refusedKey,
+  onOpen,
+}: {
+  lane: BoardLane;
+  cards: BoardCard[];
+  filtered: boolean;
+  activeKey: string | undefined;
+  selectedKey: string | undefined;
+  refusedKey: string | undefined;
+  onOpen: (key: string) => void;
+}) {
+  const headingId = useId();
+  const { setNodeRef, isOver, active } = useDroppable({ id: lane.name });
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const activeIndex = activeKey ? cards.findIndex((card) => card.key === activeKey) : -1;
+  // The card being dragged stays rendered even when scrolled out of view, so the drag does not lose it.
+  const rangeExtractor = useCallback(
+    (range: Range) => {
+      const indexes = defaultRangeExtractor(range);
+      if (activeIndex >= 0 && !indexes.includes(activeIndex)) indexes.push(activeIndex);
+      return indexes.sort((a, b) => a - b);
+    },
+    [activeIndex],
+  );
+  const virtualizer = useVirtualizer({
+    count: cards.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => CARD_ESTIMATE,
+    overscan: 6,
+    getItemKey: (index) => cards[index]!.key,
+    rangeExtractor,
+  });
+  const count = filtered ? `${cards.length} of ${lane.ticket_count}` : String(lane.ticket_count);
+  const notLoaded = lane.ticket_count - lane.cards.length;
+  const items = virtualizer.getVirtualItems();
+
+  return (
+    <section className={`lane ${isOver && active ? 'drop-target' : ''} ${lane.is_done_column ? 'done' : ''}`} aria-labelledby={headingId} ref={setNodeRef}>
+      <h2 className="lane-heading" id={headingId}>
+        <span className="lane-name">{lane.name}</span>
+        <span className="lane-count" aria-label={`${count} tickets`}>
+          {count}
+        </span>
+      </h2>
+      <div className="lane-scroll" ref={scrollRef} role="list" aria-label={`${lane.name} tickets`} tabIndex={-1}>
+        {cards.length === 0 ? (
+          <div className="lane-empty">{filtered ? 'No matching tickets' : lane.is_done_column ? 'Finished work lands here' : 'No tickets'}</div>
+        ) : (
+          <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+            {items.map((item) => {
+              const card = cards[item.index]!;
+              return (
+                <div key={item.key} role="listitem" style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
+                  <TicketCard
+                    card={card}
+                    index={item.index}
+                    measureRef={virtualizer.measureElement}
+                    onOpen={onOpen}
+                    selected={card.key === selectedKey}
+                    refused={card.key === refusedKey}
+                  />
+                </div>
+              );
+            })}
+          </div>
+        )}
+        {notLoaded > 0 && !filtered ? <div className="lane-more faint">{notLoaded.toLocaleString()} more not shown</div> : null}
+      </div>
+    </section>
+  );
+});

@@ -1,0 +1,134 @@
+import { memo, type CSSProperties, type KeyboardEvent, type Ref } from 'react';
+import { useDraggable } from '@dnd-kit/core';
+import type { Assignee, BoardCard, Label } from '../api/types.ts';
+
+/** A small square of the label's colour and its name. */
+export function LabelChip({ label }: { label: Label }) {
+  return (
+    <span className="label-chip" title={label.name}>
+      <span className="label-dot" style={{ background: safeColor(label.color) }} aria-hidden="true" />
+      {label.name}
+    </span>
+  );
+}
+
+/** A label colour usable in CSS: `#rgb`/`#rrggbb` or a plain colour name; anything else is grey. */
+export function safeColor(color: string | null | undefined): string {
+  if (color && (/^#[0-9a-fA-F]{3,8}$/.test(color) || /^[a-zA-Z]{3,20}$/.test(color))) return color;
+  return '#8a8a96';
+}
+
+/** The member's initials in a circle, the name as its title. */
+export function Avatar({ person }: { person: Assignee }) {
+  const initials = (person.name || person.email)
+    .split(/[\s@.]+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part[0]!.toUpperCase())
+    .join('');
+  return (
+    <span className="avatar" title={`Assigned to ${person.name || person.email}`} aria-label={`Assigned to ${person.name || person.email}`} role="img">
+      {initials}
+    </span>
+  );
+}
+
+const TYPE_ICON: Record<string, string> = { task: '✓', bug: '●', story: '▲', epic: '◆' };
+
+/** The ticket type as a coloured badge. */
+export function TypeBadge({ type }: { type: string }) {
+  return (
+    <span className={`type-badge type-${type}`}>
+      <span aria-hidden="true">{TYPE_ICON[type] ?? '•'}</span> {type}
+    </span>
+  );
+}
+
+/** The priority as bars and a word. */
+export function PriorityBadge({ priority }: { priority: string }) {
+  return <span className={`priority-badge priority-${priority}`}>{priority}</span>;
+}
+
+/** The card's face: key, type, priority, title, labels, assignee, and an epic's progress. */
+export function CardFace({ card }: { card: BoardCard }) {
+  const progress = card.progress;
+  return (
+    <>
+      <div className="card-top">
+        <span className="card-key">{card.key}</span>
+        <TypeBadge type={card.ticket_type} />
+        <PriorityBadge priority={card.priority} />
+      </div>
+      <div className="card-title">{card.title}</div>
+      {progress ? (
+        <div className="card-progress">
+          <span className="progress-text">
+            {progress.done}/{progress.total}
+          </span>
+          <div className="progress" role="progressbar" aria-label={`${card.key} sub-tickets done`} aria-valuemin={0} aria-valuemax={progress.total} aria-valuenow={progress.done}>
+            <div style={{ width: `${progress.total ? Math.round((progress.done / progress.total) * 100) : 0}%` }} />
+          </div>
+        </div>
+      ) : null}
+      {card.labels.length > 0 || card.assignee ? (
+        <div className="card-bottom">
+          <span className="card-labels">
+            {card.labels.map((label) => (
+              <LabelChip key={label.id} label={label} />
+            ))}
+          </span>
+          {card.assignee ? <Avatar person={card.assignee} /> : null}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * A draggable card (pointer after 5 px, or Space then the arrow keys and
+ * Space again). A click or Enter opens the ticket.
+ */
+export const TicketCard = memo(function TicketCard({
+  card,
+  onOpen,
+  selected,
+  refused,
+  measureRef,
+  index,
+  style,
+}: {
+  card: BoardCard;
+  onOpen: (key: string) => void;
+  selected: boolean;
+  refused: boolean;
+  measureRef?: Ref<HTMLDivElement>;
+  index: number;
+  style?: CSSProperties;
+}) {
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: card.key });
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Enter' && !isDragging) {
+      event.preventDefault();
+      onOpen(card.key);
+      return;
+    }
+    listeners?.onKeyDown?.(event);
+  };
+  return (
+    <div className="card-slot" ref={measureRef} data-index={index} style={style}>
+      <div
+        ref={setNodeRef}
+        {...attributes}
+        {...listeners}
+        onKeyDown={onKeyDown}
+        aria-roledescription="ticket card"
+        aria-describedby={attributes['aria-describedby']}
+        className={`ticket-card ${card.ticket_type === 'epic' ? 'epic' : ''} ${isDragging ? 'dragging' : ''} ${selected ? 'selected' : ''} ${refused ? 'refused' : ''}`}
+        data-key={card.key}
+        onClick={() => onOpen(card.key)}
+      >
+        <CardFace card={card} />
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,112 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '@switchboard/web-kit';
+import type { BoardView, Ticket } from '../api/types.ts';
+import { planRefresh, relatedTickets } from '../live/live-plan.ts';
+import { useLiveChanges, useProject } from '../project-context.tsx';
+import { findCard, moveCard, placeTicket, removeCard, rollbackMove } from './board-state.ts';
+
+/** A move the service refused: the card is back where it was and this says why. */
+export interface Refusal {
+  key: string;
+  column: string;
+  message: string;
+}
+
+/** The board of `boardName` (undefined: the first board), kept current by the project's live changes. */
+export function useBoard(boardName: string | undefined) {
+  const { api } = useProject();
+  const [view, setView] = useState<BoardView | undefined>(undefined);
+  const [error, setError] = useState<Error | undefined>(undefined);
+  const [refusal, setRefusal] = useState<Refusal | undefined>(undefined);
+  const [generation, setGeneration] = useState(0);
+  const viewRef = useRef(view);
+  viewRef.current = view;
+  const lastSeq = useRef(0);
+  // The newest read of each ticket wins: an older answer arriving late is dropped.
+  const reads = useRef(new Map<string, number>());
+
+  useEffect(() => {
+    const controller = new AbortController();
+    api
+      .board(boardName, controller.signal)
+      .then((loaded) => {
+        if (controller.signal.aborted) return;
+        setView(loaded);
+        setError(undefined);
+      })
+      .catch((reason: Error) => {
+        if (controller.signal.aborted || reason.name === 'AbortError') return;
+        setError(reason);
+      });
+    return () => controller.abort();
+  }, [api, boardName, generation]);
+
+  const reload = useCallback(() => setGeneration((n) => n + 1), []);
+
+  /** Reads tickets again and places them; a ticket that is gone leaves the board. */
+  const refreshTickets = useCallback(
+    async (keys: string[], known: Map<string, Ticket> = new Map()) => {
+      const related = new Set<string>();
+      await Promise.all(
+        keys.map(async (key) => {
+          const read = (reads.current.get(key) ?? 0) + 1;
+          reads.current.set(key, read);
+          let ticket: Ticket | undefined = known.get(key);
+          try {
+            ticket ??= await api.ticket(key);
+          } catch (reason) {
+            if (reads.current.get(key) !== read) return;
+            if (reason instanceof ApiError && reason.status === 404) {
+              for (const parent of relatedTickets(viewRef.current, key, undefined)) related.add(parent);
+              setView((current) => (current ? removeCard(current, key) : current));
+            }
+            return;
+          }
+          if (reads.current.get(key) !== read) return;
+          for (const parent of relatedTickets(viewRef.current, key, ticket.parent?.key)) related.add(parent);
+          // An epic's sub-tickets change their card's parent when the epic is deleted or converted.
+          const settled = ticket;
+          setView((current) => (current ? placeTicket(current, settled) : current));
+        }),
+      );
+      const more = [...related].filter((key) => !keys.includes(key));
+      if (more.length > 0) await refreshTickets(more);
+    },
+    [api],
+  );
+
+  useLiveChanges({
+    changes: (events) => {
+      const plan = planRefresh(events, lastSeq.current);
+      lastSeq.current = plan.lastSeq;
+      if (plan.board) reload();
+      else if (plan.tickets.length > 0) void refreshTickets(plan.tickets);
+    },
+    resync: reload,
+  });
+
+  /** Moves a card optimistically; a refusal puts it back and says why. */
+  const move = useCallback(
+    async (key: string, column: string, qualified: string) => {
+      const current = viewRef.current;
+      if (!current) return;
+      const { view: next, from } = moveCard(current, key, column);
+      if (!from) return;
+      setRefusal(undefined);
+      setView(next);
+      try {
+        const ticket = await api.moveTicket(key, qualified);
+        await refreshTickets([key], new Map([[key, ticket]]));
+      } catch (reason) {
+        setView((latest) => (latest ? rollbackMove(latest, key, from) : latest));
+        setRefusal({ key, column, message: (reason as Error).message });
+      }
+    },
+    [api, refreshTickets],
+  );
+
+  /** Places a ticket the page itself just created or changed (the live event will confirm it). */
+  const placeChanged = useCallback((ticket: Ticket) => void refreshTickets([ticket.key], new Map([[ticket.key, ticket]])), [refreshTickets]);
+
+  return { view, error, reload, move, refusal, dismissRefusal: () => setRefusal(undefined), placeChanged, findCard: (key: string) => (viewRef.current ? findCard(viewRef.current, key) : undefined) };
+}

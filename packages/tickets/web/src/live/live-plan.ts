@@ -1,0 +1,53 @@
+/**
+ * The live-update reducer: what a batch of change events asks the page to
+ * read again. Pure, so the rules (skip replays, one read per ticket however
+ * many events name it, the board again for project changes) are unit-tested.
+ */
+import type { BoardView, ChangeEvent } from '../api/types.ts';
+import { findCard } from '../board/board-state.ts';
+
+/** What to read again after a batch of events. */
+export interface RefreshPlan {
+  /** Tickets to read again and place (in the order first named). */
+  tickets: string[];
+  /** Whether the whole board must be read again (columns, boards, labels or members changed). */
+  board: boolean;
+  /** Whether documents changed, and which (empty: read the list again). */
+  documents: boolean;
+  slugs: string[];
+  /** The highest sequence number seen, for the next batch's replay check. */
+  lastSeq: number;
+}
+
+/** The refresh a batch of events asks for; events with a sequence number at or below `lastSeq` were applied already (a replay after a reconnect). */
+export function planRefresh(events: readonly ChangeEvent[], lastSeq: number): RefreshPlan {
+  const tickets: string[] = [];
+  const slugs: string[] = [];
+  let board = false;
+  let documents = false;
+  let seq = lastSeq;
+  for (const event of events) {
+    if (typeof event.seq === 'number' && event.seq <= lastSeq) continue;
+    if (typeof event.seq === 'number') seq = Math.max(seq, event.seq);
+    if (event.kind === 'ticket' && event.key) {
+      const key = event.key.toUpperCase();
+      if (!tickets.includes(key)) tickets.push(key);
+    } else if (event.kind === 'document') {
+      documents = true;
+      if (event.slug && !slugs.includes(event.slug)) slugs.push(event.slug);
+    } else {
+      // A project change (columns, boards, labels, members, settings) or a ticket event without a key.
+      board = true;
+    }
+  }
+  return { tickets, board, documents, slugs, lastSeq: seq };
+}
+
+/**
+ * The tickets to read besides the changed ones: the epics whose progress may
+ * have changed (the parent a card had before and the one the ticket has now).
+ */
+export function relatedTickets(view: BoardView | undefined, key: string, parentNow: string | null | undefined): string[] {
+  const before = view ? findCard(view, key)?.card.parent : undefined;
+  return [...new Set([before, parentNow].filter((parent): parent is string => Boolean(parent)).map((parent) => parent.toUpperCase()))];
+}

@@ -1,0 +1,9 @@
+import { memo, useMemo } from 'react';
+import { renderMarkdown } from './markdown.ts';
+
+/** Rendered, sanitized Markdown; `empty` shows when there is no text. */
+export const MarkdownView = memo(function MarkdownView({ source, empty, className }: { source: string | null | undefined; empty?: string; className?: string }) {
+  const html = useMemo(() => (source && source.trim() ? renderMarkdown(source) : ''), [source]);
+  if (!html) return <div className={`markdown empty faint ${className ?? ''}`}>{empty ?? 'Nothing here yet.'}</div>;
+  return <div className={`markdown ${className ?? ''}`} dangerouslySetInnerHTML={{ __html: html }} />;
+});
