@@ -1,11 +1,27 @@
-import { UserStore, createHttpServer, createLogger, openPlatformDatabase, registerOpenApi, type App, type Database, type PlatformTables } from '@switchboard/core';
+import { join } from 'node:path';
+import {
+  MembershipStore,
+  UserStore,
+  createHttpServer,
+  createLogger,
+  openPlatformDatabase,
+  packageDirOf,
+  registerOpenApi,
+  registerSessionRoutes,
+  registerWebUi,
+  type App,
+  type Database,
+  type PlatformTables,
+  type SessionUser,
+} from '@switchboard/core';
 import type { Logger } from 'pino';
 import type { TicketsConfig } from './config.ts';
 import { openTicketsDatabase } from './store/open-store.ts';
 import type { TicketsDatabase } from './store/tables.ts';
 import type { MemberDirectory } from './service/board-context.ts';
 import { installErrorHandler } from './http/error-handler.ts';
-import { BASE_PATH, registerRestRoutes } from './http/rest-routes.ts';
+import { BASE_PATH, PROJECT_MOUNT, registerRestRoutes } from './http/rest-routes.ts';
+import { listProjects, type Db } from './store/project-store.ts';
 import { registerMcpEndpoint } from './mcp/mcp-endpoint.ts';
 import { SummaryWorker } from './worker/summary-worker.ts';
 import { extractiveSummarizer, llmSummarizer } from './worker/summarizer.ts';
@@ -21,14 +37,37 @@ declare module 'fastify' {
   }
 }
 
-/** Options for tests: a logger of their own. */
+/** Options for tests: a logger of their own, a clock for sessions. */
 export interface BuildOptions {
   logger?: Logger;
+  /** The clock of sessions and sign-in counters (tests move it instead of sleeping). */
+  now?: () => Date;
 }
 
+/** URL patterns of the web UI's pages (design/web.md, "Ticket board UI"): they answer its index.html. */
+export const TICKETS_UI_PAGES = ['/', '/login', '/projects/*', '/tickets/*'];
+
+/** A project's people: its members plus every admin (who sees every project), by email. */
 function memberDirectory(platform: Database<PlatformTables>): MemberDirectory {
   const users = new UserStore(platform.db);
-  return { list: () => users.list() };
+  const memberships = new MembershipStore(platform.db);
+  return {
+    async list(projectKey) {
+      const [all, members] = await Promise.all([users.list(), memberships.members('tickets', projectKey)]);
+      const ids = new Set(members.map((member) => member.user_id));
+      const people = all.filter((user) => user.role === 'admin' || ids.has(user.id));
+      people.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+      return people.map(({ id, name, email, role }) => ({ id, name, email, role }));
+    },
+  };
+}
+
+/** `"projects"` of `GET /api/session`: every project for an admin, a member's own; sorted by key. */
+function projectsOf(db: Db, memberships: MembershipStore) {
+  return async (user: SessionUser) => {
+    const visible = user.role === 'admin' ? await listProjects(db) : await listProjects(db, await memberships.scopesOf('tickets', user.id));
+    return { projects: visible.map((project) => ({ key: project.key, name: project.name })) };
+  };
 }
 
 /**
@@ -50,16 +89,6 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
     ? llmSummarizer({ baseUrl: config.summary.baseUrl, model: config.summary.model, apiKey: config.summary.apiKey, timeoutMs: config.summary.timeoutMs })
     : extractiveSummarizer;
   const worker = new SummaryWorker({ db: database.db, dialect: database.dialect, summarizer, logger, intervalMs: config.summary.intervalMs });
-  const resolver: CallerResolver = {
-    db: database.db,
-    dialect: database.dialect,
-    members: memberDirectory(platform),
-    touchMs: config.tokenTouchMs,
-    onSummaryDue: () => {
-      if (config.summary.worker) worker.poke();
-    },
-  };
-
   const app = createHttpServer({ logger, bodyLimit: config.bodyLimit });
   app.decorate('ticketsDb', database);
   app.decorate('summaryWorker', worker);
@@ -70,10 +99,22 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
     {
       title: 'Switchboard ticket board',
       version: '1.0.0',
-      description: `The 19 ticket-board tools over REST (base ${BASE_PATH}); the same tools over MCP at ${BASE_PATH}/mcp. Every call needs Authorization: Bearer <project token>.`,
+      description: `The 19 ticket-board tools over REST (base ${BASE_PATH}); the same tools over MCP at ${BASE_PATH}/mcp; every call there needs Authorization: Bearer <project token>. The web UI's API under /api/projects/{KEY} takes the sb_session cookie of a signed-in user (POST /api/session) or a project token of KEY.`,
     },
-    { components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } } },
+    { components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, session: { type: 'apiKey', in: 'cookie', name: 'sb_session' } } } },
   );
+  const describe = projectsOf(database.db, new MembershipStore(platform.db));
+  const web = await registerSessionRoutes(app, { platform, publicBaseUrl: config.publicBaseUrl, now: options.now, describe });
+  const resolver: CallerResolver = {
+    db: database.db,
+    dialect: database.dialect,
+    members: memberDirectory(platform),
+    web,
+    touchMs: config.tokenTouchMs,
+    onSummaryDue: () => {
+      if (config.summary.worker) worker.poke();
+    },
+  };
   const health = async (_request: unknown, reply: { code(status: number): unknown }) => {
     const ok = await database.ping();
     if (!ok) reply.code(503);
@@ -83,7 +124,10 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
   app.get(`${BASE_PATH}/health`, { schema: { hide: true } }, health);
   registerAuthentication(app, resolver);
   registerRestRoutes(app);
+  registerRestRoutes(app, PROJECT_MOUNT);
   registerMcpEndpoint(app);
+  // The board's web UI (packages/tickets/web, built into dist/web): page URLs answer its index.html.
+  await registerWebUi(app, { dir: join(packageDirOf(import.meta.url), 'dist', 'web'), pages: TICKETS_UI_PAGES });
 
   if (config.summary.worker) {
     worker.start();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
-import { UserStore, openPlatformDatabase } from '@switchboard/core';
+import { MembershipStore, UserStore, openPlatformDatabase } from '@switchboard/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createLabel, withTicketsStore } from '../src/index.ts';
 import { connectMcp, mcpCaller, restCaller, useBoard, type Caller } from './helpers.ts';
@@ -76,11 +76,13 @@ describe.each(dialectsUnderTest())('tool contract on %s', (dialect) => {
   let mcp: Caller;
   let rest: Caller;
   beforeAll(async () => {
-    const platform = await openPlatformDatabase(board.env);
-    await new UserStore(platform.db).create({ email: 'dev@example.com', name: 'Dev', password: 'password-123' });
-    await platform.close();
     mcpKey = 'MCPC';
     restKey = 'RESTC';
+    const platform = await openPlatformDatabase(board.env);
+    const { user } = await new UserStore(platform.db).create({ email: 'dev@example.com', name: 'Dev', password: 'password-123' });
+    // Members of a project are the ones list_members lists and assignee accepts.
+    for (const key of [mcpKey, restKey]) await new MembershipStore(platform.db).add('tickets', key, user.id);
+    await platform.close();
     const mcpToken = await board.addProject(mcpKey);
     const restToken = await board.addProject(restKey);
     await withTicketsStore(board.env, async (db) => {

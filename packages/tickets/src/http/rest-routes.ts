@@ -25,28 +25,58 @@ function restArguments(tool: ToolDefinition, request: FastifyRequest): Record<st
   return args;
 }
 
+/** Where a set of tool routes is mounted, and how its callers authenticate. */
+export interface ToolMount {
+  /** The path the tools' REST paths are appended to. */
+  prefix: string;
+  /** OpenAPI tag of the routes. */
+  tag?: string;
+  /** Set for /api/projects/:key: the routes' callers are a session or a project token of KEY. */
+  projectScoped?: boolean;
+}
+
+/** The mount of the token API: /api/mcp/v1, the token decides the project. */
+export const TOKEN_MOUNT: ToolMount = { prefix: BASE_PATH };
+
+/** The mount of the web UI's API: /api/projects/{KEY}, with a session cookie or a project token of KEY. */
+export const PROJECT_MOUNT: ToolMount = { prefix: '/api/projects/:key', tag: 'projects (web UI)', projectScoped: true };
+
+/** The `{KEY}` path parameter of the project routes. */
+export const projectKeyParam = z.string().describe('The project key, e.g. DEMO');
+
 /** Documentation schema of an endpoint (OpenAPI); validation itself runs in runTool, the same for MCP and REST. */
-function docSchema(tool: ToolDefinition) {
+function docSchema(tool: ToolDefinition, mount: ToolMount) {
   const { method, idParam, aliases } = tool.rest;
   let input = idParam ? tool.input.omit({ [idParam]: true } as never) : tool.input;
   for (const [alias, field] of Object.entries(aliases ?? {})) input = input.extend({ [alias]: tool.input.shape[field] }).partial({ [field]: true } as never);
   return {
     summary: tool.name,
     description: tool.description,
-    tags: [tool.mcp === false ? 'REST only' : 'tools'],
-    security: [{ bearer: [] }],
-    ...(idParam ? { params: z.object({ id: z.string().describe(`${idParam}: key, number or UUID`) }) } : {}),
+    tags: [mount.tag ?? (tool.mcp === false ? 'REST only' : 'tools')],
+    security: (mount.projectScoped ? [{ session: [] }, { bearer: [] }] : [{ bearer: [] }]) as Array<Record<string, string[]>>,
+    ...(idParam || mount.projectScoped
+      ? {
+          params: z.object({
+            ...(mount.projectScoped ? { key: projectKeyParam } : {}),
+            ...(idParam ? { id: z.string().describe(`${idParam}: key, number or UUID`) } : {}),
+          }),
+        }
+      : {}),
     ...(method === 'GET' || method === 'DELETE' ? (Object.keys(input.shape).length ? { querystring: input } : {}) : { body: input }),
   };
 }
 
-/** Mounts every tool (and the REST-only endpoints) at its spec'd method and path. */
-export function registerRestRoutes(app: App): void {
+/**
+ * Mounts every tool (and the REST-only endpoints) at its spec'd method and path under the mount's prefix:
+ * the same definitions, handlers and validation wherever they are mounted.
+ */
+export function registerRestRoutes(app: App, mount: ToolMount = TOKEN_MOUNT): void {
   for (const tool of REST_ENDPOINTS) {
     app.route({
       method: tool.rest.method,
-      url: BASE_PATH + tool.rest.path.replace('{id}', ':id'),
-      schema: docSchema(tool),
+      url: mount.prefix + tool.rest.path.replace('{id}', ':id'),
+      schema: docSchema(tool, mount),
+      ...(mount.projectScoped ? { config: { projectAccess: 'project' as const } } : {}),
       // The tool validates its own input (one code path and one message style for MCP and REST).
       validatorCompiler: () => (data: unknown) => ({ value: data }),
       handler: async (request, reply) => {

@@ -1,4 +1,4 @@
-import type { DialectName } from '@switchboard/core';
+import type { DialectName, SessionUser } from '@switchboard/core';
 import type { Db, ProjectRow } from '../store/project-store.ts';
 
 /** A deployment user who can be assigned tickets. */
@@ -9,10 +9,14 @@ export interface Member {
   role: string;
 }
 
-/** Where members come from (core's UserStore on the platform database). */
+/** Where members come from: the platform database's users and memberships. */
 export interface MemberDirectory {
-  list(): Promise<Member[]>;
+  /** The people of a project: its members plus every admin (admins see every project), by email. */
+  list(projectKey: string): Promise<Member[]>;
 }
+
+/** Who makes a call: a project token, or a signed-in user of the web UI. */
+export type Caller = { kind: 'token'; tokenId: string; name: string } | { kind: 'user'; user: SessionUser };
 
 /** Everything a tool call runs with: the token's project, who acts, the clock and the database. */
 export interface BoardContext {
@@ -22,6 +26,8 @@ export interface BoardContext {
   project: ProjectRow;
   /** `token:NAME`, `user:EMAIL` or `system`, written into activity and comments. */
   actor: string;
+  /** The token or user behind `actor` (settings check an admin; token management needs a user). */
+  caller: Caller;
   /** The current time as stored (ISO 8601); a function so tests and imports can fix it. */
   now(): string;
   members: MemberDirectory;

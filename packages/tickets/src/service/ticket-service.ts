@@ -102,7 +102,7 @@ async function resolveLabels(ctx: BoardContext, trx: Db, names: readonly string[
 async function resolveAssignee(ctx: BoardContext, raw: string | null | undefined): Promise<string | null | undefined> {
   if (raw === undefined) return undefined;
   if (raw === null || raw.trim() === '') return null;
-  const members = await ctx.members.list();
+  const members = await ctx.members.list(ctx.project.key);
   const wanted = raw.trim().toLowerCase();
   const member = members.find((m) => m.id === wanted || m.email.toLowerCase() === wanted);
   if (!member) {

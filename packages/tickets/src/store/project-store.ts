@@ -56,6 +56,20 @@ export async function projectByKey(db: Db, key: string): Promise<ProjectRow> {
   return project;
 }
 
+/** The project with this key (any case), or undefined. */
+export async function findProject(db: Db, key: string): Promise<ProjectRow | undefined> {
+  return db.selectFrom('projects').selectAll().where('key', '=', key.trim().toUpperCase()).executeTakeFirst();
+}
+
+/** Projects by key (code-unit order, the same on both engines); all of them, or those with these keys. */
+export async function listProjects(db: Db, keys?: readonly string[]): Promise<ProjectRow[]> {
+  if (keys !== undefined && keys.length === 0) return [];
+  let query = db.selectFrom('projects').selectAll();
+  if (keys !== undefined) query = query.where('key', 'in', keys);
+  const rows = await query.execute();
+  return rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
 /** Changes a project's name, description or Auto-Summary setting. */
 export async function updateProject(db: Db, id: string, changes: { name?: string; description?: string; autoSummary?: boolean }, now: string): Promise<ProjectRow> {
   await db

@@ -114,7 +114,7 @@ export const projectTools = [
     description: 'Organization members available for assignment ({id, name, email, role}); pass an email as assignee to create_ticket or update_ticket.',
     input: z.strictObject({}),
     rest: { method: 'GET', path: '/members' },
-    handler: async (ctx) => ({ members: (await ctx.members.list()).map(({ id, name, email, role }) => ({ id, name, email, role })) }),
+    handler: async (ctx) => ({ members: await ctx.members.list(ctx.project.key) }),
   }),
 ];
 
