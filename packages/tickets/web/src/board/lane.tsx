@@ -1,4 +1,4 @@
-import { memo, useCallback, useId, useRef } from 'react';
+import { memo, useCallback, useRef } from 'react';
 import { useDroppable } from '@dnd-kit/core';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import type { BoardCard, BoardLane } from '../api/types.ts';
@@ -29,7 +29,6 @@ export const Lane = memo(function Lane({
   refusedKey: string | undefined;
   onOpen: (key: string) => void;
 }) {
-  const headingId = useId();
   const { setNodeRef, isOver, active } = useDroppable({ id: lane.name });
   const scrollRef = useRef<HTMLDivElement>(null);
   const activeIndex = activeKey ? cards.findIndex((card) => card.key === activeKey) : -1;
@@ -55,10 +54,10 @@ export const Lane = memo(function Lane({
   const items = virtualizer.getVirtualItems();
 
   return (
-    <section className={`lane ${isOver && active ? 'drop-target' : ''} ${lane.is_done_column ? 'done' : ''}`} aria-labelledby={headingId} ref={setNodeRef}>
-      <h2 className="lane-heading" id={headingId}>
+    <section className={`lane ${isOver && active ? 'drop-target' : ''} ${lane.is_done_column ? 'done' : ''}`} aria-label={lane.name} ref={setNodeRef}>
+      <h2 className="lane-heading">
         <span className="lane-name">{lane.name}</span>
-        <span className="lane-count" aria-label={`${count} tickets`}>
+        <span className="lane-count" title={`${count} tickets`}>
           {count}
         </span>
       </h2>
