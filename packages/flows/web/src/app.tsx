@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { Link, Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { AppShell, Button, EmptyState, Loading, SessionGate, useSession } from '@switchboard/web-kit';
 import type { FlowsSessionExtra } from './api/types.ts';
@@ -6,7 +6,25 @@ import { currentOrg, rememberOrg } from './org-memory.ts';
 
 const OverviewPage = lazy(() => import('./pages/overview-page.tsx'));
 const FlowsPage = lazy(() => import('./pages/flows-page.tsx'));
-const BuilderPage = lazy(() => import('./pages/builder-page.tsx'));
+let LoadedBuilderPage: ComponentType | undefined;
+const loadBuilderPage = () =>
+  import('./pages/builder-page.tsx').then((module) => {
+    LoadedBuilderPage = module.default;
+    return module;
+  });
+// A canvas opened directly (a link, a reload) fetches its chunk alongside the session check.
+if (/^\/orgs\/[^/]+\/flows\/[^/]+\/?$/.test(window.location.pathname)) void loadBuilderPage();
+const LazyBuilderPage = lazy(loadBuilderPage);
+
+/**
+ * The canvas page: drawn at once when its chunk is already loaded, else lazily. A lazy page suspends
+ * even then, and React reveals suspended content no sooner than 300 ms after its fallback (250 ms of
+ * nothing on a canvas opened directly). Chosen once per mount, so a loaded builder is never remounted.
+ */
+function BuilderPage() {
+  const [Page] = useState<ComponentType>(() => LoadedBuilderPage ?? LazyBuilderPage);
+  return <Page />;
+}
 const FlowApiPage = lazy(() => import('./pages/flow-api-page.tsx'));
 const RunsPage = lazy(() => import('./pages/runs-page.tsx'));
 const RunPage = lazy(() => import('./pages/run-page.tsx'));

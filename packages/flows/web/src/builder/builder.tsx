@@ -9,7 +9,8 @@ import type { BuilderApi, SavedFlow } from '../api/builder-api.ts';
 import type { Definition } from '../canvas/definition.ts';
 import { FlowCanvas } from '../canvas/flow-canvas.tsx';
 import type { NodeKind } from '../canvas/kinds.ts';
-import { layoutPositions, NODE_SIZE, placeMissing } from '../canvas/layout.ts';
+import { NODE_SIZE, type Placer } from '../canvas/convert.ts';
+import { autoLayoutPositions, placerFor } from './placement.ts';
 import type { Clip } from '../canvas/graph-edits.ts';
 import { checkDefinition, type ProblemDetail } from './problems.ts';
 import { BuilderStore } from './store.ts';
@@ -37,8 +38,8 @@ let clipboard: Clip | undefined;
 const CHECK_DELAY_MS = 200;
 
 /** The builder of `flow`. */
-export function Builder({ flow, client, org }: { flow: SavedFlow; client: BuilderApi; org: string }) {
-  const [store] = useState(() => new BuilderStore(flow.definition, flow.version, undefined, placeMissing));
+export function Builder({ flow, place, client, org }: { flow: SavedFlow; place: Placer | undefined; client: BuilderApi; org: string }) {
+  const [store] = useState(() => new BuilderStore(flow.definition, flow.version, undefined, place));
   return (
     <BuilderContext.Provider value={store}>
       <ReactFlowProvider>
@@ -164,7 +165,7 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
   const reloadLatest = useCallback(async () => {
     try {
       const latest = await client.flow(slug);
-      store.load(latest.definition, latest.version, placeMissing);
+      store.load(latest.definition, latest.version, await placerFor(latest.definition));
       setConflict(undefined);
       setSaveState({ kind: 'idle' });
       notify(`Loaded version ${latest.version}`);
@@ -184,10 +185,10 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
     [flowView, store],
   );
 
-  const autoLayout = useCallback(() => {
+  const autoLayout = useCallback(async () => {
     const { nodes, edges } = store.getState();
     const types = new Map(nodes.map((n) => [n.id, n.data.node.type]));
-    const positions = layoutPositions(
+    const positions = await autoLayoutPositions(
       nodes.map((n) => ({ id: n.id, width: n.measured?.width ?? NODE_SIZE.width, height: n.measured?.height ?? NODE_SIZE.height })),
       edges.map((e) => ({ source: e.source, target: e.target, tool: types.get(e.target) === 'llm' && ['tool', 'agent'].includes(types.get(e.source) ?? '') })),
     );
@@ -232,7 +233,7 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
         onNote={setNote}
         saveState={saveState}
         onSave={() => void save()}
-        onAutoLayout={autoLayout}
+        onAutoLayout={() => void autoLayout()}
         onExport={exportJson}
         onImport={() => setImporting(true)}
       />
@@ -291,8 +292,8 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
       {importing ? (
         <ImportDialog
           onClose={() => setImporting(false)}
-          onImport={(definition) => {
-            store.replaceDefinition(definition, placeMissing);
+          onImport={async (definition) => {
+            store.replaceDefinition(definition, await placerFor(definition));
             setImporting(false);
             setTab('settings');
             setTimeout(() => void flowView.fitView({ padding: 0.15, maxZoom: 1 }), 60);

@@ -4,6 +4,7 @@ import { Button, ConfirmDialog, Dialog, ErrorState, Loading, timeAgo, useResourc
 import type { BuilderApi, VersionDetail, VersionSummary } from '../api/builder-api.ts';
 import { ReadOnlyCanvas } from '../canvas/read-only-canvas.tsx';
 import { DiffView } from './diff-view.tsx';
+import { placerFor } from './placement.ts';
 import { useBuilder, useBuilderStore } from './use-builder.ts';
 
 /** The Versions panel of flow `slug`. */
@@ -183,7 +184,7 @@ function RestoreDialog({ client, slug, version, onClose, onDone }: { client: Bui
     setBusy(true);
     try {
       const saved = await client.restore(slug, version, { baseVersion: store.getState().version });
-      store.load(saved.definition, saved.version);
+      store.load(saved.definition, saved.version, await placerFor(saved.definition));
       notify(`Restored version ${version} as version ${saved.version}`);
       onDone(saved.version);
     } catch (reason) {

@@ -27,6 +27,9 @@ export interface Canvas {
   edges: CanvasEdge[];
 }
 
+/** The size of a node before it is measured (the canvas culls and fits by it; layout places by it). */
+export const NODE_SIZE = { width: 220, height: 62 } as const;
+
 /** Handle ids: every node's main target and source; an llm node's tools target; a switch's `case-N` and `else` sources. */
 export const HANDLE = { in: 'in', out: 'out', tools: 'tools', else: 'else', case: (index: number) => `case-${index}` } as const;
 
@@ -70,7 +73,7 @@ export function canvasEdge(edge: DefEdge, id: string, byId: ReadonlyMap<string, 
 export function canvasNode(node: DefNode, position: XY): CanvasNode {
   const { position: _saved, ...rest } = node;
   // The initial size lets the canvas fit and cull nodes before it has measured them (big flows draw only those in view).
-  return { id: node.id, type: kindOf(node), position: { x: position.x, y: position.y }, data: { node: rest as DefNode }, initialWidth: 220, initialHeight: 62 };
+  return { id: node.id, type: kindOf(node), position: { x: position.x, y: position.y }, data: { node: rest as DefNode }, initialWidth: NODE_SIZE.width, initialHeight: NODE_SIZE.height };
 }
 
 /**

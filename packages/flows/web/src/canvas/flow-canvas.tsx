@@ -1,12 +1,13 @@
 // The canvas: React Flow drawing the builder store's graph. It is the only view that reads the nodes'
 // positions, so a drag re-renders this component and the dragged node, nothing else of the page.
-import { useCallback, useEffect, useMemo, useRef, type DragEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import {
   Background,
   BackgroundVariant,
   Controls,
   MiniMap,
   ReactFlow,
+  getViewportForBounds,
   useReactFlow,
   useStore,
   type Connection,
@@ -15,6 +16,7 @@ import {
   type NodeMouseHandler,
   type OnEdgesChange,
   type OnNodesChange,
+  type Viewport,
 } from '@xyflow/react';
 import type { CanvasNode } from './convert.ts';
 import { KIND_INFO, type NodeKind } from './kinds.ts';
@@ -27,6 +29,25 @@ export const PALETTE_DRAG_TYPE = 'application/x-switchboard-node';
 
 /** Above this many nodes only those in view are drawn. */
 const VISIBLE_ONLY_ABOVE = 150;
+/** How the canvas frames a flow: some room around it, zoomed out no further than nodes stay legible. */
+const FIT = { padding: 0.15, minZoom: 0.3, maxZoom: 1 };
+
+/**
+ * The viewport that fits `nodes` (by their positions and initial sizes) into a
+ * `width`×`height` pane: the canvas starts there instead of fitting after a
+ * first measuring pass, so a big flow draws its visible nodes once, not twice.
+ */
+function fittingViewport(nodes: readonly CanvasNode[], width: number, height: number): Viewport {
+  if (nodes.length === 0 || width === 0 || height === 0) return { x: 0, y: 0, zoom: 1 };
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const node of nodes) {
+    left = Math.min(left, node.position.x);
+    top = Math.min(top, node.position.y);
+    right = Math.max(right, node.position.x + (node.initialWidth ?? 220));
+    bottom = Math.max(bottom, node.position.y + (node.initialHeight ?? 62));
+  }
+  return getViewportForBounds({ x: left, y: top, width: right - left, height: bottom - top }, width, height, FIT.minZoom, FIT.maxZoom, FIT.padding);
+}
 
 const MINIMAP_COLORS: Record<string, string> = {
   input: '#0e7490',
@@ -131,35 +152,47 @@ export function FlowCanvas({ onNodeOpen, onReady }: { onNodeOpen?: (id: string) 
     [flow, store, onNodeOpen],
   );
 
+  // The pane's size first, then the canvas at the viewport that fits the flow.
+  const frame = useRef<HTMLDivElement>(null);
+  const [viewport, setViewport] = useState<Viewport | undefined>(undefined);
+  useLayoutEffect(() => {
+    const box = frame.current!.getBoundingClientRect();
+    setViewport(fittingViewport(store.getState().nodes, box.width, box.height));
+  }, [store]);
+
   return (
-    <ReactFlow<CanvasNode, Edge>
-      nodes={drawn}
-      edges={edges}
-      nodeTypes={nodeTypes}
-      onNodesChange={onNodesChange}
-      onEdgesChange={onEdgesChange}
-      onConnect={onConnect}
-      isValidConnection={isValidConnection}
-      onNodeClick={onNodeClick}
-      onDragOver={onDragOver}
-      onDrop={onDrop}
-      // Delete and Backspace go through the page's shortcuts, which keep switch branches in step.
-      deleteKeyCode={null}
-      multiSelectionKeyCode={['Meta', 'Control']}
-      selectionKeyCode="Shift"
-      snapToGrid
-      snapGrid={[8, 8]}
-      minZoom={0.1}
-      maxZoom={2}
-      fitView
-      fitViewOptions={{ padding: 0.15, minZoom: 0.3, maxZoom: 1 }}
-      onlyRenderVisibleElements={visibleOnly}
-      defaultEdgeOptions={{ interactionWidth: 16 }}
-      aria-label="Flow canvas"
-    >
-      <Background variant={BackgroundVariant.Dots} gap={16} size={1} color="#d4d4dc" />
-      <Controls position="bottom-left" showInteractive={false} />
-      <MiniMap position="bottom-right" pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} ariaLabel="Minimap" style={MINIMAP_SIZE} />
-    </ReactFlow>
+    <div className="canvas-frame" ref={frame}>
+      {viewport ? (
+        <ReactFlow<CanvasNode, Edge>
+          nodes={drawn}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          onNodesChange={onNodesChange}
+          onEdgesChange={onEdgesChange}
+          onConnect={onConnect}
+          isValidConnection={isValidConnection}
+          onNodeClick={onNodeClick}
+          onDragOver={onDragOver}
+          onDrop={onDrop}
+          // Delete and Backspace go through the page's shortcuts, which keep switch branches in step.
+          deleteKeyCode={null}
+          multiSelectionKeyCode={['Meta', 'Control']}
+          selectionKeyCode="Shift"
+          snapToGrid
+          snapGrid={[8, 8]}
+          minZoom={0.1}
+          maxZoom={2}
+          defaultViewport={viewport}
+          fitViewOptions={FIT}
+          onlyRenderVisibleElements={visibleOnly}
+          defaultEdgeOptions={{ interactionWidth: 16 }}
+          aria-label="Flow canvas"
+        >
+          <Background variant={BackgroundVariant.Dots} gap={16} size={1} color="#d4d4dc" />
+          <Controls position="bottom-left" showInteractive={false} />
+          <MiniMap position="bottom-right" pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} ariaLabel="Minimap" style={MINIMAP_SIZE} />
+        </ReactFlow>
+      ) : null}
+    </div>
   );
 }

@@ -1,5 +1,7 @@
 // Automatic layout with dagre: left to right along the edges, tools under the llm node that calls them.
+// Loaded on use (placement.ts): a flow saved by the builder has its positions already.
 import dagre from '@dagrejs/dagre';
+import { NODE_SIZE } from './convert.ts';
 import type { XY } from './definition.ts';
 
 /** A node to place: its id and size. */
@@ -9,8 +11,6 @@ export interface LayoutNode {
   height: number;
 }
 
-/** Default size of a node not yet measured. */
-export const NODE_SIZE = { width: 220, height: 62 } as const;
 
 /**
  * Top-left positions for `nodes`, laid out left to right along `edges`

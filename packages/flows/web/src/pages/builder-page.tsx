@@ -4,13 +4,18 @@ import { useParams } from 'react-router-dom';
 import { ErrorState, Loading, useResource, useTitle, type ApiError } from '@switchboard/web-kit';
 import { builderApi } from '../api/builder-api.ts';
 import { Builder } from '../builder/builder.tsx';
+import { placerFor } from '../builder/placement.ts';
 
 /** The canvas page: the flow's current version on the canvas, with its palette, settings, Run and Versions. */
 export default function BuilderPage() {
   const { org = '', slug = '' } = useParams();
   const client = useMemo(() => builderApi(`/api/llm/${encodeURIComponent(org)}`), [org]);
-  const flow = useResource((signal) => client.flow(slug, signal), [client, slug]);
-  useTitle(flow.data?.name ?? 'Flow', 'Switchboard Flows');
+  // Nodes without a position (a flow saved by the API) are laid out: dagre loads alongside.
+  const flow = useResource(async (signal) => {
+    const saved = await client.flow(slug, signal);
+    return { saved, place: await placerFor(saved.definition) };
+  }, [client, slug]);
+  useTitle(flow.data?.saved.name ?? 'Flow', 'Switchboard Flows');
   if (flow.error) {
     const notFound = (flow.error as ApiError).status === 404;
     return (
@@ -20,5 +25,5 @@ export default function BuilderPage() {
     );
   }
   if (!flow.data) return <Loading label="Opening the flow…" />;
-  return <Builder key={`${org}/${slug}`} flow={flow.data} client={client} org={org} />;
+  return <Builder key={`${org}/${slug}`} flow={flow.data.saved} place={flow.data.place} client={client} org={org} />;
 }
