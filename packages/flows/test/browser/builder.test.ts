@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { describeInBrowser, screenshot } from '@switchboard/web-kit/testing';
@@ -207,6 +208,31 @@ describeInBrowser('the canvas builder in the browser', () => {
     await field.press('Backspace');
     expect(await field.inputValue()).toBe('Copy m');
     expect(await canvas.nodeIds()).toEqual(['input', 'output', 'template', 'template_2']);
+
+    // Wiring from the keyboard, in the settings panel.
+    const settings = page.getByRole('region', { name: 'Settings of template_2' });
+    await settings.getByLabel('Connect to').selectOption('output');
+    await canvas.edge('template_2', 'output').waitFor();
+    await settings.getByRole('button', { name: 'Remove connection to output' }).click();
+    await canvas.edge('template_2', 'output').waitFor({ state: 'detached' });
+
+    // Export JSON downloads what the canvas holds, unsaved changes included.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
+    expect(download.suggestedFilename()).toBe('keys.json');
+    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as Definition;
+    expect(exported.nodes.map((n) => [n.id, n.data])).toEqual([
+      ['input', { variables: [{ name: 'message', type: 'string', required: true }] }],
+      ['output', { format: 'raw' }],
+      ['template', { template: 'Copy me' }],
+      ['template_2', { template: 'Copy m' }],
+    ]);
+    expect(exported.slug).toBe('keys');
+
+    // Leaving with unsaved changes asks first.
+    await page.getByRole('link', { name: 'Flows', exact: true }).first().click();
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await leave.getByRole('button', { name: 'Cancel' }).click();
+    expect(new URL(page.url()).pathname).toBe('/orgs/acme/flows/keys');
   });
 
   it('refuses a save based on an old version with a diff, then reloads the latest or saves on top of it', async () => {

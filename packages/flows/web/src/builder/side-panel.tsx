@@ -1,7 +1,8 @@
 // The settings panel: the selected node's settings (one labelled field per data key of its type), or,
 // with nothing selected, the flow's own name and description.
 import { useEffect, useMemo, useState, type ComponentType } from 'react';
-import { TextAreaField, TextField } from '@switchboard/web-kit';
+import { Button, TextAreaField, TextField } from '@switchboard/web-kit';
+import { ConnectionsField } from './connections-field.tsx';
 import { KIND_INFO, kindOf, type NodeKind } from '../canvas/kinds.ts';
 import type { CanvasNodeData } from '../canvas/convert.ts';
 import { referenceOptions } from './references.ts';
@@ -83,6 +84,12 @@ function NodeSettings({ data, choices }: { data: CanvasNodeData; choices: Settin
       ) : null}
       <IdField id={node.id} />
       <Form key={node.id} node={node} set={set} references={context.references} otherIds={context.otherIds} tools={context.tools} choices={choices} slug={slug} />
+      <ConnectionsField id={node.id} />
+      <div>
+        <Button small variant="danger" onClick={() => store.remove([node.id])}>
+          Delete node
+        </Button>
+      </div>
     </section>
   );
 }
