@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
+import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useSensor, useSensors, type CollisionDetection, type DragCancelEvent, type DragEndEvent, type DragOverEvent, type DragStartEvent } from '@dnd-kit/core';
 import { Button, ErrorState, Loading, useTitle } from '@switchboard/web-kit';
 import { useProject } from '../project-context.tsx';
 import { lastBoard, rememberBoard } from '../project-memory.ts';
@@ -15,6 +15,17 @@ import { Lane } from './lane.tsx';
 import { NewTicketDialog } from './new-ticket-dialog.tsx';
 import { CardFace } from './ticket-card.tsx';
 import { useBoard } from './use-board.ts';
+
+// What a screen reader hears while a card is dragged.
+const accessibility = {
+  screenReaderInstructions: { draggable: 'To move this ticket, press Space, then the left and right arrow keys to choose a column, and Space again to drop it (Escape cancels). Enter opens it.' },
+  announcements: {
+    onDragStart: ({ active }: DragStartEvent) => `Picked up ${String(active.id)}.`,
+    onDragOver: ({ active, over }: DragOverEvent) => (over ? `${String(active.id)} is over ${String(over.id)}.` : `${String(active.id)} is not over a column.`),
+    onDragEnd: ({ active, over }: DragEndEvent) => (over ? `${String(active.id)} dropped in ${String(over.id)}.` : `${String(active.id)} dropped where it was.`),
+    onDragCancel: ({ active }: DragCancelEvent) => `Moving ${String(active.id)} was cancelled.`,
+  },
+};
 
 // The pointer decides while it is over a lane; the keyboard (no pointer) goes by the card's rectangle.
 const collision: CollisionDetection = (args) => {
@@ -126,7 +137,7 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
           </div>
         ) : null}
         {ticketTotal(view) === 0 ? <EmptyBoard onNewTicket={() => setCreating(true)} /> : null}
-        <DndContext sensors={sensors} collisionDetection={collision} onDragStart={(event) => setActiveKey(String(event.active.id))} onDragCancel={() => setActiveKey(undefined)} onDragEnd={onDragEnd}>
+        <DndContext sensors={sensors} collisionDetection={collision} accessibility={accessibility} onDragStart={(event) => setActiveKey(String(event.active.id))} onDragCancel={() => setActiveKey(undefined)} onDragEnd={onDragEnd}>
           <div className="lanes">
             {lanes.map(({ lane, cards }) => (
               <Lane key={lane.name} lane={lane} cards={cards} filtered={filtered} activeKey={activeKey} selectedKey={ticketKey} refusedKey={board.refusal?.key} onOpen={open} />

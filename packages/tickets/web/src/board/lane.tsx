@@ -49,7 +49,7 @@ export const Lane = memo(function Lane({
     getItemKey: (index) => cards[index]!.key,
     rangeExtractor,
   });
-  const count = filtered ? `${cards.length} of ${lane.ticket_count}` : String(lane.ticket_count);
+  const count = filtered ? `${cards.length.toLocaleString()} of ${lane.ticket_count.toLocaleString()}` : lane.ticket_count.toLocaleString();
   const notLoaded = lane.ticket_count - lane.cards.length;
   const items = virtualizer.getVirtualItems();
 

@@ -4,8 +4,9 @@
  *
  * EventSource reconnects by itself after a drop and sends Last-Event-ID, so
  * the service replays what was missed. When the browser gives up (the stream
- * closed for good), or the service says it cannot catch up, or the page was
- * offline for long, subscribers are told to read everything again (`resync`).
+ * closed for good) a new stream resumes with `?since=` the last event seen.
+ * When the service says it cannot catch up (`ready` with `reset`), or the page
+ * was offline for long, subscribers are told to read everything again (`resync`).
  */
 import type { ChangeEvent } from '../api/types.ts';
 
@@ -34,7 +35,8 @@ export class ProjectEvents {
   private retryDelay = 1000;
   private lostAt: number | undefined;
   private everReady = false;
-  private needsResync = false;
+  /** The last event number seen (from `ready` and each change), where a new stream resumes. */
+  private lastSeq: number | undefined;
   private closed = false;
   status: LiveStatus = 'connecting';
 
@@ -71,20 +73,29 @@ export class ProjectEvents {
   }
 
   private open(): void {
-    const source = new EventSource(this.url);
+    const source = new EventSource(this.lastSeq === undefined ? this.url : `${this.url}?since=${this.lastSeq}`);
     this.source = source;
-    source.addEventListener('ready', () => {
+    source.addEventListener('ready', (message) => {
+      let ready: { seq?: number; reset?: boolean } = {};
+      try {
+        ready = JSON.parse((message as MessageEvent<string>).data) as typeof ready;
+      } catch {
+        ready = {};
+      }
       const offlineFor = this.lostAt === undefined ? 0 : Date.now() - this.lostAt;
-      if (this.everReady && (this.needsResync || offlineFor > LONG_OFFLINE_MS)) this.emitResync();
+      // The service could not replay everything missed (or the gap is long): read everything again.
+      if (this.everReady && (ready.reset || offlineFor > LONG_OFFLINE_MS)) this.emitResync();
+      if (this.lastSeq === undefined || ready.reset) this.lastSeq = ready.seq;
       this.everReady = true;
-      this.needsResync = false;
       this.lostAt = undefined;
       this.retryDelay = 1000;
       this.setStatus('live');
     });
     source.addEventListener('change', (message) => {
       try {
-        this.queue(JSON.parse((message as MessageEvent<string>).data) as ChangeEvent);
+        const event = JSON.parse((message as MessageEvent<string>).data) as ChangeEvent;
+        if (typeof event.seq === 'number') this.lastSeq = Math.max(this.lastSeq ?? 0, event.seq);
+        this.queue(event);
       } catch {
         // A malformed event cannot be applied; the next full read repairs the page.
       }
@@ -96,9 +107,8 @@ export class ProjectEvents {
       this.lostAt ??= Date.now();
       this.setStatus('reconnecting');
       if (source.readyState === EventSource.CLOSED) {
-        // The browser gave up (an error status or a wrong content type): open a new stream,
-        // which has no Last-Event-ID, so read everything again once it is up.
-        this.needsResync = true;
+        // The browser gave up (an error status or a wrong content type): open a new stream
+        // that resumes after the last event seen (?since=, as Last-Event-ID would).
         clearTimeout(this.retryTimer);
         this.retryTimer = setTimeout(() => this.open(), this.retryDelay);
         this.retryDelay = Math.min(this.retryDelay * 2, 15_000);

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describeInBrowser, screenshot } from '@switchboard/web-kit/testing';
+import { startUiHarness, type UiHarness } from '../helpers/ui-harness.ts';
+import { BoardScreen } from './board-page.ts';
+
+describeInBrowser('Board: drag and drop, New ticket, filters', () => {
+  let h: UiHarness;
+  let page: Page;
+  let board: BoardScreen;
+
+  beforeAll(async () => {
+    h = await startUiHarness();
+    const login = await (await h.context()).newPage();
+    await login.goto('/login');
+    await login.getByRole('button', { name: 'Sign in' }).waitFor();
+    await screenshot(login, 'sign-in');
+    await login.close();
+    page = await h.signedInPage('/');
+    board = new BoardScreen(page);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('shows an empty project what to do: New ticket, or connect an agent under Settings → MCP Connection', async () => {
+    await page.getByRole('heading', { name: 'No tickets yet' }).waitFor();
+    await page.getByRole('heading', { name: 'Connect an AI agent' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Settings → MCP Connection' }).getAttribute('href')).toBe('/projects/DEMO/settings/mcp');
+    await board.waitLive();
+    await screenshot(page, 'board-empty');
+  });
+
+  it('opens New ticket with c and creates the ticket in the chosen column', async () => {
+    await page.getByRole('main').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('c');
+    const dialog = page.getByRole('dialog', { name: 'New ticket' });
+    await dialog.waitFor();
+    expect(await dialog.getByRole('textbox', { name: 'Title' }).evaluate((element) => element === document.activeElement)).toBe(true);
+    await dialog.getByRole('textbox', { name: 'Title' }).fill('Write the release notes');
+    await dialog.getByRole('textbox', { name: 'Description' }).fill('For **1.2**');
+    await dialog.getByRole('combobox', { name: 'Type' }).selectOption('story');
+    await dialog.getByRole('combobox', { name: 'Priority' }).selectOption('high');
+    await dialog.getByRole('combobox', { name: 'Column' }).selectOption('To Do');
+    await dialog.getByRole('button', { name: 'Create ticket' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await board.card('DEMO-1', 'To Do').waitFor();
+    const ticket = await h.call('get_ticket', { ticket_id: 'DEMO-1' });
+    expect(ticket).toMatchObject({ title: 'Write the release notes', description: 'For **1.2**', ticket_type: 'story', priority: 'high', column: 'To Do' });
+    expect(ticket.activity[0].actor).toBe('user:admin@example.com');
+    // It opened in the panel; Escape closes it back to the board.
+    await board.panel('DEMO-1').waitFor();
+    await page.getByRole('main').click({ position: { x: 5, y: 300 } });
+    await page.keyboard.press('Escape');
+    await page.waitForURL(/\/projects\/DEMO\/board$/);
+    // Typing c in a field does not open the dialog.
+    await page.getByRole('searchbox', { name: 'Filter' }).fill('c');
+    expect(await page.getByRole('dialog').count()).toBe(0);
+    await page.getByRole('searchbox', { name: 'Filter' }).fill('');
+  });
+
+  it('moves a card dragged with the mouse to another lane, which a reload shows', async () => {
+    await board.drag('DEMO-1', 'Review');
+    await board.card('DEMO-1', 'Review').waitFor();
+    expect(await board.count('To Do')).toBe('0');
+    await expect.poll(async () => (await h.call('get_ticket', { ticket_id: 'DEMO-1' })).column).toBe('Review');
+    await page.reload();
+    await board.card('DEMO-1', 'Review').waitFor();
+  });
+
+  it('moves a sub-ticket dragged to Done: the epic follows and its card shows done/total', async () => {
+    const epic = await h.call('create_ticket', { title: 'Checkout', ticket_type: 'epic', column_name: 'Backlog' });
+    await h.call('create_sub_ticket', { parent_ticket_id: epic.key, title: 'Payment form', column_name: 'In Progress' });
+    await h.call('create_sub_ticket', { parent_ticket_id: epic.key, title: 'Address form', column_name: 'Done' });
+    await board.card('DEMO-3', 'In Progress').waitFor();
+    await board.card('DEMO-2', 'In Progress').waitFor();
+    await board.card('DEMO-2').getByText('1/2').waitFor();
+    await board.drag('DEMO-3', 'Done');
+    await board.card('DEMO-2', 'Done').getByText('2/2').waitFor();
+    expect(await board.card('DEMO-2').getByRole('progressbar').getAttribute('aria-valuenow')).toBe('2');
+    expect((await h.call('get_ticket', { ticket_id: 'DEMO-3' })).column).toBe('Done');
+    expect((await h.call('get_ticket', { ticket_id: 'DEMO-2' })).column).toBe('Done');
+  });
+
+  it('snaps a refused move back and says why (an epic with sub-tickets advances by itself)', async () => {
+    await board.drag('DEMO-2', 'Backlog');
+    const alert = page.getByRole('alert').filter({ hasText: 'DEMO-2 could not move to Backlog' });
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/epic/i);
+    await board.card('DEMO-2', 'Done').waitFor();
+    expect(await board.card('DEMO-2', 'Backlog').count()).toBe(0);
+    expect((await h.call('get_ticket', { ticket_id: 'DEMO-2' })).column).toBe('Done');
+    await screenshot(page, 'board-refused-move');
+    await alert.getByRole('button', { name: 'Dismiss' }).click();
+  });
+
+  it('moves a card with the keyboard: Space, arrow keys across lanes, Space', async () => {
+    await board.card('DEMO-1', 'Review').focus();
+    await page.keyboard.press('Space');
+    await page.getByText('DEMO-1 is over Review').waitFor({ state: 'attached' });
+    await page.keyboard.press('ArrowLeft');
+    // The screen reader announcement says where the card is before it is dropped.
+    await page.getByText('DEMO-1 is over In Progress').waitFor({ state: 'attached' });
+    await page.keyboard.press('Space');
+    await board.card('DEMO-1', 'In Progress').waitFor();
+    await expect.poll(async () => (await h.call('get_ticket', { ticket_id: 'DEMO-1' })).column).toBe('In Progress');
+  });
+
+  it('filters by type, priority, label, assignee and text, kept in the URL; / focuses the text', async () => {
+    await h.call('create_ticket', { title: 'Crash on login', ticket_type: 'bug', priority: 'highest', column_name: 'To Do', assignee: h.email });
+    await board.card('DEMO-5', 'To Do').waitFor();
+    await page.getByRole('combobox', { name: 'Type' }).selectOption('bug');
+    await page.waitForURL(/type=bug/);
+    await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
+    expect(await board.count('To Do')).toBe('1 of 1');
+    await page.getByRole('combobox', { name: 'Type' }).selectOption('');
+    await page.getByRole('combobox', { name: 'Assignee' }).selectOption(h.email);
+    await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
+    await page.getByRole('combobox', { name: 'Assignee' }).selectOption('');
+    await page.getByRole('combobox', { name: 'Priority' }).selectOption('high');
+    await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
+    await page.getByRole('combobox', { name: 'Priority' }).selectOption('');
+    await page.locator('body').click({ position: { x: 640, y: 790 } });
+    await page.keyboard.press('/');
+    const filter = page.getByRole('searchbox', { name: 'Filter' });
+    expect(await filter.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.keyboard.type('payment');
+    await page.waitForURL(/q=payment/);
+    await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
+    await page.reload();
+    expect(await page.getByRole('searchbox', { name: 'Filter' }).inputValue()).toBe('payment');
+    await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.waitForURL(/\/board$/);
+    await screenshot(page, 'board');
+  });
+});
