@@ -46,7 +46,8 @@ export function webUiSourceHash(name: string): string {
   files.push(join(PACKAGES_DIR, 'core', 'src', 'errors.ts'));
   files.push(join(REPO_DIR, 'package-lock.json'));
   files.sort();
-  const hash = createHash('sha256');
+  // The build's own settings count too: a build made before they changed is not reused.
+  const hash = createHash('sha256').update('production build, NODE_ENV forced\0');
   for (const file of files) {
     if (!existsSync(file) || !statSync(file).isFile()) continue;
     hash.update(relative(REPO_DIR, file)).update('\0').update(readFileSync(file)).update('\0');
@@ -78,11 +79,18 @@ export async function buildWebUi(name: string, options: { force?: boolean } = {}
   const temporary = `${output}.build-${process.pid}`;
   const previous = `${output}.old-${process.pid}`;
   const { build } = await import('vite');
+  // Vite bakes process.env.NODE_ENV into the bundle. Under vitest (whose global setup builds the UIs) it is
+  // "test", which shipped React's development build: twice the bytes and several times slower.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
   try {
-    await build({ configFile: join(webUiRoot(name), 'vite.config.ts'), logLevel: 'error', build: { outDir: temporary, emptyOutDir: true } });
+    await build({ configFile: join(webUiRoot(name), 'vite.config.ts'), mode: 'production', logLevel: 'error', build: { outDir: temporary, emptyOutDir: true } });
   } catch (error) {
     await rm(temporary, { recursive: true, force: true });
     throw new BuildError(`build error (${name} web UI): ${(error as Error).message.split('\n')[0]}`);
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
   }
   await writeFile(join(temporary, HASH_FILE), `${sourceHash}\n`);
   await mkdir(join(output, '..'), { recursive: true });
