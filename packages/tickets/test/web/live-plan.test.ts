@@ -18,10 +18,15 @@ describe('planRefresh (what a batch of live changes asks to read again)', () => 
     expect(planRefresh([event(2, { key: 'DEMO-1' })], 5)).toEqual({ tickets: [], board: false, documents: false, slugs: [], lastSeq: 5 });
   });
 
-  it('reads the whole board after a project change (columns, labels, members, settings)', () => {
-    const plan = planRefresh([event(1, { kind: 'project', action: 'column_renamed' }), event(2, { key: 'DEMO-1' })], 0);
-    expect(plan.board).toBe(true);
-    expect(plan.tickets).toEqual(['DEMO-1']);
+  it('reads the whole board after a change of its shape (columns, boards, labels), not after members, tokens or settings', () => {
+    for (const action of ['column_updated', 'column_created', 'column_deleted', 'board_created', 'board_updated', 'label_updated', 'label_deleted']) {
+      const plan = planRefresh([event(1, { kind: 'project', action }), event(2, { key: 'DEMO-1' })], 0);
+      expect(plan.board, action).toBe(true);
+      expect(plan.tickets).toEqual(['DEMO-1']);
+    }
+    for (const action of ['member_added', 'member_removed', 'token_created', 'token_revoked', 'settings_updated', 'label_created']) {
+      expect(planRefresh([event(1, { kind: 'project', action })], 0).board, action).toBe(false);
+    }
   });
 
   it('collects changed documents by slug', () => {

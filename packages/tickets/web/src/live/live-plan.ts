@@ -6,6 +6,12 @@
 import type { BoardView, ChangeEvent } from '../api/types.ts';
 import { findCard } from '../board/board-state.ts';
 
+/**
+ * Project actions that change what the board shows (its lanes, their names, the
+ * labels on cards); members, tokens and settings leave the board as it is.
+ */
+const BOARD_ACTIONS = new Set(['board_created', 'board_updated', 'board_deleted', 'column_created', 'column_updated', 'column_deleted', 'label_updated', 'label_deleted']);
+
 /** What to read again after a batch of events. */
 export interface RefreshPlan {
   /** Tickets to read again and place (in the order first named). */
@@ -35,8 +41,8 @@ export function planRefresh(events: readonly ChangeEvent[], lastSeq: number): Re
     } else if (event.kind === 'document') {
       documents = true;
       if (event.slug && !slugs.includes(event.slug)) slugs.push(event.slug);
-    } else {
-      // A project change (columns, boards, labels, members, settings) or a ticket event without a key.
+    } else if (event.kind !== 'project' || BOARD_ACTIONS.has(event.action)) {
+      // A change of the board's shape (columns, boards, labels), or an event this page does not know.
       board = true;
     }
   }
