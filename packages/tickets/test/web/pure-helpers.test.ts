@@ -66,6 +66,14 @@ describe('snippetParts (search highlights as text, never HTML)', () => {
     ]);
     expect(snippetParts('')).toEqual([]);
   });
+
+  it('highlights a match inside Markdown bold once', () => {
+    expect(snippetParts('The ****checkout**** service')).toEqual([
+      { text: 'The ', match: false },
+      { text: 'checkout', match: true },
+      { text: ' service', match: false },
+    ]);
+  });
 });
 
 describe('MCP connection snippets', () => {

@@ -11,7 +11,8 @@ export interface SnippetPart {
  * closing marker is a match. An unpaired marker stays as text.
  */
 export function snippetParts(snippet: string): SnippetPart[] {
-  const pieces = snippet.split('**');
+  // A match inside Markdown bold (`**word**` in the text) comes as `****word****`: one highlight.
+  const pieces = snippet.replace(/\*{4}/g, '**').split('**');
   // An even number of pieces means one marker has no partner: keep the last one as text.
   const paired = pieces.length % 2 === 1 ? pieces : [...pieces.slice(0, -2), `${pieces[pieces.length - 2]}**${pieces[pieces.length - 1]}`];
   const parts: SnippetPart[] = [];

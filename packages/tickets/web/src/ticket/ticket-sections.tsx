@@ -174,6 +174,15 @@ const ACTION_LABEL: Record<string, string> = {
   sub_ticket_deleted: 'sub-ticket deleted',
 };
 
+/** An entry as a sentence: the service's detail already says what happened ("moved from To Do to Done"). */
+function activityText(entry: Activity): string {
+  const detail = typeof entry.detail === 'string' ? entry.detail : entry.detail ? JSON.stringify(entry.detail) : '';
+  if (!detail) return ACTION_LABEL[entry.action] ?? entry.action;
+  if (entry.action === 'commented') return `commented: ${detail}`;
+  if (entry.action === 'auto_moved') return `${detail} (automatically)`;
+  return detail;
+}
+
 /** The activity, oldest first, each entry with its actor (`user:EMAIL`, `token:NAME` or `system`). */
 export function ActivityList({ activity }: { activity: Activity[] }) {
   return (
@@ -184,8 +193,7 @@ export function ActivityList({ activity }: { activity: Activity[] }) {
       <ol className="activity" aria-label="Activity entries">
         {activity.map((entry) => (
           <li key={entry.id}>
-            <span className={`actor actor-${entry.actor.split(':')[0]}`}>{entry.actor}</span> <span className="activity-action">{ACTION_LABEL[entry.action] ?? entry.action}</span>
-            {entry.detail ? <span className="muted">: {typeof entry.detail === 'string' ? entry.detail : JSON.stringify(entry.detail)}</span> : null}{' '}
+            <span className={`actor actor-${entry.actor.split(':')[0]}`}>{entry.actor}</span> <span className="activity-text">{activityText(entry)}</span>{' '}
             <span className="faint nowrap" title={dateTime(entry.created_at)}>
               {timeAgo(entry.created_at)}
             </span>
