@@ -16,3 +16,5 @@ export * from './platform-schema.ts';
 export * from './session-routes.ts';
 export * from './sign-in-limit.ts';
 export * from './web-session.ts';
+export * from './sse-stream.ts';
+export * from './wake-bus.ts';

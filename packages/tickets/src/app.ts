@@ -3,6 +3,7 @@ import {
   MembershipStore,
   UserStore,
   createHttpServer,
+  createWakeBus,
   createLogger,
   openPlatformDatabase,
   packageDirOf,
@@ -13,6 +14,7 @@ import {
   type Database,
   type PlatformTables,
   type SessionUser,
+  type WakeBus,
 } from '@switchboard/core';
 import type { Logger } from 'pino';
 import type { TicketsConfig } from './config.ts';
@@ -26,7 +28,9 @@ import { registerMcpEndpoint } from './mcp/mcp-endpoint.ts';
 import { SummaryWorker } from './worker/summary-worker.ts';
 import { extractiveSummarizer, llmSummarizer } from './worker/summarizer.ts';
 import { registerSummaryMetrics } from './worker/summary-metrics.ts';
-import { registerAuthentication, type CallerResolver } from './http/caller.ts';
+import { registerAuthentication, stillAllowed, type CallerResolver } from './http/caller.ts';
+import { EventHub } from './events/event-hub.ts';
+import { registerEventRoutes } from './http/event-routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -46,6 +50,11 @@ export interface BuildOptions {
 
 /** URL patterns of the web UI's pages (design/web.md, "Ticket board UI"): they answer its index.html. */
 export const TICKETS_UI_PAGES = ['/', '/login', '/projects/*', '/tickets/*'];
+
+/** The wake-up channel: TICKETS_EVENTS_CHANNEL, else one per database schema (test runs and deployments sharing a server stay apart). */
+function eventsChannel(config: TicketsConfig, schema: string): string {
+  return config.events.channel ?? (config.redisUrl ? `switchboard:tickets:${schema}:events` : `${schema}_events`);
+}
 
 /** A project's people: its members plus every admin (who sees every project), by email. */
 function memberDirectory(platform: Database<PlatformTables>): MemberDirectory {
@@ -85,10 +94,26 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
     await database.close();
     throw error;
   }
+  let bus: WakeBus;
+  try {
+    bus = await createWakeBus({ channel: eventsChannel(config, database.schema), redisUrl: config.redisUrl, pool: database.pool, logger });
+  } catch (error) {
+    await platform.close();
+    await database.close();
+    throw error;
+  }
+  const hub = new EventHub({
+    db: database.db,
+    bus,
+    logger,
+    pollMs: config.events.pollMs,
+    keepMs: config.events.keepDays * 86_400_000,
+    keepPerProject: config.events.keepPerProject,
+  });
   const summarizer = config.summary.baseUrl
     ? llmSummarizer({ baseUrl: config.summary.baseUrl, model: config.summary.model, apiKey: config.summary.apiKey, timeoutMs: config.summary.timeoutMs })
     : extractiveSummarizer;
-  const worker = new SummaryWorker({ db: database.db, dialect: database.dialect, summarizer, logger, intervalMs: config.summary.intervalMs });
+  const worker = new SummaryWorker({ db: database.db, dialect: database.dialect, signal: bus, summarizer, logger, intervalMs: config.summary.intervalMs });
   const app = createHttpServer({ logger, bodyLimit: config.bodyLimit });
   app.decorate('ticketsDb', database);
   app.decorate('summaryWorker', worker);
@@ -110,6 +135,7 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
     dialect: database.dialect,
     members: memberDirectory(platform),
     web,
+    signal: bus,
     touchMs: config.tokenTouchMs,
     onSummaryDue: () => {
       if (config.summary.worker) worker.poke();
@@ -126,6 +152,7 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
   registerRestRoutes(app);
   registerRestRoutes(app, PROJECT_MOUNT);
   registerMcpEndpoint(app);
+  registerEventRoutes(app, { hub, stillAllowed: (request) => stillAllowed(resolver, request), recheckMs: config.events.recheckMs, heartbeatMs: config.events.heartbeatMs });
   // The board's web UI (packages/tickets/web, built into dist/web): page URLs answer its index.html.
   await registerWebUi(app, { dir: join(packageDirOf(import.meta.url), 'dist', 'web'), pages: TICKETS_UI_PAGES });
 
@@ -133,8 +160,12 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
     worker.start();
     worker.poke();
   }
+  // Old events go in the background, on every instance (a delete of nothing costs little).
+  setTimeout(() => void hub.pruneNow(), 10_000).unref();
   app.addHook('onClose', async () => {
+    hub.close();
     await worker.close();
+    await bus.close();
     await platform.close();
     await database.close();
   });

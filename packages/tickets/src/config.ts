@@ -20,6 +20,30 @@ export interface TicketsConfig extends PlatformConfig {
   };
   /** Least time between two writes of a token's last_used_at, in ms (TICKETS_TOKEN_TOUCH_MS, default 60000). */
   tokenTouchMs: number;
+  events: {
+    /** Channel of the cross-instance wake-ups (TICKETS_EVENTS_CHANNEL); unset: derived from the database schema. */
+    channel: string | undefined;
+    /** The safety poll of open streams, in ms (TICKETS_EVENTS_POLL_MS, default 5000): catches a lost wake-up. */
+    pollMs: number;
+    /** The heartbeat comment of open streams, in ms (TICKETS_EVENTS_HEARTBEAT_MS, default 15000). */
+    heartbeatMs: number;
+    /** How often an open stream re-checks its token or session, in ms (TICKETS_EVENTS_RECHECK_MS, default 30000). */
+    recheckMs: number;
+    /** Days events are kept for reconnecting streams (TICKETS_EVENTS_KEEP_DAYS, default 7). */
+    keepDays: number;
+    /** Most events kept per project (TICKETS_EVENTS_KEEP, default 10000). */
+    keepPerProject: number;
+  };
+}
+
+// A PostgreSQL channel is an identifier of at most 63 bytes; Redis accepts these too.
+const CHANNEL = /^[A-Za-z0-9_:.-]{1,63}$/;
+
+function eventsChannel(env: Env): string | undefined {
+  const channel = env.TICKETS_EVENTS_CHANNEL?.trim();
+  if (!channel) return undefined;
+  if (!CHANNEL.test(channel)) throw new ConfigError('TICKETS_EVENTS_CHANNEL', 'must be 1 to 63 letters, digits, _ : . or -');
+  return channel;
 }
 
 /** Loads and validates the ticket board's configuration. */
@@ -39,5 +63,13 @@ export function loadConfig(env: Env = process.env): TicketsConfig {
       timeoutMs: envInt(env, 'TICKETS_SUMMARY_TIMEOUT_MS', 20_000, { min: 100, max: 600_000 }),
     },
     tokenTouchMs: envInt(env, 'TICKETS_TOKEN_TOUCH_MS', 60_000, { min: 0, max: 86_400_000 }),
+    events: {
+      channel: eventsChannel(env),
+      pollMs: envInt(env, 'TICKETS_EVENTS_POLL_MS', 5000, { min: 50, max: 600_000 }),
+      heartbeatMs: envInt(env, 'TICKETS_EVENTS_HEARTBEAT_MS', 15_000, { min: 50, max: 600_000 }),
+      recheckMs: envInt(env, 'TICKETS_EVENTS_RECHECK_MS', 30_000, { min: 50, max: 3_600_000 }),
+      keepDays: envInt(env, 'TICKETS_EVENTS_KEEP_DAYS', 7, { min: 1, max: 365 }),
+      keepPerProject: envInt(env, 'TICKETS_EVENTS_KEEP', 10_000, { min: 100, max: 10_000_000 }),
+    },
   };
 }

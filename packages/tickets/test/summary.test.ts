@@ -109,7 +109,7 @@ describe.each(dialectsUnderTest())('Auto-Summary on %s', (dialect) => {
       };
       const logger = createLogger({ service: 'tickets', level: 'silent' });
       const database = board.app.ticketsDb;
-      const workers = [0, 1].map(() => new SummaryWorker({ db: database.db, dialect: database.dialect, summarizer: counting, logger, intervalMs: 1000, batchSize: 2 }));
+      const workers = [0, 1].map(() => new SummaryWorker({ db: database.db, dialect: database.dialect, signal: { notifyChannel: undefined, publish: () => undefined }, summarizer: counting, logger, intervalMs: 1000, batchSize: 2 }));
       await Promise.all(workers.map(async (worker) => {
         while ((await worker.runOnce()) > 0);
       }));

@@ -1,10 +1,10 @@
-import { AppError, hashSecret, isSafeMethod, type DialectName, type SessionUser, type WebSessions } from '@switchboard/core';
+import { AppError, hashSecret, isSafeMethod, sessionTokenOf, type DialectName, type SessionUser, type WebSessions } from '@switchboard/core';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '@switchboard/core';
 import { BASE_PATH, PUBLIC_PATHS } from './paths.ts';
 import type { Db, ProjectRow } from '../store/project-store.ts';
 import { findProject, tokenByHash, touchToken } from '../store/project-store.ts';
-import type { BoardContext, Caller, MemberDirectory } from '../service/board-context.ts';
+import type { BoardContext, Caller, ChangeSignal, MemberDirectory } from '../service/board-context.ts';
 
 /** What turns a request's Bearer token or session cookie into a BoardContext. */
 export interface CallerResolver {
@@ -13,6 +13,8 @@ export interface CallerResolver {
   members: MemberDirectory;
   /** Sessions and memberships of the platform database (the web UI's sign-in). */
   web: WebSessions;
+  /** Announces committed changes to the live-update streams. */
+  signal: ChangeSignal;
   /** Least time between two last_used_at writes of one token, in ms. */
   touchMs: number;
   onSummaryDue(): void;
@@ -50,6 +52,7 @@ function context(resolver: CallerResolver, project: ProjectRow, actor: string, c
     caller,
     now: () => new Date().toISOString(),
     members: resolver.members,
+    signal: resolver.signal,
     onSummaryDue: resolver.onSummaryDue,
   };
 }
@@ -105,6 +108,23 @@ export async function projectContextFor(resolver: CallerResolver, request: Fasti
   if (!project || !(await mayAccess(resolver, project, user))) throw projectNotFound(key);
   if (access === 'admin' && user.role !== 'admin') throw new AppError('forbidden', 'Only an admin can add or remove members');
   return context(resolver, project, `user:${user.email}`, { kind: 'user', user });
+}
+
+/**
+ * Whether the caller of a long-lived request (an event stream) may still see its project: its token is not
+ * revoked, or its session is alive and its user still a member (or an admin).
+ */
+export async function stillAllowed(resolver: CallerResolver, request: FastifyRequest): Promise<boolean> {
+  const ctx = request.board;
+  if (!ctx) return false;
+  if (ctx.caller.kind === 'token') {
+    const match = BEARER.exec(request.headers.authorization ?? '');
+    const found = match ? await tokenByHash(resolver.db, hashSecret(match[1])) : undefined;
+    return found?.token.id === ctx.caller.tokenId;
+  }
+  const token = sessionTokenOf(request);
+  const user = token === undefined ? undefined : await resolver.web.sessions.resolve(token, resolver.web.now());
+  return user !== undefined && user.id === ctx.caller.user.id && (await mayAccess(resolver, ctx.project, user));
 }
 
 /** The caller of an authenticated route (set by registerAuthentication). */

@@ -1,4 +1,4 @@
-import type { DialectName, SessionUser } from '@switchboard/core';
+import type { DialectName, SessionUser, WakeBus } from '@switchboard/core';
 import type { Db, ProjectRow } from '../store/project-store.ts';
 
 /** A deployment user who can be assigned tickets. */
@@ -18,6 +18,12 @@ export interface MemberDirectory {
 /** Who makes a call: a project token, or a signed-in user of the web UI. */
 export type Caller = { kind: 'token'; tokenId: string; name: string } | { kind: 'user'; user: SessionUser };
 
+/**
+ * Where committed changes are announced (the live-update streams of every instance): the PostgreSQL channel a
+ * transaction notifies, and the wake-up of this process's (and through Redis other instances') streams.
+ */
+export type ChangeSignal = Pick<WakeBus, 'notifyChannel' | 'publish'>;
+
 /** Everything a tool call runs with: the token's project, who acts, the clock and the database. */
 export interface BoardContext {
   db: Db;
@@ -31,6 +37,8 @@ export interface BoardContext {
   /** The current time as stored (ISO 8601); a function so tests and imports can fix it. */
   now(): string;
   members: MemberDirectory;
+  /** Announces the project's new events after a commit. */
+  signal: ChangeSignal;
   /** Called after a change a ticket summary depends on, to wake the summary worker. */
   onSummaryDue(): void;
 }

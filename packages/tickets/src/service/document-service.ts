@@ -5,6 +5,7 @@ import { slugify, validateSlug } from '../domain/text-rules.ts';
 import type { DocType } from '../domain/vocabulary.ts';
 import { deleteDocumentRow, documentBySlugOrId, insertDocument, slugTaken, updateDocumentRow, type DocumentRow } from '../store/document-store.ts';
 import { presentDocument } from './presenters.ts';
+import { inTransaction } from './transaction.ts';
 
 async function requireDocument(ctx: BoardContext, ref: string) {
   const row = await documentBySlugOrId(ctx.db, ctx.project.id, ref);
@@ -43,7 +44,10 @@ export async function createDocument(ctx: BoardContext, input: { title: string; 
     updated_at: now,
   };
   try {
-    await insertDocument(ctx.db, row);
+    await inTransaction(ctx, async (trx, log) => {
+      await insertDocument(trx, row);
+      log.document('created', slug, now);
+    });
   } catch (error) {
     // Two creations racing for one slug: the unique index decides.
     if (await slugTaken(ctx.db, ctx.project.id, slug)) throw new AppError('conflict', `The slug "${slug}" is already taken in project ${ctx.project.key}.`);
@@ -62,13 +66,19 @@ export async function updateDocument(ctx: BoardContext, input: { doc_id: string;
   };
   if (Object.keys(changes).length === 0) return presentDocument(row);
   const now = ctx.now();
-  await updateDocumentRow(ctx.db, row.id, { ...changes, updated_at: now });
+  await inTransaction(ctx, async (trx, log) => {
+    await updateDocumentRow(trx, row.id, { ...changes, updated_at: now });
+    log.document('updated', row.slug, now);
+  });
   return presentDocument({ ...row, ...changes, updated_at: now });
 }
 
 /** DELETE /documents/{slug} (REST only). */
 export async function deleteDocument(ctx: BoardContext, input: { doc_id: string }) {
   const row = await requireDocument(ctx, input.doc_id);
-  await deleteDocumentRow(ctx.db, row.id);
+  await inTransaction(ctx, async (trx, log) => {
+    await deleteDocumentRow(trx, row.id);
+    log.document('deleted', row.slug);
+  });
   return { deleted: true as const, slug: row.slug };
 }

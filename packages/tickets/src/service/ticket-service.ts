@@ -31,6 +31,7 @@ import {
 import { presentComment } from './presenters.ts';
 import { ticketView } from './ticket-queries.ts';
 import { requireTicket } from './ticket-lookup.ts';
+import { inTransaction, type ChangeLog } from './transaction.ts';
 
 /** Fields of create_ticket / create_sub_ticket. */
 export interface CreateTicketInput {
@@ -58,20 +59,6 @@ export interface UpdateTicketInput {
 
 type Ref = string | number;
 
-// PostgreSQL deadlock and serialization failures: the transaction did nothing and may simply run again.
-const RETRYABLE = new Set(['40P01', '40001']);
-
-/** Runs one tool call's writes in a transaction, retrying when PostgreSQL picked it as a deadlock victim. */
-async function inTransaction<T>(ctx: BoardContext, work: (trx: Db) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await ctx.db.transaction().execute(work);
-    } catch (error) {
-      if (attempt >= 3 || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
-    }
-  }
-}
-
 function keyOf(ctx: BoardContext, row: Pick<TicketRow, 'number'>): string {
   return ticketKey(ctx.project.key, row.number);
 }
@@ -81,8 +68,10 @@ function shapeOf(ctx: BoardContext, row: TicketRow, subTicketCount = 0): TicketS
   return { id: row.id, key: keyOf(ctx, row), ticketType: row.ticket_type as TicketType, parentId: row.parent_id, subTicketCount };
 }
 
-async function record(ctx: BoardContext, trx: Db, ticketId: string, action: ActivityAction, detail: string, at: string, actor = ctx.actor) {
-  await insertActivity(trx, { ticket_id: ticketId, project_id: ctx.project.id, action, detail, actor, created_at: at });
+/** Records one change of a ticket: its activity entry, and the event the live-update stream sends. */
+async function record(ctx: BoardContext, trx: Db, log: ChangeLog, ticket: Pick<TicketRow, 'id' | 'number'>, action: ActivityAction, detail: string, at: string, actor = ctx.actor) {
+  await insertActivity(trx, { ticket_id: ticket.id, project_id: ctx.project.id, action, detail, actor, created_at: at });
+  log.ticket(action, keyOf(ctx, ticket), at, actor);
 }
 
 async function resolveLabels(ctx: BoardContext, trx: Db, names: readonly string[]): Promise<string[]> {
@@ -119,7 +108,7 @@ async function resolveAssignee(ctx: BoardContext, raw: string | null | undefined
  * an automatic move as `auto_moved` by `system`. `epic` is the row the caller
  * loaded (and locked) in this transaction; the rule reads its column and completed_at.
  */
-export async function advanceEpic(ctx: BoardContext, trx: Db, columns: readonly BoardColumn[], epic: TicketRow, now: string): Promise<void> {
+export async function advanceEpic(ctx: BoardContext, trx: Db, log: ChangeLog, columns: readonly BoardColumn[], epic: TicketRow, now: string): Promise<void> {
   const byId = new Map(columns.map((column) => [column.id, column]));
   const subs = await subTicketsOf(trx, [epic.id]);
   const current = byId.get(epic.column_id)!;
@@ -136,11 +125,11 @@ export async function advanceEpic(ctx: BoardContext, trx: Db, columns: readonly 
       ? epicCompletedAt(subs.map((sub) => sub.completed_at), now)
       : completedAtAfterMove(advance.to, { completedAt: epic.completed_at, wasDone: current.isDone }, now),
   });
-  await record(ctx, trx, epic.id, 'auto_moved', `moved from ${current.name} to ${advance.to.name}: ${advance.reason}`, now, 'system');
+  await record(ctx, trx, log, epic, 'auto_moved', `moved from ${current.name} to ${advance.to.name}: ${advance.reason}`, now, 'system');
 }
 
 async function createIn(ctx: BoardContext, input: CreateTicketInput, parentRef: Ref | undefined) {
-  const id = await inTransaction(ctx, async (trx) => {
+  const id = await inTransaction(ctx, async (trx, log) => {
     const now = ctx.now();
     const columns = await projectColumns(trx, ctx.project.id);
     const column = resolveColumn(columns, input.column_name);
@@ -174,13 +163,13 @@ async function createIn(ctx: BoardContext, input: CreateTicketInput, parentRef: 
     });
     if (labelIds.length > 0) await setTicketLabels(trx, id, labelIds);
     const where = parent ? ` as a sub-ticket of ${keyOf(ctx, parent)}` : '';
-    await record(ctx, trx, id, 'created', `created in ${column.name}${where}`, createdAt);
+    await record(ctx, trx, log, { id, number }, 'created', `created in ${column.name}${where}`, createdAt);
     if (parent) {
       if (needsPromotion(shapeOf(ctx, parent))) {
         await updateTicketRow(trx, parent.id, { ticket_type: 'epic', updated_at: now });
-        await record(ctx, trx, parent.id, 'promoted', `promoted from ${parent.ticket_type} to epic: sub-ticket ${ticketKey(ctx.project.key, number)} was created`, now);
+        await record(ctx, trx, log, parent, 'promoted', `promoted from ${parent.ticket_type} to epic: sub-ticket ${ticketKey(ctx.project.key, number)} was created`, now);
       }
-      await advanceEpic(ctx, trx, columns, parent, now);
+      await advanceEpic(ctx, trx, log, columns, parent, now);
     }
     return id;
   });
@@ -200,7 +189,7 @@ export function createSubTicket(ctx: BoardContext, input: CreateTicketInput & { 
 
 /** convert_to_sub_ticket: re-parents a standalone ticket under an epic (promoted if needed). */
 export async function convertToSubTicket(ctx: BoardContext, input: { ticket_id: Ref; epic_id: Ref }) {
-  const id = await inTransaction(ctx, async (trx) => {
+  const id = await inTransaction(ctx, async (trx, log) => {
     const now = ctx.now();
     const columns = await projectColumns(trx, ctx.project.id);
     const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
@@ -208,12 +197,12 @@ export async function convertToSubTicket(ctx: BoardContext, input: { ticket_id: 
     const [ticketChildren, epicChildren] = [await countSubTickets(trx, ticket.id), await countSubTickets(trx, epic.id)];
     assertConvertible(shapeOf(ctx, ticket, ticketChildren), shapeOf(ctx, epic, epicChildren), ticket.id);
     await updateTicketRow(trx, ticket.id, { parent_id: epic.id, updated_at: now });
-    await record(ctx, trx, ticket.id, 'converted', `converted to a sub-ticket of ${keyOf(ctx, epic)}`, now);
+    await record(ctx, trx, log, ticket, 'converted', `converted to a sub-ticket of ${keyOf(ctx, epic)}`, now);
     if (epic.ticket_type !== 'epic') {
       await updateTicketRow(trx, epic.id, { ticket_type: 'epic', updated_at: now });
-      await record(ctx, trx, epic.id, 'promoted', `promoted from ${epic.ticket_type} to epic: ${keyOf(ctx, ticket)} became its sub-ticket`, now);
+      await record(ctx, trx, log, epic, 'promoted', `promoted from ${epic.ticket_type} to epic: ${keyOf(ctx, ticket)} became its sub-ticket`, now);
     }
-    await advanceEpic(ctx, trx, columns, epic, now);
+    await advanceEpic(ctx, trx, log, columns, epic, now);
     return ticket.id;
   });
   return ticketView(ctx, id);
@@ -222,7 +211,7 @@ export async function convertToSubTicket(ctx: BoardContext, input: { ticket_id: 
 /** update_ticket: changes properties; records which. */
 export async function updateTicket(ctx: BoardContext, input: UpdateTicketInput) {
   let summaryDue = false;
-  const id = await inTransaction(ctx, async (trx) => {
+  const id = await inTransaction(ctx, async (trx, log) => {
     const now = ctx.now();
     const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
     const subCount = input.ticket_type ? await countSubTickets(trx, ticket.id) : 0;
@@ -259,7 +248,7 @@ export async function updateTicket(ctx: BoardContext, input: UpdateTicketInput) 
       updated_at: now,
       ...(summaryDue ? { summary_version: ticket.summary_version + 1 } : {}),
     });
-    await record(ctx, trx, ticket.id, 'updated', `changed ${notes.join('; ')}`, now);
+    await record(ctx, trx, log, ticket, 'updated', `changed ${notes.join('; ')}`, now);
     return ticket.id;
   });
   if (summaryDue) ctx.onSummaryDue();
@@ -268,7 +257,7 @@ export async function updateTicket(ctx: BoardContext, input: UpdateTicketInput) 
 
 /** move_ticket: moves a ticket (not an epic with sub-tickets) and lets its epic follow. */
 export async function moveTicket(ctx: BoardContext, input: { ticket_id: Ref; column_name: string }) {
-  const id = await inTransaction(ctx, async (trx) => {
+  const id = await inTransaction(ctx, async (trx, log) => {
     const now = ctx.now();
     const columns = await projectColumns(trx, ctx.project.id);
     const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
@@ -281,8 +270,8 @@ export async function moveTicket(ctx: BoardContext, input: { ticket_id: Ref; col
       updated_at: now,
       completed_at: completedAtAfterMove(target, { completedAt: ticket.completed_at, wasDone: current.isDone }, now),
     });
-    await record(ctx, trx, ticket.id, 'moved', `moved from ${current.name} to ${target.name}`, now);
-    if (ticket.parent_id) await advanceEpic(ctx, trx, columns, await requireTicket(ctx, trx, ticket.parent_id, 'epic_id', true), now);
+    await record(ctx, trx, log, ticket, 'moved', `moved from ${current.name} to ${target.name}`, now);
+    if (ticket.parent_id) await advanceEpic(ctx, trx, log, columns, await requireTicket(ctx, trx, ticket.parent_id, 'epic_id', true), now);
     return ticket.id;
   });
   return ticketView(ctx, id);
@@ -290,14 +279,14 @@ export async function moveTicket(ctx: BoardContext, input: { ticket_id: Ref; col
 
 /** add_comment: a markdown comment; the summary may take it into account. */
 export async function addComment(ctx: BoardContext, input: { ticket_id: Ref; content: string }) {
-  const comment = await inTransaction(ctx, async (trx) => {
+  const comment = await inTransaction(ctx, async (trx, log) => {
     const now = ctx.now();
     const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
     const row = { id: randomUUID(), ticket_id: ticket.id, project_id: ctx.project.id, content: input.content, author: ctx.actor, created_at: now };
     await insertComment(trx, row);
     await updateTicketRow(trx, ticket.id, { updated_at: now, summary_version: ticket.summary_version + 1 });
     const preview = input.content.replace(/\s+/g, ' ').trim();
-    await record(ctx, trx, ticket.id, 'commented', preview.length > 120 ? `${preview.slice(0, 119)}…` : preview, now);
+    await record(ctx, trx, log, ticket, 'commented', preview.length > 120 ? `${preview.slice(0, 119)}…` : preview, now);
     return { ...presentComment(row), ticket_key: keyOf(ctx, ticket) };
   });
   ctx.onSummaryDue();
@@ -306,18 +295,19 @@ export async function addComment(ctx: BoardContext, input: { ticket_id: Ref; con
 
 /** delete_ticket: deletes for good; an epic's sub-tickets become standalone, a sub-ticket's epic is re-evaluated. */
 export async function deleteTicket(ctx: BoardContext, input: { ticket_id: Ref }) {
-  return inTransaction(ctx, async (trx) => {
+  return inTransaction(ctx, async (trx, log) => {
     const now = ctx.now();
     const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
     const key = keyOf(ctx, ticket);
     const children = await detachSubTickets(trx, ctx.project.id, ticket.id, now);
-    for (const child of children) await record(ctx, trx, child.id, 'updated', `parent ${key} was deleted; now a standalone ticket`, now);
+    for (const child of children) await record(ctx, trx, log, child, 'updated', `parent ${key} was deleted; now a standalone ticket`, now);
     await deleteTicketRow(trx, ticket.id);
+    log.ticket('deleted', key, now);
     if (ticket.parent_id) {
       const parent = await requireTicket(ctx, trx, ticket.parent_id, 'parent', true);
       await updateTicketRow(trx, parent.id, { updated_at: now });
-      await record(ctx, trx, parent.id, 'sub_ticket_deleted', `deleted sub-ticket ${key}: ${ticket.title}`, now);
-      await advanceEpic(ctx, trx, await projectColumns(trx, ctx.project.id), parent, now);
+      await record(ctx, trx, log, parent, 'sub_ticket_deleted', `deleted sub-ticket ${key}: ${ticket.title}`, now);
+      await advanceEpic(ctx, trx, log, await projectColumns(trx, ctx.project.id), parent, now);
     }
     return { deleted: true as const, key };
   });

@@ -201,6 +201,34 @@ const statusTallyIndex: VersionedMigration = {
   },
 };
 
+/**
+ * The change feed of the web UI's live updates: one row per change, numbered per project by `event_counters`
+ * (whose row lock, held to commit, makes the numbers' order the commit order: a reader that saw event N has
+ * seen every event before it).
+ */
+const changeEvents: VersionedMigration = {
+  async up(db) {
+    await db.schema
+      .createTable('event_counters')
+      .addColumn('project_id', 'text', (c) => c.primaryKey().references('projects.id').onDelete('cascade'))
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('events')
+      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+      .addColumn('seq', 'integer', (c) => c.notNull())
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('action', 'text', (c) => c.notNull())
+      .addColumn('ticket_key', 'text')
+      .addColumn('doc_slug', 'text')
+      .addColumn('actor', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('events_pk', ['project_id', 'seq'])
+      .execute();
+    await db.schema.createIndex('events_created').on('events').columns(['created_at']).execute();
+  },
+};
+
 /** The ticket board's migrations, in order (core's shared tables first). */
 export const ticketMigrations: Record<string, VersionedMigration> = {
   ...coreMigrations,
@@ -208,4 +236,5 @@ export const ticketMigrations: Record<string, VersionedMigration> = {
   '0002_full_text': fullText,
   '0003_due_summary_index': dueSummaryIndex,
   '0004_status_tally_index': statusTallyIndex,
+  '0005_change_events': changeEvents,
 };

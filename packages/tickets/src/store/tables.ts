@@ -123,6 +123,26 @@ export interface TokensTable {
   revoked_at: string | null;
 }
 
+/** The last event number handed out per project (its row lock orders concurrent writers' events). */
+export interface EventCountersTable {
+  project_id: string;
+  seq: number;
+}
+
+/** One change of a project, as the live-update stream sends it. */
+export interface EventsTable {
+  project_id: string;
+  /** Per project, from 1, without gaps, in commit order. */
+  seq: number;
+  /** `ticket`, `document` or `project`. */
+  kind: string;
+  action: string;
+  ticket_key: string | null;
+  doc_slug: string | null;
+  actor: string;
+  created_at: string;
+}
+
 /** The ticket board's tables. */
 export interface TicketsDatabase {
   projects: ProjectsTable;
@@ -135,4 +155,6 @@ export interface TicketsDatabase {
   activity: ActivityTable;
   documents: DocumentsTable;
   api_tokens: TokensTable;
+  event_counters: EventCountersTable;
+  events: EventsTable;
 }

@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { DialectName, Logger } from '@switchboard/core';
+import type { ChangeSignal } from '../service/board-context.ts';
+import { insertEvents } from '../store/event-store.ts';
 import type { Db } from '../store/project-store.ts';
 import { ticketKey } from '../domain/ticket-rules.ts';
 import { latestComment } from '../store/ticket-store.ts';
@@ -9,6 +11,8 @@ import { extractiveSummarizer, type Summarizer } from './summarizer.ts';
 export interface SummaryWorkerOptions {
   db: Db;
   dialect: DialectName;
+  /** Announces a refreshed summary to the live-update streams (a `summarized` event). */
+  signal: ChangeSignal;
   summarizer: Summarizer;
   logger: Logger;
   /** Poll interval in ms (other instances' changes are found by polling). */
@@ -25,6 +29,7 @@ interface DueTicket {
   title: string;
   description: string;
   summary_version: number;
+  project_id: string;
   project_key: string;
 }
 
@@ -103,7 +108,7 @@ export class SummaryWorker {
   }
 
   private async refresh(ticket: DueTicket): Promise<void> {
-    const { db, summarizer, logger } = this.options;
+    const { db, dialect, signal, summarizer, logger } = this.options;
     const input = { key: ticketKey(ticket.project_key, ticket.number), title: ticket.title, description: ticket.description, latestComment: await latestComment(db, ticket.id) };
     let summary;
     try {
@@ -113,12 +118,19 @@ export class SummaryWorker {
       logger.warn({ err: error, ticket: input.key }, 'LLM summary failed; using an extractive summary');
       summary = await extractiveSummarizer.summarize(input);
     }
-    // Not updated_at: a summary refresh is not a change of the ticket.
-    await db
-      .updateTable('tickets')
-      .set({ ai_summary: summary.text, ai_summary_source: summary.source, summarized_version: ticket.summary_version, summary_claimed_until: null })
-      .where('id', '=', ticket.id)
-      .execute();
+    // Not updated_at: a summary refresh is not a change of the ticket; but an open board shows the new summary.
+    await db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('tickets')
+        .set({ ai_summary: summary.text, ai_summary_source: summary.source, summarized_version: ticket.summary_version, summary_claimed_until: null })
+        .where('id', '=', ticket.id)
+        .executeTakeFirst();
+      // A ticket deleted while it was summarized has nothing to announce.
+      if (Number(updated.numUpdatedRows) === 0) return;
+      const event = { kind: 'ticket' as const, action: 'summarized', key: input.key, actor: 'system', at: new Date().toISOString() };
+      await insertEvents(trx, dialect, ticket.project_id, [event], signal.notifyChannel);
+    });
+    signal.publish(ticket.project_id);
   }
 
   /** Stops polling and waits for the current round. */
