@@ -1,6 +1,7 @@
 // A node's wiring from the keyboard: what runs before it and after it (or which LLM node it is a tool of),
 // each removable, and a select to wire it to another node. The same edits as dragging between handles.
 import { Button } from '@switchboard/web-kit';
+import { wireAllowed } from '../canvas/graph-edits.ts';
 import { useBuilder, useBuilderStore } from './use-builder.ts';
 
 /** The Connections section of node `id`'s settings. */
@@ -16,12 +17,13 @@ export function ConnectionsField({ id }: { id: string }) {
   const incoming = edges.filter((e) => e.target === id);
   const outgoing = edges.filter((e) => e.source === id);
   // A switch wires its branches through Then and Else; the others may wire to any node that accepts them.
-  const candidates = type === 'switch' ? [] : nodes.filter((n) => n.id !== id && !outgoing.some((e) => e.target === n.id) && store.canWire({ source: id, target: n.id }));
+  const wired = new Set(outgoing.map((e) => e.target));
+  const candidates = type === 'switch' ? [] : nodes.filter((n) => !wired.has(n.id) && wireAllowed(self.data.node, n.data.node));
   const isTool = type === 'tool';
   return (
     <fieldset className="pairs connections">
       <legend>Connections</legend>
-      {type === 'input' ? null : (
+      {type === 'input' || type === 'tool' ? null : (
         <div className="connection-group">
           <span className="field-label">{type === 'llm' ? 'Runs after, or is called as a tool' : 'Runs after'}</span>
           {incoming.length === 0 ? <span className="faint small">Nothing</span> : null}

@@ -118,8 +118,13 @@ export function FlowCanvas({ onNodeOpen, onReady }: { onNodeOpen?: (id: string) 
   const flow = useReactFlow();
   const visibleOnly = nodes.length > VISIBLE_ONLY_ABOVE;
   // Ready once the nodes in view are measured (all of them on a flow small enough to draw whole).
-  const initialized = useStore((s) => s.nodesInitialized || (visibleOnly && [...s.nodeLookup.values()].some((n) => n.measured.width !== undefined)));
   const ready = useRef(false);
+  const initialized = useStore((s) => {
+    if (ready.current || s.nodesInitialized) return true;
+    if (!visibleOnly) return false;
+    for (const node of s.nodeLookup.values()) if (node.measured.width !== undefined) return true;
+    return false;
+  });
 
   useEffect(() => {
     if (initialized && !ready.current) {

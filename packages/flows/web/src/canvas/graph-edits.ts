@@ -82,12 +82,16 @@ export interface Wire {
 
 /** Whether a wire may be made: not into itself, a tool only into an llm node, nothing into an Input or out of an Output. */
 export function canWire(canvas: Canvas, wire: Wire): boolean {
-  if (wire.source === wire.target) return false;
   const from = canvas.nodes.find((n) => n.id === wire.source)?.data.node;
   const to = canvas.nodes.find((n) => n.id === wire.target)?.data.node;
-  if (!from || !to || to.type === 'input' || from.type === 'output') return false;
+  return wireAllowed(from, to, wire.targetHandle);
+}
+
+/** canWire's rule for two definition nodes already at hand. */
+export function wireAllowed(from: DefNode | undefined, to: DefNode | undefined, targetHandle?: string | null): boolean {
+  if (!from || !to || from.id === to.id || to.type === 'input' || from.type === 'output') return false;
   if (from.type === 'tool') return to.type === 'llm';
-  if (wire.targetHandle === 'tools') return from.type === 'agent';
+  if (targetHandle === 'tools') return from.type === 'agent';
   return true;
 }
 
