@@ -228,6 +228,15 @@ describeInBrowser('the canvas builder in the browser', () => {
     ]);
     expect(exported.slug).toBe('keys');
 
+    // Automatic layout: pasted copies sat on top of each other; afterwards no two nodes overlap.
+    await page.getByRole('button', { name: 'Auto layout' }).click();
+    await expect
+      .poll(async () => {
+        const boxes = await Promise.all((await canvas.nodeIds()).map(async (id) => (await canvas.node(id).boundingBox())!));
+        return boxes.some((a, i) => boxes.some((b, j) => i < j && a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height));
+      })
+      .toBe(false);
+
     // Leaving with unsaved changes asks first.
     await page.getByRole('link', { name: 'Flows', exact: true }).first().click();
     const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
