@@ -94,7 +94,7 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
     expect(names).toEqual([
       'Runs per hour. 8 runs of all flows in the last 24 hours, 2 failed; at most 8 in one hour.',
       'Failure rate. 25% of finished runs failed over the window; hours without finished runs are left empty.',
-      expect.stringMatching(/^Latency p50 \/ p95\. Over the window, half the runs took at most \d+ ms and 95% at most \d+ ms\.$/),
+      expect.stringMatching(/^Latency p50 \/ p95\. Over the window, half the runs took at most [\d.]+ m?s and 95% at most [\d.]+ m?s\.$/),
       `Tokens per hour. ${expected.total.prompt_tokens} prompt and ${expected.total.completion_tokens} completion tokens over the window.`,
     ]);
     for (const title of ['Runs per hour', 'Failure rate', 'Latency p50 / p95', 'Tokens per hour']) await page.getByRole('heading', { name: title, level: 3 }).waitFor();
