@@ -9,7 +9,7 @@ const sql = process.env.BASELINE_PG_URL
   : openSql({ file: process.env.BASELINE_SQLITE_FILE! });
 
 const COLUMNS =
-  'id, org_id, direction, sim, from_number, to_number, body, status, segments, gateway, external_id, error, received_at, sent_at, delivered_at, created_at, updated_at';
+  'id, org_id, direction, sim, from_number, to_number, body, body_utf8, status, segments, gateway, external_id, error, received_at, sent_at, delivered_at, created_at, updated_at';
 
 async function orgOfKey(key: string | undefined): Promise<string | undefined> {
   if (!key) return undefined;
@@ -21,7 +21,7 @@ async function orgOfKey(key: string | undefined): Promise<string | undefined> {
 function present(row: any) {
   return {
     id: row.id, org_id: row.org_id, direction: row.direction, sim: row.sim, from: row.from_number, to: row.to_number,
-    body: row.body, status: row.status, segments: row.segments, gateway: row.gateway, external_id: row.external_id,
+    body: row.body_utf8 === null ? row.body : Buffer.from(row.body_utf8).toString('utf8'), status: row.status, segments: row.segments, gateway: row.gateway, external_id: row.external_id,
     error: row.error, received_at: row.received_at, sent_at: row.sent_at, delivered_at: row.delivered_at,
     created_at: row.created_at, updated_at: row.updated_at,
   };

@@ -207,14 +207,11 @@ describe.each(dialectsUnderTest())('422 bodies as FastAPI writes them on %s', (d
     });
   });
 
-  it('send with a NUL character in the text or the SIM (PostgreSQL text cannot hold one): 422 on every database', async () => {
+  it('send with a NUL character in the SIM (PostgreSQL text cannot hold one): 422 on every database; the text may hold one', async () => {
     const response = await send('{"to": "+15551234567", "body": "a\\u0000b", "sim": "sim\\u0000"}');
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
-      detail: [
-        { type: 'value_error', loc: ['body', 'body'], msg: "Value error, 'body' must not contain the NUL character (U+0000)", input: 'a\u0000b', ctx: { error: {} } },
-        { type: 'value_error', loc: ['body', 'sim'], msg: "Value error, 'sim' must not contain the NUL character (U+0000)", input: 'sim\u0000', ctx: { error: {} } },
-      ],
+      detail: [{ type: 'value_error', loc: ['body', 'sim'], msg: "Value error, 'sim' must not contain the NUL character (U+0000)", input: 'sim\u0000', ctx: { error: {} } }],
     });
   });
 

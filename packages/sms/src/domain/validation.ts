@@ -88,7 +88,7 @@ export function validateListQuery(query: Query): Validated<ListQuery> {
   return { ok: true, value: { limit: limit!, sinceId: Math.min(since!, Number.MAX_SAFE_INTEGER), direction, sim: rawSim ?? null } };
 }
 
-/** PostgreSQL text cannot hold U+0000: refused here on every database, rather than failing the insert or query. */
+/** PostgreSQL text cannot hold U+0000: a SIM holding one is refused here on every database, rather than failing the insert or query. */
 function rejectNul(loc: ['body' | 'query', string], value: string, issues: ValidationIssue[]): void {
   if (value.includes('\u0000')) {
     issues.push({ type: 'value_error', loc, msg: `Value error, '${loc[1]}' must not contain the NUL character (U+0000)`, input: value, ctx: { error: {} } });
@@ -156,9 +156,8 @@ export function validateSendBody(body: unknown): Validated<SendRequest> {
         input: text,
         ctx: { max_length: MAX_BODY_LENGTH },
       });
-    } else {
-      rejectNul(['body', 'body'], text, issues);
     }
+    // Any other text is kept exactly as sent, U+0000 included (see store/message-body.ts).
   }
   const sim = stringField(record, 'sim', false, issues);
   if (typeof sim === 'string') rejectNul(['body', 'sim'], sim, issues);

@@ -47,14 +47,25 @@ export function invalidWebhookBody(problem: string): AppError {
   return new AppError('invalid_request', `Invalid webhook body: ${problem}`);
 }
 
-/** PostgreSQL text cannot hold U+0000: such a body is refused on every database, rather than failing while it is stored. */
+/**
+ * A message's text may hold any character, U+0000 included (the store keeps
+ * its exact bytes); the other fields are identifiers and reasons kept in
+ * PostgreSQL text, which cannot hold U+0000: one there is refused on every
+ * database, naming the field, rather than failing while it is stored.
+ */
 export function rejectNulText(events: WebhookEvent[]): void {
   for (const event of events) {
-    for (const value of Object.values(event)) {
-      if (typeof value === 'string' && value.includes('\u0000')) throw invalidWebhookBody('text must not contain the NUL character (U+0000)');
+    for (const [field, value] of Object.entries(event)) {
+      if (field === 'body') continue;
+      if (typeof value === 'string' && value.includes('\u0000')) {
+        throw invalidWebhookBody(`${FIELD_NAMES[field] ?? field} must not contain the NUL character (U+0000); only a message's text may`);
+      }
     }
   }
 }
+
+// Event fields by the names of the message record (the others already match).
+const FIELD_NAMES: Record<string, string> = { eventId: 'event id', externalId: 'external_id', deviceId: 'device id' };
 
 /** Converts a timestamp with any offset to ISO 8601 UTC; null when absent or unreadable. */
 export function toUtcIso(value: unknown): string | null {

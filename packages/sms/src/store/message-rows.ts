@@ -3,12 +3,13 @@ import { CompiledQuery, type Transaction } from 'kysely';
 import type { DialectName } from '@switchboard/core';
 import { RowsStatement, statementText, type QueryRunner } from './compiled-statements.ts';
 import type { Direction, MessageRecord, MessageStatus } from '../domain/message.ts';
+import { bodyOfRow } from './message-body.ts';
 import type { SmsTables } from './schema.ts';
 
 /** A stored message row. */
 export type MessageRow = SmsTables['messages'] & { id: number };
 
-/** Columns of a message, in the order the record lists them. */
+/** Columns of a message row, in the order the record lists them (`body_utf8` is part of `body`, see message-body.ts). */
 export const MESSAGE_COLUMNS = [
   'id',
   'org_id',
@@ -17,6 +18,7 @@ export const MESSAGE_COLUMNS = [
   'from_number',
   'to_number',
   'body',
+  'body_utf8',
   'status',
   'segments',
   'gateway',
@@ -38,7 +40,7 @@ export function presentMessage(row: MessageRow): MessageRecord {
     sim: row.sim,
     from: row.from_number,
     to: row.to_number,
-    body: row.body,
+    body: bodyOfRow(row),
     status: row.status as MessageStatus,
     segments: Number(row.segments),
     gateway: row.gateway,

@@ -5,6 +5,7 @@ import { statusAdvances, type MessageRecord, type MessageStatus } from '../domai
 import type { ListQuery } from '../domain/validation.ts';
 import type { ReceivedEvent, StatusEvent, WebhookEvent } from '../domain/webhook-event.ts';
 import { RowsStatement } from './compiled-statements.ts';
+import { bodyColumns } from './message-body.ts';
 import { MESSAGE_COLUMNS, lockOrganization, presentMessage, tally, touchSims, type MessageRow, type SimTouch } from './message-rows.ts';
 import type { SmsTables } from './schema.ts';
 
@@ -33,15 +34,17 @@ const INSERT_EVENTS = {
 
 // A received message: the constant columns are literals, the rest parameters.
 const MESSAGES_HEAD =
-  'insert into messages (org_id, direction, sim, from_number, to_number, body, status, segments, gateway, external_id, error, received_at, sent_at, delivered_at, created_at, updated_at)';
-const RECEIVED_ROW = "(?, 'inbound', ?, ?, ?, ?, 'received', ?, ?, ?, null, ?, null, null, ?, ?)";
+  'insert into messages (org_id, direction, sim, from_number, to_number, body, body_utf8, status, segments, gateway, external_id, error, received_at, sent_at, delivered_at, created_at, updated_at)';
+const RECEIVED_ROW = "(?, 'inbound', ?, ?, ?, ?, ?, 'received', ?, ?, ?, null, ?, null, null, ?, ?)";
 const INSERT_MESSAGES = {
   sqlite: new RowsStatement('sqlite', MESSAGES_HEAD, RECEIVED_ROW, 'returning id'),
   postgres: new RowsStatement('postgres', MESSAGES_HEAD, RECEIVED_ROW, 'returning id'),
 };
 
 // SQLite writes a page's messages as one JSON array itself (json_group_array); on PostgreSQL they are serialized in JS.
-const SQLITE_JSON_FIELDS = MESSAGE_COLUMNS.map((column) => {
+// A body's exact bytes, when it has them, are read back as text: SQLite's text and json_object keep U+0000.
+const SQLITE_JSON_FIELDS = MESSAGE_COLUMNS.filter((column) => column !== 'body_utf8').map((column) => {
+  if (column === 'body') return sql`'body', case when page.body_utf8 is null then page.body else cast(page.body_utf8 as text) end`;
   const name = column === 'from_number' ? 'from' : column === 'to_number' ? 'to' : column;
   return sql`${sql.lit(name)}, page.${sql.ref(column)}`;
 });
@@ -179,7 +182,8 @@ export class MessageStore {
       tally(touches, event.sim, 'inbound', { phoneNumber: event.to || null, deviceId: event.deviceId, slot: event.slot });
       const to = event.to || (event.sim !== null ? simNumbers.get(event.sim) : undefined) || '';
       // In INSERT_MESSAGES' column order.
-      parameters.push(orgId, event.sim, event.from, to, event.body, countSegments(event.body), gateway, event.externalId, event.receivedAt ?? at, at, at);
+      const { body, body_utf8 } = bodyColumns(event.body);
+      parameters.push(orgId, event.sim, event.from, to, body, body_utf8, countSegments(event.body), gateway, event.externalId, event.receivedAt ?? at, at, at);
     }
     const stored = (await INSERT_MESSAGES[this.dialect].run<{ id: number }>(trx, parameters)).map((row) => Number(row.id));
     await touchSims(trx, this.dialect, orgId, touches.values(), at);

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { coreMigrations, serialPrimaryKey, type VersionedMigration } from '@switchboard/core';
+import { bodyColumns } from './message-body.ts';
 
 /** Schema of the SMS service, after core's shared tables. */
 export const smsMigrations: Record<string, VersionedMigration> = {
@@ -98,6 +99,18 @@ export const smsMigrations: Record<string, VersionedMigration> = {
         .addColumn('lease_until', 'bigint')
         .execute();
       await db.schema.createIndex('outbox_due').on('outbox').columns(['next_attempt_at']).execute();
+    },
+  },
+  '0101_sms_body_utf8': {
+    // Bodies with U+0000 (which PostgreSQL text cannot hold) keep their exact bytes in body_utf8
+    // (message-body.ts). PostgreSQL rows cannot hold one, so null is right for all of them; a
+    // SQLite file written before U+0000 was refused may: those rows move to the new form.
+    async up(db: Kysely<any>, dialect) {
+      await db.schema.alterTable('messages').addColumn('body_utf8', sql.raw(dialect === 'postgres' ? 'bytea' : 'blob')).execute();
+      if (dialect !== 'sqlite') return;
+      // instr on the blob: SQLite's text functions stop at the first U+0000.
+      const rows = await sql<{ id: number; body: string }>`select id, body from messages where instr(cast(body as blob), x'00') > 0`.execute(db);
+      for (const row of rows.rows) await db.updateTable('messages').set(bodyColumns(row.body)).where('id', '=', row.id).execute();
     },
   },
 };

@@ -3,6 +3,7 @@ import type { DialectName } from '@switchboard/core';
 import { countSegments } from '../domain/segments.ts';
 import type { MessageRecord } from '../domain/message.ts';
 import type { SendRequest } from '../domain/validation.ts';
+import { bodyColumns } from './message-body.ts';
 import { MESSAGE_COLUMNS, lockOrganization, presentMessage, tally, touchSims, type MessageRow, type SimTouch } from './message-rows.ts';
 import type { SmsTables } from './schema.ts';
 
@@ -59,7 +60,7 @@ export class OutboxStore {
           sim: request.sim,
           from_number: from,
           to_number: request.to,
-          body: request.body,
+          ...bodyColumns(request.body),
           status: 'queued',
           segments: countSegments(request.body),
           gateway: options.gateway,

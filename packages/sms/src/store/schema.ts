@@ -48,7 +48,10 @@ export interface SmsTables {
     sim: string | null;
     from_number: string;
     to_number: string;
+    /** The text; when it holds U+0000, a readable copy with U+FFFD in its place (see message-body.ts). */
     body: string;
+    /** The exact UTF-8 of a body that holds U+0000 (PostgreSQL text cannot); null for every other body. */
+    body_utf8: Buffer | null;
     status: string;
     segments: number;
     gateway: string | null;
