@@ -119,7 +119,15 @@ export const ticketTools = [
       'Add a markdown comment to a ticket. Required after any update, move or completed work: summarize what was done, list the files changed and the functions or classes modified.',
     input: z.strictObject({
       ticket_id: ticketIdParam(),
-      content: z.string().trim().min(1).max(100_000).describe('Markdown: summary, files changed, functions or classes modified.'),
+      // Kept exactly as sent (a Markdown code block's final newline included); a blank one is refused as empty.
+      content: z
+        .string()
+        .min(1)
+        .max(100_000)
+        .superRefine((text, ctx) => {
+          if (text.trim() === '') ctx.addIssue({ code: 'too_small', origin: 'string', minimum: 1, inclusive: true, input: text });
+        })
+        .describe('Markdown: summary, files changed, functions or classes modified.'),
     }),
     rest: { method: 'POST', path: '/tickets/{id}/comment', idParam: 'ticket_id', status: 201 },
     handler: (ctx, input) => addComment(ctx, input),
