@@ -73,8 +73,10 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
     [providers.data, flows.data, knowledgeBases.data],
   );
   // Until the connections are known (or could not be listed), no provider name is reported unknown.
+  // `openai` and `anthropic` may be served by the service's environment (OPENAI_API_KEY…), which the
+  // list does not show: only the server can tell, and a save it refuses shows its 422 the same way.
   const providerNames = useMemo<ReadonlySet<string> | undefined>(() => {
-    if (providers.data) return new Set(providers.data.providers.map((p) => p.name));
+    if (providers.data) return new Set([...providers.data.providers.map((p) => p.name), 'openai', 'anthropic']);
     if (providers.error) return { has: () => true } as unknown as ReadonlySet<string>;
     return undefined;
   }, [providers.data, providers.error]);
