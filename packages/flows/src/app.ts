@@ -22,6 +22,7 @@ import { installErrorHandling } from './http/error-handler.ts';
 import { registerManageRoutes } from './http/manage-routes.ts';
 import { registerRunRoutes } from './http/run-routes.ts';
 import { registerKnowledgeRoutes } from './http/knowledge-routes.ts';
+import { registerSecretRoutes } from './http/secret-routes.ts';
 import { openFlowsStores } from './stores.ts';
 import type { OrgStore } from './store/org-store.ts';
 import { RunRecorder } from './store/run-store.ts';
@@ -33,6 +34,8 @@ export const FLOWS_UI_PAGES = ['/', '/login', '/orgs/*', '/flows/*'];
 export interface BuildOptions {
   /** The clock of sessions and sign-in counters (tests move it instead of sleeping). */
   now?: () => Date;
+  /** Where log lines go (tests read them); standard output by default. */
+  logDestination?: { write(line: string): void };
 }
 
 /** `"organizations"` of `GET /api/session`: every organization for an admin, a member's own; sorted by code. */
@@ -49,7 +52,7 @@ function organizationsOf(orgs: OrgStore, memberships: MembershipStore) {
  * sessions, memberships).
  */
 export async function buildApp(config: FlowsConfig, options: BuildOptions = {}): Promise<App> {
-  const logger = createLogger({ service: 'flows', level: config.logLevel });
+  const logger = createLogger({ service: 'flows', level: config.logLevel, destination: options.logDestination });
   const stores = await openFlowsStores(config);
   let platform: Database<PlatformTables>;
   try {
@@ -60,7 +63,7 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   }
   const limiter = await createRateLimiter(stores.database, config.redisUrl);
   const recorder = new RunRecorder(stores.runs, logger);
-  const runs = new RunService(stores.flows, stores.providers, recorder, config, { knowledge: stores.knowledge, memory: stores.memory });
+  const runs = new RunService(stores.flows, stores.providers, recorder, config, { knowledge: stores.knowledge, memory: stores.memory, secrets: stores.secrets });
   const app = createHttpServer({ logger, bodyLimit: config.bodyLimit });
   await registerOpenApi(
     app,
@@ -91,6 +94,7 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   // The dashboard (packages/flows/web, built into dist/web): page URLs answer its index.html.
   await registerWebUi(app, { dir: join(packageDirOf(import.meta.url), 'dist', 'web'), pages: FLOWS_UI_PAGES });
   registerManageRoutes(app, { admin: stores.admin, flows: stores.flows, orgs: stores.orgs, runs: stores.runs, recorder, publicBaseUrl: config.publicBaseUrl });
+  registerSecretRoutes(app, stores.secrets);
 
   app.addHook('onClose', async () => {
     await recorder.flush();

@@ -7,6 +7,7 @@ import type { ProviderRegistry } from './engine/provider-registry.ts';
 import type { ProviderCheck } from './engine/provider-check.ts';
 import type { FlowStore, FlowSummary, FlowVersion, VersionSummary } from './store/flow-store.ts';
 import type { Org } from './store/org-store.ts';
+import type { SecretStore } from './store/secret-store.ts';
 import { refuseAgentCycles } from './agent-cycles.ts';
 
 /** How a save is made: by whom, with what note, from which version. */
@@ -36,13 +37,14 @@ export interface SavedFlow {
 
 /**
  * Managing flows and provider connections: validation against the
- * organization's providers, versions with their authors and notes, provider
- * checks. Shared by the API and the CLI.
+ * organization's providers and secrets, versions with their authors and
+ * notes, provider checks. Shared by the API and the CLI.
  */
 export class FlowAdmin {
   constructor(
     private readonly flows: FlowStore,
     private readonly providers: ProviderRegistry,
+    private readonly secrets: SecretStore,
   ) {}
 
   /**
@@ -62,8 +64,8 @@ export class FlowAdmin {
     // (Versions only grow, so this is never wrong; the store's conditional update is what decides.)
     if (existing && baseVersion !== undefined && existing.version !== baseVersion) throw versionConflict(existing.slug, baseVersion, existing.version);
     if (existing && raw !== null && typeof raw === 'object' && !Array.isArray(raw)) raw = { ...(raw as object), slug };
-    const known = await this.providers.names(org.id);
-    const definition = validateDefinition(raw, { providers: known });
+    const [known, secrets] = await Promise.all([this.providers.names(org.id), this.secrets.names(org.id)]);
+    const definition = validateDefinition(raw, { providers: known, secrets });
     await refuseAgentCycles(this.flows, org.id, definition.slug, definition);
     const meta = { author, note, baseVersion };
     const saved = existing ? { flow: await this.flows.addVersion(existing, definition, meta), created: false } : await this.flows.save(org.id, definition, meta);

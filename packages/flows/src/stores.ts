@@ -5,6 +5,7 @@ import { ProviderRegistry } from './engine/provider-registry.ts';
 import { openFlowsDatabase, type FlowsDatabase } from './store/database.ts';
 import { FlowStore } from './store/flow-store.ts';
 import { OrgStore } from './store/org-store.ts';
+import { SecretStore } from './store/secret-store.ts';
 import { RunStore } from './store/run-store.ts';
 import { KnowledgeStore } from './store/knowledge-store.ts';
 import { MemoryStore } from './store/memory-store.ts';
@@ -14,6 +15,8 @@ import { KnowledgeService } from './engine/knowledge-service.ts';
 export interface FlowsStores {
   database: Database<FlowsDatabase>;
   orgs: OrgStore;
+  /** Secrets for tool requests (`{{secrets.NAME}}`), stored encrypted. */
+  secrets: SecretStore;
   flows: FlowStore;
   runs: RunStore;
   providers: ProviderRegistry;
@@ -32,16 +35,18 @@ export async function openFlowsStores(config: FlowsConfig): Promise<FlowsStores>
   const flows = new FlowStore(database.db, database.dialect);
   const providers = new ProviderRegistry(orgs, config);
   const knowledgeBases = new KnowledgeStore(database.db);
+  const secrets = new SecretStore(database.db, config.secret);
   return {
     knowledgeBases,
     knowledge: new KnowledgeService(knowledgeBases, providers),
     memory: new MemoryStore(database.db),
     database,
     orgs,
+    secrets,
     flows,
     runs: new RunStore(database.db),
     providers,
-    admin: new FlowAdmin(flows, providers),
+    admin: new FlowAdmin(flows, providers, secrets),
     close: () => database.close(),
   };
 }

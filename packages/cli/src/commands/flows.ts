@@ -15,9 +15,9 @@ async function withStores<T>(run: (stores: FlowsStores) => Promise<T>): Promise<
   }
 }
 
-/** `switchboard flows …`: organizations, tokens, provider connections and flows of the flow-execution service. */
+/** `switchboard flows …`: organizations, tokens, provider connections, secrets and flows of the flow-execution service. */
 export function registerFlowsCommands(program: Command): void {
-  const flows = program.command('flows').description('flow execution service: organizations, tokens, providers, flows');
+  const flows = program.command('flows').description('flow execution service: organizations, tokens, providers, secrets, flows');
 
   const org = flows.command('org').description('organizations');
   org
@@ -111,6 +111,44 @@ export function registerFlowsCommands(program: Command): void {
       }),
     );
 
+  const secret = flows.command('secret').description('secrets for tool requests ({{secrets.NAME}}), stored encrypted, never shown again');
+  secret
+    .command('set <org_code> <name>')
+    .description('create or replace a secret; the value comes from --value or, without it, from standard input (one final newline dropped)')
+    .option('--value <value>', 'the value (on a shared machine prefer standard input: a command line can be seen by others)')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (orgCode: string, name: string, options: CommonOptions & { value?: string }) => {
+        const value = options.value ?? (await valueFromStdin());
+        const result = await withStores(async (stores) => {
+          const saved = await stores.secrets.set((await stores.orgs.requireOrg(orgCode)).id, name, value);
+          return { name: saved.name, set: true };
+        });
+        printResult(options, result, `secret ${result.name} set (reference it as {{secrets.${result.name}}})`);
+      }),
+    );
+  secret
+    .command('list <org_code>')
+    .description('list secrets: names and dates, never values')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (orgCode: string, options: CommonOptions) => {
+        const secrets = await withStores(async (stores) => stores.secrets.list((await stores.orgs.requireOrg(orgCode)).id));
+        const human = secrets.map((s) => `${s.name}  updated ${s.updated_at}  last used ${s.last_used_at ?? 'never'}`).join('\n');
+        printResult(options, { secrets }, human || 'no secrets');
+      }),
+    );
+  secret
+    .command('delete <org_code> <name>')
+    .description('delete a secret; tool calls that reference it fail from then on')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (orgCode: string, name: string, options: CommonOptions) => {
+        await withStores(async (stores) => stores.secrets.delete((await stores.orgs.requireOrg(orgCode)).id, name));
+        printResult(options, { deleted: true }, `deleted secret ${name}`);
+      }),
+    );
+
   const kb = flows.command('kb').description('knowledge bases (text, Markdown and PDF documents for retrieval nodes)');
   kb.command('add <org_code> <kb_name> <files...>')
     .description('add documents to a knowledge base, creating it when missing; prints the counts')
@@ -160,4 +198,12 @@ export function registerFlowsCommands(program: Command): void {
         printResult(options, result, `${saved.created ? 'created' : 'updated'} flow ${result.slug} (version ${result.version})`);
       }),
     );
+}
+
+/** A secret's value read from standard input (`printf %s "$TOKEN" | switchboard …`), one final newline dropped. */
+async function valueFromStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new AppError('invalid_request', 'give the value with --value or on standard input, e.g. printf %s "$TOKEN" | switchboard flows secret set ORG_CODE NAME');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }

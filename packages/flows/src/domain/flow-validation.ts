@@ -17,10 +17,11 @@ import { malformedReferences, referencesInValue, stringsIn } from './references.
 import { SLUG_PATTERN } from './slug.ts';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts';
 import { checkToolNodeData } from './node-validation.ts';
+import { checkSecretReferences, SECRETS_ROOT } from './secret-references.ts';
 
 const NODE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-const RESERVED_IDS = new Set(['metadata', 'args']);
+const RESERVED_IDS = new Set(['metadata', 'args', SECRETS_ROOT]);
 // Keys the format defines; any other key of a definition, node or edge is the
 // client's (a builder's label, a comment): kept as saved, ignored by the engine.
 const DEFINITION_KEYS = new Set(['name', 'slug', 'description', 'nodes', 'edges']);
@@ -35,6 +36,11 @@ const isInt = (v: unknown): v is number => Number.isInteger(v);
 export interface ValidationContext {
   /** Provider connection names usable by this organization (its own plus environment fallbacks). */
   providers: ReadonlySet<string>;
+  /**
+   * Names of the organization's secrets, for `{{secrets.NAME}}`. The service always passes them; a
+   * caller that has not loaded them (a builder still loading) leaves them out, and only that check is skipped.
+   */
+  secrets?: ReadonlySet<string>;
 }
 
 /**
@@ -112,6 +118,7 @@ export function validateDefinition(raw: unknown, context: ValidationContext): Fl
     checkNodeData(node, built, context, at);
     checkToolNodeData(node, built, byId, at);
     checkReferences(node, built, byId, variables, at);
+    checkSecretReferences(node, context.secrets, at);
   });
   if (problems.length > 0) throw invalidFlow(problems);
 
@@ -241,7 +248,8 @@ function checkReferences(
   const ancestors = ancestorsOf(graph, node.id);
   const names = new Set(variables.map((v) => v.name));
   for (const ref of refs) {
-    if (ref.root === 'metadata' || (ref.root === 'args' && node.type === 'tool')) continue;
+    // Secret references have their own rules (checkSecretReferences).
+    if (ref.root === 'metadata' || ref.root === SECRETS_ROOT || (ref.root === 'args' && node.type === 'tool')) continue;
     if (ref.root === 'input' && !byId.has('input')) {
       if (!names.has(ref.path[0])) at(`unknown reference ${ref.raw}: the input node has no variable "${ref.path[0]}"`);
       continue;

@@ -1,6 +1,7 @@
 /**
  * References inside node settings: `{{input.NAME}}`, `{{NODE_ID.FIELD}}`,
- * `{{metadata.KEY}}` (and `{{args.NAME}}` inside tool requests). Pure.
+ * `{{metadata.KEY}}` (and `{{args.NAME}}` and `{{secrets.NAME}}` inside tool
+ * requests, see secret-references.ts). Pure.
  */
 
 /** One `{{root.path}}` occurrence. */
@@ -57,6 +58,8 @@ export interface Scope {
   nodes: Record<string, unknown>;
   /** Tool-call arguments, inside tool requests only. */
   args?: Record<string, unknown>;
+  /** Secret values by name, inside the request of a tool that references them only. */
+  secrets?: Record<string, string>;
 }
 
 /** The value a reference points at, or undefined when absent (skipped node, missing key). */
@@ -65,6 +68,7 @@ export function resolveReference(scope: Scope, root: string, path: string[]): un
   if (root === 'input') value = scope.input;
   else if (root === 'metadata') value = scope.metadata;
   else if (root === 'args' && scope.args) value = scope.args;
+  else if (root === 'secrets' && scope.secrets) value = scope.secrets;
   else value = scope.nodes[root];
   for (const key of path) {
     if (value === null || typeof value !== 'object') return undefined;

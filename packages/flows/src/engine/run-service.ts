@@ -14,6 +14,7 @@ import type { ProviderRegistry } from './provider-registry.ts';
 import { RunTimeout } from './run-errors.ts';
 import type { KnowledgeService } from './knowledge-service.ts';
 import type { MemoryStore } from '../store/memory-store.ts';
+import type { SecretStore } from '../store/secret-store.ts';
 import type { RunServices, SubFlowResult } from './run-services.ts';
 import { validateInput } from '../domain/input-variables.ts';
 import { FlowsError } from '../domain/errors.ts';
@@ -81,7 +82,7 @@ export class RunService {
     private readonly providers: ProviderRegistry,
     private readonly recorder: RunRecorder,
     private readonly config: FlowsConfig,
-    private readonly agentDeps: { knowledge: KnowledgeService; memory: MemoryStore },
+    private readonly agentDeps: { knowledge: KnowledgeService; memory: MemoryStore; secrets: SecretStore },
   ) {}
 
   /** Tools, knowledge, memory and sub-flows for a run of `slug`, reached through the chain of agent flows `chain`. */
@@ -98,6 +99,7 @@ export class RunService {
       toolTimeoutMs: this.config.toolTimeoutMs,
       toolMaxResponseBytes: this.config.toolMaxResponseBytes,
       runSubFlow: (request) => this.runSubFlow(orgId, providersVersion, request),
+      revealSecrets: (names) => this.agentDeps.secrets.reveal(orgId, names),
       describeFlow: async (sub) => {
         const { compiled } = await this.load(orgId, sub);
         return { name: compiled.definition.name, description: compiled.definition.description, variables: compiled.variables };

@@ -31,6 +31,8 @@ export interface RunServices {
   toolTimeoutMs: number;
   toolMaxResponseBytes: number;
   runSubFlow: SubFlowRunner;
+  /** Values of the organization's secrets among `names` (a missing one is absent), for a tool request that references them. */
+  revealSecrets(names: readonly string[]): Promise<Map<string, string>>;
   /** Name, description and input variables of a flow of the organization (an agent tool's schema). */
   describeFlow(slug: string): Promise<{ name: string; description: string | undefined; variables: InputVariable[] }>;
 }

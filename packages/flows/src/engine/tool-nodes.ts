@@ -1,4 +1,4 @@
-import type { AgentNodeData, FlowNode, HttpToolData, McpToolData } from '../domain/flow-definition.ts';
+import type { AgentNodeData, FlowNode, HttpToolData } from '../domain/flow-definition.ts';
 import { inputJsonSchema } from '../domain/input-variables.ts';
 import { renderJsonTemplate, renderTemplate, stringify, type Scope } from '../domain/references.ts';
 import { toolNameOf } from '../domain/node-validation.ts';
@@ -7,6 +7,7 @@ import { connectMcpTools } from './mcp-tools.ts';
 import type { NodeContext, NodeResult } from './node-handler.ts';
 import type { RunServices } from './run-services.ts';
 import { readLimited, safeRequest } from './safe-fetch.ts';
+import { toolSecrets } from './tool-secrets.ts';
 
 /** A tool offered to the model of an llm node. */
 export interface FlowTool {
@@ -39,8 +40,23 @@ function missingRequired(schema: Record<string, unknown>, args: Record<string, u
   return required.filter((name) => args[name] === undefined || args[name] === null);
 }
 
+/**
+ * An http tool's call: reveals the secrets its request references (a missing
+ * one fails this call only), sends the request, and masks the secrets'
+ * values wherever the answer or an error echoes them, before the model, the
+ * stream or the trace see it.
+ */
+async function callHttpTool(node: FlowNode, context: NodeContext, services: RunServices, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  const { scope, mask } = await toolSecrets(node, context.flow.nodes, context.scope, services);
+  try {
+    return mask.value(await sendHttpRequest(node.data as unknown as HttpToolData, scope, services, args, signal));
+  } catch (error) {
+    throw mask.empty ? error : mask.error(error);
+  }
+}
+
 /** Renders and sends an http tool's request; the parsed JSON (or text) answer is the result, an HTTP error status an error. */
-async function callHttpTool(data: HttpToolData, scope: Scope, services: RunServices, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+async function sendHttpRequest(data: HttpToolData, scope: Scope, services: RunServices, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
   const missing = missingRequired(data.parameters ?? EMPTY_OBJECT_SCHEMA, args);
   if (missing.length > 0) throw new Error(`Missing required argument(s): ${missing.join(', ')}`);
   const withArgs: Scope = { ...scope, args };
@@ -118,7 +134,7 @@ export async function buildTools(context: NodeContext, services: RunServices): P
       const node = context.flow.nodes.get(id)!;
       if (node.type === 'agent') return [await agentTool(node, context, services)];
       if (node.data.kind === 'mcp') {
-        const mcp = await connectMcpTools(node.id, node.data as unknown as McpToolData, context.scope, services, context.signal);
+        const mcp = await connectMcpTools(node, context.flow.nodes, context.scope, services, context.signal);
         closers.push(mcp.close);
         return mcp.tools;
       }
@@ -129,7 +145,7 @@ export async function buildTools(context: NodeContext, services: RunServices): P
           description: data.description ?? `HTTP ${data.request.method ?? 'GET'} request`,
           parameters: data.parameters ?? EMPTY_OBJECT_SCHEMA,
           node: node.id,
-          call: (args, signal) => callHttpTool(data, context.scope, services, args, signal),
+          call: (args, signal) => callHttpTool(node, context, services, args, signal),
         },
       ];
     }),

@@ -4,6 +4,7 @@ import type { RetrievedChunk } from '../engine/knowledge-service.ts';
 import type { FlowSummary, FlowVersion, VersionSummary } from '../store/flow-store.ts';
 import type { TokenRow } from '../store/org-store.ts';
 import type { RunRecord } from '../store/run-store.ts';
+import type { SecretListing } from '../store/secret-store.ts';
 
 /** A flow as listed. */
 export function presentFlowSummary(flow: FlowSummary) {
@@ -88,4 +89,9 @@ export function presentRun(run: RunRecord) {
 /** A token as listed: never its secret. */
 export function presentToken(token: TokenRow) {
   return { id: token.id, name: token.name, scope: token.scope, hint: token.hint, created_at: token.createdAt, last_used_at: token.lastUsedAt, revoked_at: token.revokedAt };
+}
+
+/** A secret as listed: its name and dates, never its value. */
+export function presentSecret(secret: SecretListing) {
+  return { name: secret.name, created_at: secret.created_at, updated_at: secret.updated_at, last_used_at: secret.last_used_at };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_NOTE_LENGTH } from '../domain/save-request.ts';
 import { MAX_STATS_HOURS } from '../domain/run-stats.ts';
 import { RUN_STATUSES } from '../store/run-store.ts';
+import { MAX_SECRET_LENGTH } from '../store/secret-store.ts';
 
 /** Path parameters `{org_code}`. */
 export const orgParams = z.object({ org_code: z.string() });
@@ -72,6 +73,12 @@ export const providerBody = z.object({
   base_url: z.string().optional(),
   api_key: z.string().nullable().optional().describe('omitted on an update: the stored key is kept; null or "" removes it'),
 });
+
+/** Path of one secret. */
+export const secretParams = z.object({ org_code: z.string(), name: z.string().describe('1-64 letters, digits and "_", not starting with a digit') });
+
+/** Body of a secret: its value (its length is checked by the store, whose messages never repeat it). */
+export const secretBody = z.object({ value: z.string().describe(`the secret, 1 to ${MAX_SECRET_LENGTH} characters; stored encrypted and never returned`) });
 
 /** Bearer security requirement shared by every API route. */
 export const bearer = [{ bearerAuth: [] }];

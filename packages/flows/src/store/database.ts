@@ -23,6 +23,8 @@ export interface FlowsDatabase {
     revoked_at: string | null;
   };
   provider_connections: { org_id: number; name: string; kind: string; base_url: string | null; api_key: string | null; created_at: string; updated_at: string };
+  /** Secrets for tool requests (`{{secrets.NAME}}`); `value` is AES-256-GCM sealed, never returned. */
+  secrets: { org_id: number; name: string; value: string; created_at: string; updated_at: string; last_used_at: string | null };
   flows: { id: Generated<number>; org_id: number; slug: string; name: string; description: string | null; version: number; created_at: string; updated_at: string };
   flow_versions: {
     flow_id: number;
@@ -135,6 +137,20 @@ const migrations: Record<string, VersionedMigration> = {
       // Nullable: versions saved before this migration have no recorded author or note.
       await db.schema.alterTable('flow_versions').addColumn('author', 'text').execute();
       await db.schema.alterTable('flow_versions').addColumn('note', 'text').execute();
+    },
+  },
+  '0004_secrets': {
+    async up(db) {
+      await db.schema
+        .createTable('secrets')
+        .addColumn('org_id', 'integer', (c) => c.notNull().references('orgs.id').onDelete('cascade'))
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('last_used_at', 'text')
+        .addPrimaryKeyConstraint('secrets_pk', ['org_id', 'name'])
+        .execute();
     },
   },
 };
