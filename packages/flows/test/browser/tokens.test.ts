@@ -24,12 +24,12 @@ describeInBrowser('LLM Hub → Tokens in the browser', () => {
       body: JSON.stringify({ input: { question: 'hi' } }),
     });
 
-  it('is reached from LLM Hub, lists the tokens with scope and status, and has Tokens and Providers sub-navigation', async () => {
+  it('is reached from LLM Hub, lists the tokens with scope and status, and has Tokens, Providers and Secrets sub-navigation', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'LLM Hub' }).click();
     await page.waitForURL(`${h.base}/orgs/acme/tokens`);
     const hub = page.getByRole('navigation', { name: 'LLM Hub' });
     await hub.getByRole('link', { name: 'Providers' }).waitFor();
-    expect(await hub.getByRole('link').allTextContents()).toEqual(['Tokens', 'Providers']);
+    expect(await hub.getByRole('link').allTextContents()).toEqual(['Tokens', 'Providers', 'Secrets']);
     await page.getByRole('heading', { name: 'Tokens', level: 1 }).waitFor();
     const rows = page.getByRole('row');
     await rows.nth(2).waitFor();

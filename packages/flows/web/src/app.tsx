@@ -31,6 +31,7 @@ const RunPage = lazy(() => import('./pages/run-page.tsx'));
 const KnowledgePage = lazy(() => import('./pages/knowledge-page.tsx'));
 const TokensPage = lazy(() => import('./pages/tokens-page.tsx'));
 const ProvidersPage = lazy(() => import('./pages/providers-page.tsx'));
+const SecretsPage = lazy(() => import('./pages/secrets-page.tsx'));
 
 /** The flows dashboard: sign-in, then the organization's pages, each at its own URL. */
 export function App() {
@@ -50,6 +51,7 @@ export function App() {
           <Route path="knowledge" element={<Page element={<KnowledgePage />} />} />
           <Route path="tokens" element={<Page element={<TokensPage />} />} />
           <Route path="providers" element={<Page element={<ProvidersPage />} />} />
+          <Route path="secrets" element={<Page element={<SecretsPage />} />} />
           <Route path="*" element={<NotFound what="Page" />} />
         </Route>
         <Route path="*" element={<Shell org={undefined}><NotFound what="Page" /></Shell>} />
@@ -114,7 +116,7 @@ function Shell({ org, children }: { org: string | undefined; children: ReactNode
   const navigate = useNavigate();
   const location = useLocation();
   const base = org ? `/orgs/${org}` : '';
-  const hubActive = /\/(tokens|providers)$/.test(location.pathname);
+  const hubActive = /\/(tokens|providers|secrets)$/.test(location.pathname);
   const nav = org ? (
     <>
       <NavLink to={base} end>

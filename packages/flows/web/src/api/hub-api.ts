@@ -1,5 +1,5 @@
 import { api } from '@switchboard/web-kit';
-import type { ProviderInfo, TokenInfo } from './types.ts';
+import type { ProviderInfo, SecretInfo, TokenInfo } from './types.ts';
 
 /** The answer of token creation: the only time the secret is sent. */
 export interface CreatedToken extends TokenInfo {
@@ -17,7 +17,7 @@ export interface ProviderInput {
 /** `POST …/providers/{name}/test`: the provider's model ids, or its error. */
 export type ProviderTest = { ok: true; models: string[] } | { ok: false; error: string };
 
-/** LLM Hub (tokens and provider connections) of the organization whose API is at `base`. */
+/** LLM Hub (tokens, provider connections and secrets) of the organization whose API is at `base`. */
 export function hubApi(base: string) {
   return {
     tokens: (signal?: AbortSignal) => api<{ tokens: TokenInfo[] }>(`${base}/tokens`, { signal }),
@@ -27,5 +27,9 @@ export function hubApi(base: string) {
     saveProvider: (name: string, body: ProviderInput) => api<{ name: string; kind: string }>(`${base}/providers/${encodeURIComponent(name)}`, { method: 'PUT', body }),
     deleteProvider: (name: string) => api<{ deleted: true }>(`${base}/providers/${encodeURIComponent(name)}`, { method: 'DELETE' }),
     testProvider: (name: string, signal?: AbortSignal) => api<ProviderTest>(`${base}/providers/${encodeURIComponent(name)}/test`, { method: 'POST', signal }),
+    secrets: (signal?: AbortSignal) => api<{ secrets: SecretInfo[] }>(`${base}/secrets`, { signal }),
+    // The value goes in and never comes back: the answer is the secret as listed.
+    setSecret: (name: string, value: string) => api<SecretInfo & { set: true }>(`${base}/secrets/${encodeURIComponent(name)}`, { method: 'PUT', body: { value } }),
+    deleteSecret: (name: string) => api<{ deleted: true }>(`${base}/secrets/${encodeURIComponent(name)}`, { method: 'DELETE' }),
   };
 }

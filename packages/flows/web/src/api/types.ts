@@ -111,6 +111,14 @@ export interface TokenInfo {
   revoked_at: string | null;
 }
 
+/** A secret as listed: its name and dates, never its value. */
+export interface SecretInfo {
+  name: string;
+  created_at: string;
+  updated_at: string;
+  last_used_at: string | null;
+}
+
 /** A provider connection as listed (never its key). */
 export interface ProviderInfo {
   name: string;
