@@ -4,6 +4,7 @@ import { decryptCredential } from '@switchboard/core';
 import { describeInBrowser, screenshot } from '@switchboard/web-kit/testing';
 import { loadConfig } from '../../src/index.ts';
 import { startUiHarness, type UiHarness } from '../helpers/ui-harness.ts';
+import { CanvasPage } from './canvas-page.ts';
 
 const FIRST_VALUE = 'ghp_first-Value-0123456789';
 const SECOND_VALUE = 'ghp_second-Value-9876543210';
@@ -108,5 +109,59 @@ describeInBrowser('LLM Hub → Secrets in the browser', () => {
     await page.getByText('No secrets yet').waitFor();
     expect(await listed()).toEqual([]);
     expect(await stored()).toEqual({});
+  });
+
+  it("offers the secrets by name after {{ in an HTTP tool's URL and headers and an MCP tool's headers, not in its URL", async () => {
+    expect((await h.put('/api/llm/acme/secrets/SHOP_KEY', { value: FIRST_VALUE })).status).toBe(200);
+    await h.save({
+      name: 'Shop',
+      slug: 'shop',
+      nodes: [
+        { id: 'input', type: 'input', data: { variables: [{ name: 'question', type: 'string' }] }, position: { x: 0, y: 0 } },
+        { id: 'api', type: 'tool', data: { kind: 'http', name: 'lookup', request: { method: 'GET', url: 'https://shop.example/orders', headers: { 'X-Key': '' } } }, position: { x: 280, y: 200 } },
+        { id: 'board', type: 'tool', data: { kind: 'mcp', url: 'https://mcp.example/mcp', headers: { Authorization: '' } }, position: { x: 280, y: 350 } },
+        { id: 'answer', type: 'llm', data: { provider: 'local', model: 'echo', prompt: '{{input.question}}' }, position: { x: 560, y: 0 } },
+        { id: 'output', type: 'output', data: { format: 'raw' }, position: { x: 840, y: 0 } },
+      ],
+      edges: [
+        { from: 'input', to: 'answer' },
+        { from: 'api', to: 'answer' },
+        { from: 'board', to: 'answer' },
+        { from: 'answer', to: 'output' },
+      ],
+    });
+    const canvas = await new CanvasPage(page).open(h.base, 'acme', 'shop');
+    const references = page.getByRole('listbox', { name: 'References' });
+    await canvas.node('api').click();
+    const api = page.getByRole('region', { name: 'Settings of api' });
+    const url = api.getByLabel('URL', { exact: true });
+    await url.fill('https://shop.example/orders?key={{sec');
+    await references.getByRole('option', { name: /secrets\.SHOP_KEY/ }).waitFor();
+    await url.press('Enter');
+    expect(await url.inputValue()).toBe('https://shop.example/orders?key={{secrets.SHOP_KEY}}');
+    const header = api.getByLabel('Headers: value of X-Key');
+    await header.fill('{{secrets.');
+    await references.getByRole('option', { name: /secrets\.SHOP_KEY/ }).waitFor();
+    await header.press('Enter');
+    expect(await header.inputValue()).toBe('{{secrets.SHOP_KEY}}');
+    expect(await api.getByText('{{secrets.SHOP_KEY}}', { exact: false }).count()).toBeGreaterThan(0);
+
+    await canvas.node('board').click();
+    const board = page.getByRole('region', { name: 'Settings of board' });
+    const mcpUrl = board.getByLabel('URL', { exact: true });
+    await mcpUrl.fill('https://mcp.example/{{sec');
+    await board.getByLabel('Timeout (ms)').waitFor();
+    expect(await references.count()).toBe(0);
+    await mcpUrl.fill('https://mcp.example/mcp');
+    const auth = board.getByLabel('Headers: value of Authorization');
+    await auth.fill('Bearer {{secrets.SH');
+    await references.getByRole('option', { name: /secrets\.SHOP_KEY/ }).waitFor();
+    await auth.press('Enter');
+    expect(await auth.inputValue()).toBe('Bearer {{secrets.SHOP_KEY}}');
+    expect(await canvas.save()).toMatch(/^Saved version 2/);
+    const saved = (await (await h.get('/api/llm/acme/flows/shop')).json()) as { definition: { nodes: Array<{ id: string; data: Record<string, any> }> } };
+    expect(saved.definition.nodes.find((n) => n.id === 'api')!.data.request).toMatchObject({ url: 'https://shop.example/orders?key={{secrets.SHOP_KEY}}', headers: { 'X-Key': '{{secrets.SHOP_KEY}}' } });
+    expect(saved.definition.nodes.find((n) => n.id === 'board')!.data.headers).toEqual({ Authorization: 'Bearer {{secrets.SHOP_KEY}}' });
+    await expectNoValue();
   });
 });

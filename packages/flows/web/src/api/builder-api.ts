@@ -56,6 +56,8 @@ export function builderApi(base: string) {
     flows: (signal?: AbortSignal) => api<{ flows: Array<{ slug: string; name: string }> }>(`${base}/flows`, { signal }),
     providers: (signal?: AbortSignal) => api<{ providers: Array<{ name: string; kind: string }> }>(`${base}/providers`, { signal }),
     knowledgeBases: (signal?: AbortSignal) => api<{ knowledge_bases: Array<{ name: string }> }>(`${base}/knowledge-bases`, { signal }),
+    /** The organization's secret names (for `{{secrets.NAME}}` completions; values never come). */
+    secrets: (signal?: AbortSignal) => api<{ secrets: Array<{ name: string }> }>(`${base}/secrets`, { signal }),
     run: (runId: string, signal?: AbortSignal) => api<Run>(`${base}/runs/${encodeURIComponent(runId)}`, { signal }),
     /** Starts a JSON Lines run of the flow's saved version; the caller reads the body (see run-stream.ts). */
     startRun: (slug: string, body: { input: Record<string, unknown>; metadata?: Record<string, unknown> }, signal?: AbortSignal) =>

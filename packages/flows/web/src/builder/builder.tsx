@@ -64,13 +64,15 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
   const providers = useResource((signal) => client.providers(signal), [client]);
   const flows = useResource((signal) => client.flows(signal), [client]);
   const knowledgeBases = useResource((signal) => client.knowledgeBases(signal), [client]);
+  const secrets = useResource((signal) => client.secrets(signal), [client]);
   const choices = useMemo(
     () => ({
       providers: providers.data?.providers.map((p) => p.name) ?? [],
       flows: flows.data?.flows ?? [],
       knowledgeBases: knowledgeBases.data?.knowledge_bases.map((kb) => kb.name) ?? [],
+      secrets: secrets.data?.secrets.map((s) => s.name) ?? [],
     }),
-    [providers.data, flows.data, knowledgeBases.data],
+    [providers.data, flows.data, knowledgeBases.data, secrets.data],
   );
   // Until the connections are known (or could not be listed), no provider name is reported unknown.
   // `openai` and `anthropic` may be served by the service's environment (OPENAI_API_KEY…), which the

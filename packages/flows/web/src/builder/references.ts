@@ -38,6 +38,11 @@ export function referenceOptions(nodes: readonly DefNode[], edges: readonly DefE
   return options;
 }
 
+/** The organization's secrets as completions: only for the fields a secret may appear in (a tool's request). */
+export function secretOptions(names: readonly string[] | undefined): ReferenceOption[] {
+  return (names ?? []).map((name) => ({ value: `secrets.${name}`, detail: 'Secret (sent to the tool, never shown)' }));
+}
+
 /** Where a completion is being typed: after an unclosed `{{` before the caret, the text typed so far. */
 export interface CompletionSpot {
   /** Index where the reference's name starts (after `{{` and spaces). */

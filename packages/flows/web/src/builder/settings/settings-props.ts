@@ -10,6 +10,8 @@ export interface SettingsChoices {
   flows: ReadonlyArray<{ slug: string; name: string }>;
   /** Knowledge base names. */
   knowledgeBases: readonly string[];
+  /** Secret names, offered as `{{secrets.NAME}}` where a tool's request may use them. */
+  secrets?: readonly string[];
 }
 
 /** Props of a node's settings form. */
