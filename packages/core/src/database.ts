@@ -221,8 +221,13 @@ async function openPostgres<DB>(options: DatabaseOptions): Promise<Database<DB>>
     options: `-c search_path="${schema}"`,
     connectionTimeoutMillis: 5000,
   });
-  // An idle client losing its server must not crash the process; the next query reports it.
+  // A client losing its server (a database restart, a network cut) emits 'error', and an 'error' event without a
+  // listener ends the process. The pool listens only while a client is idle; a client in use (a query or a
+  // transaction in flight, or one between two of its statements) gets a listener of its own for its whole life.
+  // Either way the query that used it reports the loss, answered 503 (errors.ts, databaseUnavailable), and the
+  // pool drops the client and opens a new one when the database is back.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,

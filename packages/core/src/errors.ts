@@ -60,6 +60,45 @@ interface FastifyLikeError {
  */
 export function fromDatabaseError(error: unknown): AppError | undefined {
   if ((error as { code?: unknown } | null)?.code === '22021') return new AppError('invalid_request', 'Text must not contain NUL characters (U+0000)');
+  const unavailable = databaseUnavailable(error);
+  if (unavailable) return new AppError('unavailable', DATABASE_UNAVAILABLE_MESSAGES[unavailable], undefined, DATABASE_RETRY_AFTER_SECONDS);
+  return undefined;
+}
+
+/** Seconds a caller is told to wait (`Retry-After`) when the database cannot answer. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** Why the database cannot serve a request: it is out of reach (PostgreSQL), or it cannot be written (SQLite's disk). */
+export type DatabaseFault = 'unreachable' | 'disk_full' | 'read_only';
+
+const DATABASE_UNAVAILABLE_MESSAGES: Record<DatabaseFault, string> = {
+  unreachable: 'The database is unavailable; retry shortly.',
+  disk_full: 'The database cannot store anything more: its disk is full. Reads still work; retry writes later.',
+  read_only: 'The database is read-only (DATA_DIR cannot be written). Reads still work; retry writes later.',
+};
+
+// Node's socket errors when a database connection is refused, reset or unreachable.
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+// PostgreSQL: class 08 (connection exception), the server shutting down or starting (57P01-57P03), too many connections.
+const POSTGRES_UNAVAILABLE = /^(08...|57P0[123]|53300)$/;
+// pg's own errors for a lost connection, a connect timeout and a client that lost its connection earlier.
+const PG_LOST = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Connection closed)/;
+
+/**
+ * The kind of database fault behind an error (following `cause`), or
+ * undefined when the error is something else. These are the faults a caller
+ * should retry after: answered 503, never 500.
+ */
+export function databaseUnavailable(error: unknown): DatabaseFault | undefined {
+  for (let current = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string') {
+      if (code === 'SQLITE_FULL') return 'disk_full';
+      if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_IOERR')) return 'read_only';
+      if (SOCKET_CODES.has(code) || POSTGRES_UNAVAILABLE.test(code)) return 'unreachable';
+    }
+    if (typeof message === 'string' && PG_LOST.test(message)) return 'unreachable';
+  }
   return undefined;
 }
 

@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { databaseUnavailable } from './errors.ts';
 import { redactUrl } from './logger.ts';
 
 /** Options of the HTTP server factory every service starts from. */
@@ -98,6 +99,22 @@ export function createHttpServer(options: HttpServerOptions): App {
         { method: request.method, url: redact(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
         'request',
       );
+    }
+    done();
+  });
+
+  // A database fault is answered 503 by each service's error handler (errors.ts); the cause goes to the log here, once.
+  const databaseFaults = new Counter({
+    name: 'database_unavailable_total',
+    help: 'Requests answered 503 because the database could not be reached or written, by fault',
+    labelNames: ['fault'],
+    registers: [registry],
+  });
+  app.addHook('onError', (request, _reply, error, done) => {
+    const fault = databaseUnavailable(error);
+    if (fault) {
+      databaseFaults.inc({ fault });
+      request.log.warn({ err: error, fault }, 'database unavailable; answered 503');
     }
     done();
   });

@@ -47,3 +47,5 @@ export async function createTestDatabase(dialect: 'sqlite' | 'postgres'): Promis
     },
   };
 }
+
+export { startFaultProxy, type FaultProxy } from './fault-proxy.ts';

@@ -19,6 +19,7 @@ export function installErrorHandler(app: App): void {
       return reply.code(500).send(errorBody(new AppError('internal', 'Internal error; the request id in X-Request-Id identifies it in the logs.')));
     }
     if (known.code === 'unauthorized') reply.header('www-authenticate', BEARER_CHALLENGE);
+    if (known.retryAfter !== undefined) reply.header('retry-after', String(known.retryAfter));
     if (known.code === 'invalid_json' && request.url.split('?')[0] === MCP_PATH) {
       // JSON-RPC clients expect a parse error in JSON-RPC form.
       return reply.code(400).send({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${known.message}` }, id: null });
