@@ -1,10 +1,34 @@
-import { randomUUID } from 'node:crypto';
-import { AppError, issueSecret, isoNow, type Env } from '@switchboard/core';
+import { AppError, isoNow, type Env } from '@switchboard/core';
 import { loadConfig } from './config.ts';
-import { openTicketsDatabase } from './store/open-store.ts';
-import { validateColor, validateProjectKey } from './domain/project-rules.ts';
-import { insertLabel, insertProject, insertToken, listTokens, projectByKey, revokeToken, updateProject, type Db } from './store/project-store.ts';
-import { presentLabel, presentProject } from './service/presenters.ts';
+import { dialectOf, openTicketsDatabase } from './store/open-store.ts';
+import { validateProjectKey } from './domain/project-rules.ts';
+import { insertProject, listTokens, projectByKey, revokeToken, type Db, type ProjectRow } from './store/project-store.ts';
+import type { BoardContext } from './service/board-context.ts';
+import { DEFAULT_LABEL_COLOR, createLabel as createLabelIn, updateSettings } from './service/settings-service.ts';
+import { issueToken } from './service/token-service.ts';
+
+/**
+ * The context of a change made with the CLI: actor `system`, the same services and rules as the API. Its
+ * events are recorded like any other; running instances find them with their safety poll (within
+ * TICKETS_EVENTS_POLL_MS), since the CLI wakes no one.
+ */
+function adminContext(db: Db, project: ProjectRow): BoardContext {
+  const nobody = async () => {
+    throw new AppError('invalid_request', 'Members are managed with `switchboard tickets member add`.');
+  };
+  return {
+    db,
+    dialect: dialectOf(db),
+    project,
+    actor: 'system',
+    caller: { kind: 'system' },
+    baseUrl: '',
+    now: () => isoNow(),
+    members: { list: async () => [], add: nobody, remove: nobody },
+    signal: { notifyChannel: undefined, publish: () => undefined },
+    onSummaryDue: () => undefined,
+  };
+}
 
 /** Runs administration work on the ticket board's database (the CLI's path; the service need not run). */
 export async function withTicketsStore<T>(env: Env, work: (db: Db) => Promise<T>): Promise<T> {
@@ -28,10 +52,8 @@ export async function createProject(db: Db, input: { key: string; name: string; 
 /** Issues a project token (shown once; only its hash is stored). */
 export async function createToken(db: Db, projectKey: string, name = 'default') {
   const project = await projectByKey(db, projectKey);
-  const secret = issueSecret('sbt_');
-  const id = randomUUID();
-  await insertToken(db, { id, project_id: project.id, name: name.trim() || 'default', token_hash: secret.hash, hint: secret.hint, created_at: isoNow(), last_used_at: null, revoked_at: null });
-  return { token_id: id, token: secret.value };
+  const { row, token } = await issueToken(db, project.id, name.trim() || 'default', isoNow());
+  return { token_id: row.id, token };
 }
 
 /** Revokes a project token; it fails on the very next request. */
@@ -53,15 +75,11 @@ export async function listProjectTokens(db: Db, projectKey: string) {
 /** Changes a project's name, description or Auto-Summary. */
 export async function setProject(db: Db, projectKey: string, changes: { name?: string; description?: string; autoSummary?: boolean }) {
   const project = await projectByKey(db, projectKey);
-  if (changes.name !== undefined && !changes.name.trim()) throw new AppError('invalid_request', 'The project name must not be empty.');
-  const updated = presentProject(await updateProject(db, project.id, { ...changes, name: changes.name?.trim() }, isoNow()));
+  const { project: updated } = await updateSettings(adminContext(db, project), { name: changes.name, description: changes.description, auto_summary: changes.autoSummary });
   return { key: updated.key, name: updated.name, settings: updated.settings };
 }
 
 /** Creates a label in a project. */
-export async function createLabel(db: Db, projectKey: string, name: string, color = '#6b7280') {
-  const project = await projectByKey(db, projectKey);
-  const trimmed = name.trim();
-  if (!trimmed || trimmed.length > 60) throw new AppError('invalid_request', 'A label name must be 1 to 60 characters.');
-  return presentLabel(await insertLabel(db, project.id, trimmed, validateColor(color), isoNow()));
+export async function createLabel(db: Db, projectKey: string, name: string, color = DEFAULT_LABEL_COLOR) {
+  return createLabelIn(adminContext(db, await projectByKey(db, projectKey)), { name, color });
 }

@@ -68,6 +68,12 @@ function memberDirectory(platform: Database<PlatformTables>): MemberDirectory {
       people.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
       return people.map(({ id, name, email, role }) => ({ id, name, email, role }));
     },
+    async add(projectKey, email) {
+      const user = await users.requireByEmail(email);
+      await memberships.add('tickets', projectKey, user.id);
+      return { email: user.email };
+    },
+    remove: (projectKey, userId) => memberships.remove('tickets', projectKey, userId),
   };
 }
 
@@ -135,6 +141,7 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
     dialect: database.dialect,
     members: memberDirectory(platform),
     web,
+    publicBaseUrl: config.publicBaseUrl,
     signal: bus,
     touchMs: config.tokenTouchMs,
     onSummaryDue: () => {

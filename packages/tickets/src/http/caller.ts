@@ -5,6 +5,7 @@ import { BASE_PATH, PUBLIC_PATHS } from './paths.ts';
 import type { Db, ProjectRow } from '../store/project-store.ts';
 import { findProject, tokenByHash, touchToken } from '../store/project-store.ts';
 import type { BoardContext, Caller, ChangeSignal, MemberDirectory } from '../service/board-context.ts';
+import type { ProjectAccess } from '../tools/tool.ts';
 
 /** What turns a request's Bearer token or session cookie into a BoardContext. */
 export interface CallerResolver {
@@ -15,19 +16,14 @@ export interface CallerResolver {
   web: WebSessions;
   /** Announces committed changes to the live-update streams. */
   signal: ChangeSignal;
+  /** PUBLIC_BASE_URL, when configured. */
+  publicBaseUrl: string | undefined;
   /** Least time between two last_used_at writes of one token, in ms. */
   touchMs: number;
   onSummaryDue(): void;
 }
 
-/** What a route under /api/projects/{KEY} lets in besides a member's session. */
-export type ProjectAccess =
-  /** The tools, the board, settings and events: a session or a project token of KEY. */
-  | 'project'
-  /** Token management: a signed-in user of the project, never a token. */
-  | 'user'
-  /** Member changes: a signed-in admin. */
-  | 'admin';
+export type { ProjectAccess } from '../tools/tool.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,8 +39,9 @@ declare module 'fastify' {
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 const MISSING_TOKEN = 'Missing bearer token: send Authorization: Bearer <token> (a project token starting with sbt_).';
 
-function context(resolver: CallerResolver, project: ProjectRow, actor: string, caller: Caller): BoardContext {
+function context(resolver: CallerResolver, request: FastifyRequest, project: ProjectRow, actor: string, caller: Caller): BoardContext {
   return {
+    baseUrl: resolver.publicBaseUrl ?? `${request.protocol}://${request.host}`,
     db: resolver.db,
     dialect: resolver.dialect,
     project,
@@ -71,7 +68,7 @@ export async function contextFor(resolver: CallerResolver, request: FastifyReque
   const now = new Date();
   const last = found.token.last_used_at ? Date.parse(found.token.last_used_at) : 0;
   if (now.getTime() - last >= resolver.touchMs) await touchToken(resolver.db, found.token.id, now.toISOString());
-  return context(resolver, found.project, `token:${found.token.name}`, { kind: 'token', tokenId: found.token.id, name: found.token.name });
+  return context(resolver, request, found.project, `token:${found.token.name}`, { kind: 'token', tokenId: found.token.id, name: found.token.name });
 }
 
 /** 404 for a project the caller may not see, worded exactly as for one that does not exist. */
@@ -107,7 +104,7 @@ export async function projectContextFor(resolver: CallerResolver, request: Fasti
   const project = await findProject(resolver.db, key);
   if (!project || !(await mayAccess(resolver, project, user))) throw projectNotFound(key);
   if (access === 'admin' && user.role !== 'admin') throw new AppError('forbidden', 'Only an admin can add or remove members');
-  return context(resolver, project, `user:${user.email}`, { kind: 'user', user });
+  return context(resolver, request, project, `user:${user.email}`, { kind: 'user', user });
 }
 
 /**
@@ -122,6 +119,7 @@ export async function stillAllowed(resolver: CallerResolver, request: FastifyReq
     const found = match ? await tokenByHash(resolver.db, hashSecret(match[1])) : undefined;
     return found?.token.id === ctx.caller.tokenId;
   }
+  if (ctx.caller.kind !== 'user') return false;
   const token = sessionTokenOf(request);
   const user = token === undefined ? undefined : await resolver.web.sessions.resolve(token, resolver.web.now());
   return user !== undefined && user.id === ctx.caller.user.id && (await mayAccess(resolver, ctx.project, user));

@@ -2,6 +2,7 @@ import { AppError, type App } from '@switchboard/core';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { REST_ENDPOINTS } from '../tools/catalogue.ts';
+import { webEndpoints } from '../tools/web-endpoints.ts';
 import { runTool, type ToolDefinition } from '../tools/tool.ts';
 import { boardOf } from './caller.ts';
 import { BASE_PATH } from './paths.ts';
@@ -33,13 +34,15 @@ export interface ToolMount {
   tag?: string;
   /** Set for /api/projects/:key: the routes' callers are a session or a project token of KEY. */
   projectScoped?: boolean;
+  /** The endpoints mounted: the 19 tools and the REST-only ones, plus the web UI's own under /api/projects. */
+  endpoints: readonly ToolDefinition[];
 }
 
 /** The mount of the token API: /api/mcp/v1, the token decides the project. */
-export const TOKEN_MOUNT: ToolMount = { prefix: BASE_PATH };
+export const TOKEN_MOUNT: ToolMount = { prefix: BASE_PATH, endpoints: REST_ENDPOINTS };
 
 /** The mount of the web UI's API: /api/projects/{KEY}, with a session cookie or a project token of KEY. */
-export const PROJECT_MOUNT: ToolMount = { prefix: '/api/projects/:key', tag: 'projects (web UI)', projectScoped: true };
+export const PROJECT_MOUNT: ToolMount = { prefix: '/api/projects/:key', tag: 'projects (web UI)', projectScoped: true, endpoints: [...REST_ENDPOINTS, ...webEndpoints] };
 
 /** The `{KEY}` path parameter of the project routes. */
 export const projectKeyParam = z.string().describe('The project key, e.g. DEMO');
@@ -71,12 +74,12 @@ function docSchema(tool: ToolDefinition, mount: ToolMount) {
  * the same definitions, handlers and validation wherever they are mounted.
  */
 export function registerRestRoutes(app: App, mount: ToolMount = TOKEN_MOUNT): void {
-  for (const tool of REST_ENDPOINTS) {
+  for (const tool of mount.endpoints) {
     app.route({
       method: tool.rest.method,
       url: mount.prefix + tool.rest.path.replace('{id}', ':id'),
       schema: docSchema(tool, mount),
-      ...(mount.projectScoped ? { config: { projectAccess: 'project' as const } } : {}),
+      ...(mount.projectScoped ? { config: { projectAccess: tool.access ?? 'project' } } : {}),
       // The tool validates its own input (one code path and one message style for MCP and REST).
       validatorCompiler: () => (data: unknown) => ({ value: data }),
       handler: async (request, reply) => {

@@ -13,10 +13,14 @@ export interface Member {
 export interface MemberDirectory {
   /** The people of a project: its members plus every admin (admins see every project), by email. */
   list(projectKey: string): Promise<Member[]>;
+  /** Makes the user with this email a member of the project (nothing changes when it already is); not_found for an unknown email. */
+  add(projectKey: string, email: string): Promise<{ email: string }>;
+  /** Ends a user's membership of the project; false when the user was not a member. */
+  remove(projectKey: string, userId: string): Promise<boolean>;
 }
 
-/** Who makes a call: a project token, or a signed-in user of the web UI. */
-export type Caller = { kind: 'token'; tokenId: string; name: string } | { kind: 'user'; user: SessionUser };
+/** Who makes a call: a project token, a signed-in user of the web UI, or the CLI's administration. */
+export type Caller = { kind: 'token'; tokenId: string; name: string } | { kind: 'user'; user: SessionUser } | { kind: 'system' };
 
 /**
  * Where committed changes are announced (the live-update streams of every instance): the PostgreSQL channel a
@@ -34,6 +38,8 @@ export interface BoardContext {
   actor: string;
   /** The token or user behind `actor` (settings check an admin; token management needs a user). */
   caller: Caller;
+  /** Where clients reach this service: PUBLIC_BASE_URL, else the origin the request came to (for the MCP URL of a new token). */
+  baseUrl: string;
   /** The current time as stored (ISO 8601); a function so tests and imports can fix it. */
   now(): string;
   members: MemberDirectory;

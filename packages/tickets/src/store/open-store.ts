@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { openDatabase, type Database } from '@switchboard/core';
+import { PostgresAdapter, type Kysely } from 'kysely';
+import { openDatabase, type Database, type DialectName } from '@switchboard/core';
 import type { TicketsConfig } from '../config.ts';
 import { ticketMigrations } from './migrations.ts';
 import type { TicketsDatabase } from './tables.ts';
@@ -14,4 +15,9 @@ export function openTicketsDatabase(config: Pick<TicketsConfig, 'databaseUrl' | 
     migrations: ticketMigrations,
     poolSize: 10,
   });
+}
+
+/** The engine behind a database handle (the CLI's administration gets only the handle). */
+export function dialectOf(db: Kysely<TicketsDatabase>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }

@@ -191,16 +191,28 @@ export async function listTokens(db: Db, projectId: string): Promise<TokenRow[]>
   return db.selectFrom('api_tokens').selectAll().where('project_id', '=', projectId).orderBy('created_at').execute();
 }
 
-/** Creates a label; names are unique per project (case-insensitively). */
-export async function insertLabel(db: Db, projectId: string, name: string, color: string, now: string): Promise<LabelRow> {
-  const labels = await listLabels(db, projectId);
-  if (labels.some((label) => label.name.toLowerCase() === name.toLowerCase())) throw new AppError('conflict', `A label named "${name}" already exists.`);
-  const row: LabelRow = { id: randomUUID(), project_id: projectId, name, color, created_at: now };
+/** Inserts a label (the settings service checks its name first). */
+export async function insertLabel(db: Db, row: LabelRow): Promise<void> {
   await db.insertInto('labels').values(row).execute();
-  return row;
 }
 
 /** A project's labels by name. */
 export async function listLabels(db: Db, projectId: string): Promise<LabelRow[]> {
   return db.selectFrom('labels').selectAll().where('project_id', '=', projectId).orderBy('name').execute();
+}
+
+/** A label of the project by id. */
+export async function labelOfProject(db: Db, projectId: string, labelId: string): Promise<LabelRow | undefined> {
+  return db.selectFrom('labels').selectAll().where('id', '=', labelId).where('project_id', '=', projectId).executeTakeFirst();
+}
+
+/** Changes a label's name or colour. */
+export async function updateLabelRow(db: Db, labelId: string, changes: { name?: string; color?: string }): Promise<void> {
+  await db.updateTable('labels').set(changes).where('id', '=', labelId).execute();
+}
+
+/** Deletes a label and takes it off every ticket. */
+export async function deleteLabelRow(db: Db, labelId: string): Promise<void> {
+  await db.deleteFrom('ticket_labels').where('label_id', '=', labelId).execute();
+  await db.deleteFrom('labels').where('id', '=', labelId).execute();
 }

@@ -16,6 +16,15 @@ export interface RestBinding {
   status?: 200 | 201;
 }
 
+/** Who may call an endpoint under /api/projects/{KEY} besides a member's session. */
+export type ProjectAccess =
+  /** The tools, the board, settings and events: a session or a project token of KEY. */
+  | 'project'
+  /** Token management: a signed-in user of the project, never a token. */
+  | 'user'
+  /** Member changes: a signed-in admin. */
+  | 'admin';
+
 /** One tool: defined once, mounted on the MCP server and as a REST endpoint. */
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -23,8 +32,10 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   description: string;
   input: S;
   rest: RestBinding;
-  /** False for REST-only endpoints (DELETE /documents/{slug}). */
+  /** False for REST-only endpoints (DELETE /documents/{slug}) and the web UI's endpoints. */
   mcp?: boolean;
+  /** Who may call it under /api/projects/{KEY} (default `project`). */
+  access?: ProjectAccess;
   handler(ctx: BoardContext, input: z.output<S>): Promise<object>;
 }
 

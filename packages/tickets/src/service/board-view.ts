@@ -1,0 +1,74 @@
+import type { BoardContext } from './board-context.ts';
+import { boardColumns, sortColumns } from '../domain/board-rules.ts';
+import { ticketKey } from '../domain/ticket-rules.ts';
+import { invalidValue } from '../domain/vocabulary.ts';
+import { projectColumns } from '../store/project-store.ts';
+import { boardCardRows, parentSummaries, projectTicketLabels } from '../store/board-store.ts';
+import type { TicketLabel } from '../store/ticket-store.ts';
+import { presentLabel } from './presenters.ts';
+
+type CardRow = Awaited<ReturnType<typeof boardCardRows>>[number];
+
+type Parents = Awaited<ReturnType<typeof parentSummaries>>;
+
+/** A card: what a lane shows of a ticket. */
+function presentCard(row: CardRow, projectKey: string, labels: readonly TicketLabel[], parents: Parents) {
+  const parent = row.parent_id === null ? undefined : parents.get(row.parent_id);
+  const children = row.ticket_type === 'epic' ? parents.get(row.id) : undefined;
+  return {
+    key: ticketKey(projectKey, row.number),
+    title: row.title,
+    ticket_type: row.ticket_type,
+    priority: row.priority,
+    labels: labels.map(presentLabel),
+    assignee: row.assignee ? (JSON.parse(row.assignee) as { id: string; name: string; email: string }) : null,
+    parent: parent === undefined ? null : ticketKey(projectKey, parent.number),
+    progress: row.ticket_type === 'epic' ? { done: children?.done ?? 0, total: children?.total ?? 0 } : null,
+    updated_at: row.updated_at,
+    completed_at: row.completed_at,
+  };
+}
+
+/**
+ * GET …/board?board=NAME: one board (by name, without case; the first by default) with every ticket of it as
+ * a card in its lane, most recently updated first. Four queries whatever the board's size, none per ticket:
+ * columns, the cards, the parents with their epics' progress, the labels.
+ */
+export async function boardView(ctx: BoardContext, input: { board?: string }) {
+  const columns = sortColumns(await projectColumns(ctx.db, ctx.project.id));
+  const boards = [...new Map(columns.map((column) => [column.boardId, column.boardName])).entries()];
+  const wanted = input.board?.trim();
+  const board = wanted ? boards.find(([, name]) => name.toLowerCase() === wanted.toLowerCase()) : boards[0];
+  if (!board) {
+    throw invalidValue(
+      'board',
+      input.board,
+      boards.map(([, name]) => name),
+    );
+  }
+  const lanes = boardColumns(columns, board[0]);
+  const [rows, parents, labelRows] = await Promise.all([
+    boardCardRows(
+      ctx.db,
+      ctx.project.id,
+      lanes.map((lane) => lane.id),
+    ),
+    parentSummaries(ctx.db, ctx.project.id),
+    projectTicketLabels(ctx.db, ctx.project.id),
+  ]);
+  const labels = new Map<string, TicketLabel[]>();
+  for (const { ticket_id, ...label } of labelRows) {
+    const list = labels.get(ticket_id);
+    if (list) list.push(label);
+    else labels.set(ticket_id, [label]);
+  }
+  const cards = new Map(lanes.map((lane) => [lane.id, [] as Array<ReturnType<typeof presentCard>>]));
+  for (const row of rows) cards.get(row.column_id)?.push(presentCard(row, ctx.project.key, labels.get(row.id) ?? [], parents));
+  return {
+    board: { name: board[1] },
+    columns: lanes.map((lane) => {
+      const laneCards = cards.get(lane.id)!;
+      return { name: lane.name, is_done_column: lane.isDone, ticket_count: laneCards.length, cards: laneCards };
+    }),
+  };
+}
