@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { createToken, revokeProjectToken, withTicketsStore } from '../src/index.ts';
+import { eventBounds, pruneEvents } from '../src/store/event-store.ts';
 import { boardCaller, connectMcp, mcpCaller, useBoard, type Caller } from './helpers.ts';
 import { openEventStream, type EventStream } from './event-stream.ts';
 import { signedInUser, webClient, type SignedIn } from './web-helpers.ts';
@@ -20,6 +21,7 @@ describe.each(dialectsUnderTest())('live updates (server-sent events) on %s', (d
     return stream;
   };
   const bearer = () => ({ authorization: `Bearer ${board.token}` });
+  const projectId = async () => (await board.app.ticketsDb.db.selectFrom('projects').select('id').where('key', '=', 'LIVE').executeTakeFirstOrThrow()).id;
 
   beforeAll(async () => {
     client = await connectMcp(board.url, board.token);
@@ -103,6 +105,33 @@ describe.each(dialectsUnderTest())('live updates (server-sent events) on %s', (d
     expect(more.map((e) => e.data.seq)).toEqual([seen.data.seq + 1, seen.data.seq + 2, seen.data.seq + 3]);
     const bySince = await open(`/api/projects/LIVE/events?since=${ready.data.seq}`, bearer());
     expect((await bySince.changes(4)).map((e) => e.data.seq)).toEqual([1, 2, 3, 4].map((n) => ready.data.seq + n));
+  });
+
+  it('announces a refreshed AI summary as a summarized ticket event by system', async () => {
+    const stream = await open('/api/projects/LIVE/events', bearer());
+    await stream.waitFor((e) => e.event === 'ready');
+    const ticket = await mcp('create_ticket', { title: 'Summarize me', description: 'A longer description of the work.' });
+    await board.app.summaryWorker.drain();
+    const summarized = await stream.waitFor((e) => e.event === 'change' && e.data.action === 'summarized' && e.data.key === ticket.key);
+    expect(summarized.data).toEqual(change(summarized.data.seq, 'ticket', 'summarized', { key: ticket.key }, 'system'));
+    expect((await mcp('get_ticket', { ticket_id: ticket.key })).ai_summary).toEqual(expect.any(String));
+  });
+
+  it('prunes old events and tells a stream resuming before them to reload (reset)', async () => {
+    const { latest } = await eventBounds(board.app.ticketsDb.db, await projectId());
+    // Nothing is older than a day yet: only the per-project bound prunes.
+    const pruned = await withTicketsStore(board.env, (db) => pruneEvents(db, new Date(Date.now() - 86_400_000).toISOString(), 3));
+    expect(pruned).toBe(latest - 3);
+    const bounds = await eventBounds(board.app.ticketsDb.db, await projectId());
+    expect(bounds).toEqual({ latest, oldest: latest - 2 });
+    const resumed = await open('/api/projects/LIVE/events?since=1', bearer());
+    expect((await resumed.waitFor((e) => e.event === 'ready')).data).toEqual({ seq: latest, reset: true });
+    expect((await resumed.changes(3)).map((e) => e.data.seq)).toEqual([latest - 2, latest - 1, latest]);
+    const recent = await open(`/api/projects/LIVE/events?since=${latest - 3}`, bearer());
+    expect((await recent.waitFor((e) => e.event === 'ready')).data).toEqual({ seq: latest });
+    // A position the project never reached (another database) starts from now.
+    const ahead = await open(`/api/projects/LIVE/events?since=${latest + 100}`, bearer());
+    expect(await ahead.waitFor((e) => e.event === 'ready')).toMatchObject({ id: String(latest), data: { seq: latest } });
   });
 
   it('refuses a stream to a non-member or another project\'s token with the project 404', async () => {

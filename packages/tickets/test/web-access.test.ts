@@ -147,6 +147,13 @@ describe.each(dialectsUnderTest())('the web UI API under /api/projects/{KEY} on 
     expect(other.status).toBe(404);
   });
 
+  it('documents the web UI\'s API in /openapi.json', async () => {
+    const paths = Object.keys((await (await fetch(`${board.url}/openapi.json`)).json()).paths);
+    for (const path of ['/api/projects/{key}/status', '/api/projects/{key}/tickets/{id}/move', '/api/projects/{key}/board', '/api/projects/{key}/settings', '/api/projects/{key}/columns/{id}', '/api/projects/{key}/tokens', '/api/projects/{key}/events']) {
+      expect(paths).toContain(path);
+    }
+  });
+
   it('serves documents under the project, including DELETE by slug', async () => {
     const web = webClient(board, member);
     const created = await web('/api/projects/WEB/documents', { method: 'POST', body: { title: 'Getting started', content: '# Hi' } });
