@@ -15,6 +15,7 @@ export function RefField({
   rows = 3,
   placeholder,
   required,
+  error,
 }: {
   label: ReactNode;
   value: string;
@@ -25,6 +26,8 @@ export function RefField({
   rows?: number;
   placeholder?: string;
   required?: boolean;
+  /** A problem with the value, shown under the field in place of the hint. */
+  error?: string;
 }) {
   const listId = useId();
   const ref = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
@@ -84,14 +87,15 @@ export function RefField({
     },
   };
   return (
-    <Field label={label} hint={hint} required={required}>
-      {({ id, describedBy }) => (
+    <Field label={label} hint={hint} required={required} error={error}>
+      {({ id, describedBy, invalid }) => (
         <div className="ref-field">
           {multiline ? (
             <textarea
               {...common}
               id={id}
               aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
               className="textarea code"
               rows={rows}
               onChange={(event) => {
@@ -104,6 +108,7 @@ export function RefField({
               {...common}
               id={id}
               aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
               className="input code"
               onChange={(event) => {
                 onChange(event.target.value);
@@ -209,6 +214,7 @@ export function JsonField({
   hint,
   rows = 5,
   check,
+  options,
 }: {
   label: ReactNode;
   value: unknown;
@@ -217,6 +223,8 @@ export function JsonField({
   rows?: number;
   /** A problem with a parsed value, if any (e.g. "must be an object"). */
   check?: (value: unknown) => string | undefined;
+  /** References offered after `{{` inside the JSON's strings (an HTTP tool's body); none: a plain text area. */
+  options?: readonly ReferenceOption[];
 }) {
   const show = (v: unknown) => (v === undefined ? '' : JSON.stringify(v, null, 2));
   const [text, setText] = useState(show(value));
@@ -229,6 +237,31 @@ export function JsonField({
       setError(undefined);
     }
   }, [value]);
+  const apply = (next: string) => {
+    setText(next);
+    if (next.trim() === '') {
+      setError(undefined);
+      last.current = undefined;
+      onChange(undefined);
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(next);
+    } catch (reason) {
+      setError(`Not valid JSON: ${(reason as Error).message}`);
+      return;
+    }
+    const problem = check?.(parsed);
+    if (problem) {
+      setError(problem);
+      return;
+    }
+    setError(undefined);
+    last.current = parsed;
+    onChange(parsed);
+  };
+  if (options) return <RefField label={label} hint={hint} error={error} value={text} onChange={apply} options={options} multiline rows={rows} />;
   return (
     <Field label={label} hint={hint} error={error}>
       {({ id, describedBy, invalid }) => (
@@ -240,31 +273,7 @@ export function JsonField({
           value={text}
           aria-describedby={describedBy}
           aria-invalid={invalid || undefined}
-          onChange={(event) => {
-            const next = event.target.value;
-            setText(next);
-            if (next.trim() === '') {
-              setError(undefined);
-              last.current = undefined;
-              onChange(undefined);
-              return;
-            }
-            let parsed: unknown;
-            try {
-              parsed = JSON.parse(next);
-            } catch (reason) {
-              setError(`Not valid JSON: ${(reason as Error).message}`);
-              return;
-            }
-            const problem = check?.(parsed);
-            if (problem) {
-              setError(problem);
-              return;
-            }
-            setError(undefined);
-            last.current = parsed;
-            onChange(parsed);
-          }}
+          onChange={(event) => apply(event.target.value)}
         />
       )}
     </Field>

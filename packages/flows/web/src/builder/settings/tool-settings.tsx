@@ -40,7 +40,8 @@ export function HttpToolSettings({ node, set, references, choices }: SettingsPro
         label="Body (JSON)"
         value={request.body}
         rows={4}
-        hint={choices.secrets?.length ? `Strings in it may use references, and secrets: ${choices.secrets.map((name) => `{{secrets.${name}}}`).join(', ')}` : 'Strings in it may use references'}
+        options={withSecrets}
+        hint="Strings in it may use {{args.NAME}}, other references and {{secrets.NAME}}"
         onChange={(v) => setRequest({ body: v }, 'body')}
       />
       <div className="grid-2">
