@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { describeInBrowser, screenshot } from '@switchboard/web-kit/testing';
+import { createLabel, withTicketsStore } from '../../src/index.ts';
 import { startUiHarness, type UiHarness } from '../helpers/ui-harness.ts';
 import { BoardScreen } from './board-page.ts';
 
@@ -11,6 +12,10 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
 
   beforeAll(async () => {
     h = await startUiHarness();
+    await withTicketsStore(h.board.env, async (db) => {
+      await createLabel(db, 'DEMO', 'backend', '#2563eb');
+      await createLabel(db, 'DEMO', 'urgent', '#dc2626');
+    });
     const login = await (await h.context()).newPage();
     await login.goto('/login');
     await login.getByRole('button', { name: 'Sign in' }).waitFor();
@@ -107,8 +112,12 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
   });
 
   it('filters by type, priority, label, assignee and text, kept in the URL; / focuses the text', async () => {
-    await h.call('create_ticket', { title: 'Crash on login', ticket_type: 'bug', priority: 'highest', column_name: 'To Do', assignee: h.email });
+    await h.call('create_ticket', { title: 'Crash on login', ticket_type: 'bug', priority: 'highest', column_name: 'To Do', assignee: h.email, labels: ['backend', 'urgent'] });
     await board.card('DEMO-5', 'To Do').waitFor();
+    await board.card('DEMO-5').getByText('urgent').waitFor();
+    await page.getByRole('combobox', { name: 'Label' }).selectOption('urgent');
+    await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
+    await page.getByRole('combobox', { name: 'Label' }).selectOption('');
     await page.getByRole('combobox', { name: 'Type' }).selectOption('bug');
     await page.waitForURL(/type=bug/);
     await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);

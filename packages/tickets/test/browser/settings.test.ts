@@ -21,6 +21,7 @@ describeInBrowser('Settings', () => {
 
   it('has a sub-page per section, Boards and columns first', async () => {
     await page.waitForURL(/\/projects\/DEMO\/settings\/boards$/);
+    await tab('MCP Connection').waitFor();
     const links = await page.getByRole('navigation', { name: 'Settings' }).getByRole('link').allInnerTexts();
     expect(links).toEqual(['Boards and columns', 'Labels', 'Members', 'Auto-Summary', 'MCP Connection']);
     await page.getByRole('region', { name: 'Board Main' }).waitFor();
@@ -93,12 +94,12 @@ describeInBrowser('Settings', () => {
     await tab('Members').click();
     await page.getByRole('textbox', { name: 'Email' }).fill('bea@example.com');
     await page.getByRole('button', { name: 'Add member' }).click();
-    await page.getByRole('cell', { name: 'bea@example.com' }).waitFor();
+    await page.getByRole('cell', { name: 'bea@example.com', exact: true }).waitFor();
     expect((await h.call('list_members')).members.map((m: { email: string }) => m.email)).toContain('bea@example.com');
     await screenshot(page, 'settings-members');
     await page.getByRole('button', { name: 'Remove bea@example.com' }).click();
     await page.getByRole('dialog', { name: 'Remove bea@example.com?' }).getByRole('button', { name: 'Remove' }).click();
-    await page.getByRole('cell', { name: 'bea@example.com' }).waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: 'bea@example.com', exact: true }).waitFor({ state: 'detached' });
   });
 
   it('turns Auto-Summary off and on', async () => {

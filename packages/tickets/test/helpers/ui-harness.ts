@@ -81,8 +81,6 @@ export async function startUiHarness(options: UiHarnessOptions = {}): Promise<Ui
     context,
     async signedInPage(path = '/', as = { email, password }) {
       const page = await (await context()).newPage();
-      // TEMPORARY-STUB
-      if ((await fetch(`${board.url}/api/projects/DEMO/board`)).status === 404) await (await import('./board-stub.ts')).stubBoardRoute(page, this as unknown as UiHarness);
       await page.goto(path);
       await signIn(page, as.email, as.password);
       return page;

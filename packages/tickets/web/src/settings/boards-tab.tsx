@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Button, ConfirmDialog, Dialog, FormError, TextField, useToast } from '@switchboard/web-kit';
 import type { ProjectSettings, SettingsBoard, SettingsColumn } from '../api/types.ts';
 import { useProject } from '../project-context.tsx';
@@ -42,6 +42,9 @@ function BoardCard({ board, onChanged, onName }: { board: SettingsBoard; onChang
   const [deleting, setDeleting] = useState<SettingsColumn | undefined>(undefined);
   const [error, setError] = useState('');
   const columns = [...board.columns].sort((a, b) => a.position - b.position);
+  // The chosen done column shows at once; the settings read after the change confirm it.
+  const [doneChoice, setDoneChoice] = useState<string | undefined>(undefined);
+  useEffect(() => setDoneChoice(undefined), [board]);
 
   const act = async (write: () => Promise<unknown>, done?: string) => {
     setError('');
@@ -90,9 +93,12 @@ function BoardCard({ board, onChanged, onName }: { board: SettingsBoard; onChang
                     <input
                       type="radio"
                       name={`done-${board.id}`}
-                      checked={column.is_done_column}
+                      checked={doneChoice ? doneChoice === column.id : column.is_done_column}
                       aria-label={`${column.name} is the done column`}
-                      onChange={() => void act(() => api.updateColumn(column.id, { is_done_column: true }), `${column.name} is now the done column`)}
+                      onChange={() => {
+                        setDoneChoice(column.id);
+                        void act(() => api.updateColumn(column.id, { is_done_column: true }), `${column.name} is now the done column`).then((ok) => ok || setDoneChoice(undefined));
+                      }}
                     />
                     {column.is_done_column ? 'Done column' : ''}
                   </label>

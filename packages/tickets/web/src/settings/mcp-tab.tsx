@@ -175,7 +175,7 @@ function NewTokenDialog({ token, url, onClose }: { token: CreatedToken; url: str
         <CopyButton text={token.token} what="token" small={false} />
       </div>
       {snippets.map((snippet) => (
-        <div key={snippet.id} className="stack tight">
+        <div key={snippet.id} className="stack tight token-snippets">
           <div className="muted">
             <strong>{snippet.title}</strong> · {snippet.where}
           </div>

@@ -50,7 +50,7 @@ export default function SettingsPage() {
           </NavLink>
         ))}
       </nav>
-      {panel}
+      <div className="settings-panel">{panel}</div>
     </>
   );
 }
