@@ -82,6 +82,7 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
     if (providers.error) return { has: () => true } as unknown as ReadonlySet<string>;
     return undefined;
   }, [providers.data, providers.error]);
+  const secretNames = useMemo<ReadonlySet<string> | undefined>(() => (secrets.data ? new Set(secrets.data.secrets.map((s) => s.name)) : undefined), [secrets.data]);
 
   // The server's validation, run here as the flow changes: after edits settle, never per drag frame.
   useEffect(() => {
@@ -94,7 +95,7 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
       if (state.structure !== structure) {
         structure = state.structure;
         const definition = store.definition();
-        store.setCheckedProblems(checkDefinition(definition, providerNames), definition);
+        store.setCheckedProblems(checkDefinition(definition, providerNames, secretNames), definition);
       }
       revision = state.revision;
       store.refreshDirty();
@@ -110,7 +111,7 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
       unsubscribe();
       clearTimeout(timer);
     };
-  }, [store, providerNames]);
+  }, [store, providerNames, secretNames]);
 
   useEffect(() => {
     const created = (location.state as { created?: string } | null)?.created;

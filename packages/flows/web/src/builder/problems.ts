@@ -28,11 +28,12 @@ export const NO_PROBLEMS: ProblemIndex = { list: [], byNode: {} };
 /**
  * Runs the server's validation (flow-validation.ts) on a definition; answers
  * its problems, none when it passes. `providers` are the connection names the
- * organization has.
+ * organization has; `secrets` its secret names (undefined while unknown: no
+ * `{{secrets.NAME}}` is then reported unknown).
  */
-export function checkDefinition(definition: Definition, providers: ReadonlySet<string>): ProblemDetail[] {
+export function checkDefinition(definition: Definition, providers: ReadonlySet<string>, secrets?: ReadonlySet<string>): ProblemDetail[] {
   try {
-    validateDefinition(definition, { providers });
+    validateDefinition(definition, secrets ? { providers, secrets } : { providers });
     return [];
   } catch (error) {
     const details = (error as { details?: unknown }).details;
