@@ -14,8 +14,9 @@ import { buildWebUis } from './web-build.ts';
 async function main(): Promise<void> {
   const services = presentServices();
   let bundles: string[];
+  let graceMs = 0;
   try {
-    for (const name of services) loadPlatformConfig(name as ServiceName);
+    for (const name of services) graceMs = loadPlatformConfig(name as ServiceName).shutdownGraceMs;
     bundles = await buildServices(services);
     // The UIs are built only when their sources changed: a second start does not rebuild them.
     const builtUis = await buildWebUis(services);
@@ -39,7 +40,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    setTimeout(() => process.exit(code), 11_000).unref();
+    // Each service drains for up to SHUTDOWN_GRACE_MS, then closes; past that and a margin, stop waiting.
+    setTimeout(() => process.exit(code), graceMs + 6_000).unref();
     Promise.all(children.map((child) => new Promise((done) => (child.exitCode !== null ? done(null) : child.once('exit', done))))).then(() =>
       process.exit(code),
     );

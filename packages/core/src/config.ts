@@ -45,6 +45,8 @@ export interface PlatformConfig {
   bodyLimit: number;
   /** 32-byte key that encrypts stored third-party credentials (SWITCHBOARD_SECRET or DATA_DIR/secret.key). */
   secret: Buffer;
+  /** Longest a stop (SIGTERM) waits for requests and streams in flight before ending them (SHUTDOWN_GRACE_MS, default 15000). */
+  shutdownGraceMs: number;
 }
 
 /** Reads an integer variable, or the default when unset; throws ConfigError when malformed or out of range. */
@@ -128,6 +130,7 @@ export function loadPlatformConfig(service: ServiceName, env: Env = process.env)
     logLevel: envEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimit: envInt(env, 'BODY_LIMIT', 1_048_576, { min: 1024 }),
     secret: loadSecret(env, dataDir),
+    shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 15_000, { min: 0, max: 3_600_000 }),
   };
 }
 

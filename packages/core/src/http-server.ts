@@ -4,6 +4,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { databaseUnavailable } from './errors.ts';
+import { installShutdown } from './graceful-shutdown.ts';
 import { redactUrl } from './logger.ts';
 
 /** Options of the HTTP server factory every service starts from. */
@@ -54,6 +55,7 @@ export function createHttpServer(options: HttpServerOptions): App {
     },
   };
   const app = Fastify(fastifyOptions).withTypeProvider<ZodTypeProvider>() as unknown as App;
+  installShutdown(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

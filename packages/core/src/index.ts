@@ -2,6 +2,7 @@ export * from './config.ts';
 export * from './database.ts';
 export * from './errors.ts';
 export * from './http-server.ts';
+export * from './graceful-shutdown.ts';
 export * from './logger.ts';
 export * from './openai-options.ts';
 export * from './prepared-query.ts';

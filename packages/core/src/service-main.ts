@@ -3,6 +3,8 @@ import { ConfigError } from './config.ts';
 /** Something started that can be stopped. */
 export interface Closable {
   close(): Promise<void>;
+  /** How long close() may take before the process gives up and exits 1 (default 10 s; a grace period plus a margin). */
+  closeTimeoutMs?: number;
 }
 
 /**
@@ -25,7 +27,7 @@ export async function runMain(start: () => Promise<Closable>): Promise<void> {
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    const timer = setTimeout(() => process.exit(1), 10_000);
+    const timer = setTimeout(() => process.exit(1), running.closeTimeoutMs ?? 10_000);
     timer.unref();
     try {
       await running.close();

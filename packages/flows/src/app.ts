@@ -85,10 +85,14 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   };
 
   app.get('/health', { schema: { hide: true } }, async (_request, reply) => {
+    // A stopping instance says so at once, so a load balancer stops sending it requests.
+    if (app.shutdown.stopping) return reply.status(503).send({ status: 'stopping', service: 'flows', database: stores.database.dialect });
     const ok = await stores.database.ping();
     reply.status(ok ? 200 : 503);
     return ok ? { status: 'ok', service: 'flows', database: stores.database.dialect } : { status: 'unavailable', service: 'flows', database: stores.database.dialect };
   });
+  // Runs still going when a stop's grace period ends are aborted: each ends with an error event and is recorded failed.
+  app.shutdown.onGraceEnd(() => runs.abortAll());
   registerRunRoutes(app, { runs });
   registerKnowledgeRoutes(app, { knowledge: stores.knowledge, knowledgeBases: stores.knowledgeBases, memory: stores.memory, flows: stores.flows, providers: stores.providers });
   // The dashboard (packages/flows/web, built into dist/web): page URLs answer its index.html.

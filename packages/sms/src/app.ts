@@ -66,6 +66,8 @@ export async function buildApp(config: SmsConfig, options: { logger?: Logger } =
   registerWebhookRoutes(app, context);
 
   app.addHook('onReady', async () => worker.start());
+  // A stopping instance claims no more messages; the batch in progress is finished (and recorded) first.
+  app.shutdown.onStop(() => worker.stop());
   app.addHook('onClose', async () => {
     await worker.stop();
     await limiter.close();

@@ -1,4 +1,4 @@
-import { listen, runMain } from '@switchboard/core';
+import { gracefulStop, listen, runMain } from '@switchboard/core';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 
@@ -7,5 +7,6 @@ await runMain(async () => {
   const app = await buildApp(config);
   const url = await listen(app, config.host, config.port);
   process.stdout.write(`SMS message store listening on ${url}\n`);
-  return { close: () => app.close() };
+  // SIGTERM: /health 503 and no new connections at once, work in flight gets SHUTDOWN_GRACE_MS to finish.
+  return gracefulStop(app, config.shutdownGraceMs);
 });

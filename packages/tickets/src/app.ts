@@ -149,9 +149,10 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
     },
   };
   const health = async (_request: unknown, reply: { code(status: number): unknown }) => {
-    const ok = await database.ping();
+    // A stopping instance says so at once, so a load balancer stops sending it requests.
+    const ok = !app.shutdown.stopping && (await database.ping());
     if (!ok) reply.code(503);
-    return { status: ok ? 'ok' : 'unavailable', service: 'tickets', database: database.dialect };
+    return { status: ok ? 'ok' : app.shutdown.stopping ? 'stopping' : 'unavailable', service: 'tickets', database: database.dialect };
   };
   app.get('/health', { schema: { hide: true } }, health);
   app.get(`${BASE_PATH}/health`, { schema: { hide: true } }, health);
@@ -167,6 +168,8 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
     worker.start();
     worker.poke();
   }
+  // A stopping instance claims no more summaries; the one in progress is finished first.
+  app.shutdown.onStop(() => worker.close());
   // Old events go in the background, on every instance (a delete of nothing costs little).
   setTimeout(() => void hub.pruneNow(), 10_000).unref();
   app.addHook('onClose', async () => {

@@ -19,6 +19,14 @@ export class ClientGone extends Error {
   }
 }
 
+/** Abort reason when the instance stops (SIGTERM) and its grace period ended before the run did. */
+export class ShuttingDown extends Error {
+  constructor() {
+    super('The service stopped before the run finished; run it again');
+    this.name = 'ShuttingDown';
+  }
+}
+
 /** Removes credentials from a provider's message: the known keys and anything shaped like one. */
 export function scrubSecrets(message: string, secrets: Array<string | null | undefined>): string {
   let out = message;
@@ -32,6 +40,7 @@ export function abortError(signal: AbortSignal): AppError | undefined {
   const reason = signal.reason;
   if (reason instanceof RunTimeout) return new FlowsError('timeout', reason.message, 'timeout');
   if (reason instanceof ClientGone) return new FlowsError('invalid_request', reason.message, 'client_closed');
+  if (reason instanceof ShuttingDown) return new FlowsError('unavailable', reason.message, 'shutting_down');
   return new FlowsError('internal', 'The run was aborted', 'aborted');
 }
 

@@ -11,7 +11,7 @@ import { usageOf, type RunRecorder, type Usage } from '../store/run-store.ts';
 import { runFlow, RunFailure, type RunResult } from './flow-runner.ts';
 import type { ConversationMessage, RunEvent } from './node-handler.ts';
 import type { ProviderRegistry } from './provider-registry.ts';
-import { RunTimeout } from './run-errors.ts';
+import { RunTimeout, ShuttingDown } from './run-errors.ts';
 import type { KnowledgeService } from './knowledge-service.ts';
 import type { MemoryStore } from '../store/memory-store.ts';
 import type { SecretStore } from '../store/secret-store.ts';
@@ -76,6 +76,8 @@ export interface RunningFlow {
 export class RunService {
   // Definitions are immutable per (flow id, version), so caching them is always safe.
   private readonly compiled = new Map<string, CompiledFlow>();
+  /** The runs of this process still going, so that a stop can end them. */
+  private readonly inFlight = new Set<AbortController>();
 
   constructor(
     private readonly flows: FlowStore,
@@ -155,6 +157,11 @@ export class RunService {
     return { slug, version: current.version, compiled };
   }
 
+  /** Ends every run of this process still going (a stop's grace period ended): each fails with 503 shutting_down. */
+  abortAll(): void {
+    for (const controller of this.inFlight) controller.abort(new ShuttingDown());
+  }
+
   /** New run ids. */
   newIds(now = new Date()): RunIds {
     const hex = randomHex();
@@ -164,6 +171,7 @@ export class RunService {
   /** Starts a run; `emit` receives its events when streaming. The outcome never rejects. */
   start(plan: RunPlan, options: { ids: RunIds; streaming: boolean; emit: (event: RunEvent) => void }): RunningFlow {
     const controller = new AbortController();
+    this.inFlight.add(controller);
     const timer = setTimeout(() => controller.abort(new RunTimeout(this.config.runTimeoutMs)), this.config.runTimeoutMs);
     const startedAt = new Date();
     const began = performance.now();
@@ -218,6 +226,7 @@ export class RunService {
     ).finally(() => {
         clearTimeout(timer);
         clearTimeout(runningTimer);
+        this.inFlight.delete(controller);
       });
     return { ids, outcome, abort: (reason) => controller.abort(reason) };
   }

@@ -16,6 +16,8 @@ export function registerPageRoutes(app: App, context: SmsContext): void {
     return llmsText(baseUrlOf(request, context.config.publicBaseUrl));
   });
   app.get('/health', { schema: { summary: 'Health of the service and its database', response: { 200: healthSchema, 503: healthSchema } } }, async (_request, reply) => {
+    // A stopping instance says so at once, so a load balancer stops sending it requests.
+    if (app.shutdown.stopping) return reply.status(503).send({ status: 'stopping', version: '1.0', database: 'ok' });
     const ok = await context.database.ping(2000);
     if (!ok) return reply.status(503).send({ status: 'unavailable', version: '1.0', database: 'unavailable' });
     return { status: 'ok', version: '1.0', database: 'ok' };

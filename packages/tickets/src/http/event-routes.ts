@@ -32,9 +32,13 @@ function resumeFrom(header: string | string[] | undefined, since: string | undef
  */
 export function registerEventRoutes(app: App, options: EventRouteOptions): void {
   const open = new Set<SseStream>();
-  app.addHook('preClose', async () => {
+  const closeAll = () => {
     for (const stream of open) stream.close();
-  });
+  };
+  // An endless stream would hold a stop for its whole grace period: it closes as the stop begins, and the
+  // browser reconnects (through the load balancer, to another instance) and resumes with Last-Event-ID.
+  app.shutdown.onStop(closeAll);
+  app.addHook('preClose', async () => closeAll());
   app.get(
     '/api/projects/:key/events',
     {
