@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only sms,tickets,flows,flows-ui] [-- --cpu-prof]`: starts the services on a fresh
+// `npm run bench [-- --quick] [-- --only sms,tickets,flows,flows-ui,tickets-ui] [-- --cpu-prof]`: starts the services on a fresh
 // temporary data directory (or fresh PostgreSQL schemas when DATABASE_URL is set), seeds
 // data, and measures each scenario next to a baseline measured in the same run.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +22,7 @@ const suites: Record<string, () => Promise<Suite>> = {
   tickets: async () => (await import('./tickets.ts')).benchTickets,
   flows: async () => (await import('./flows.ts')).benchFlows,
   'flows-ui': async () => (await import('./flows-ui.ts')).benchFlowsUi,
+  'tickets-ui': async () => (await import('./tickets-ui.ts')).benchTicketsUi,
 };
 
 async function main(): Promise<void> {

@@ -54,7 +54,7 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
     expect(ticket).toMatchObject({ title: 'Write the release notes', description: 'For **1.2**', ticket_type: 'story', priority: 'high', column: 'To Do' });
     expect(ticket.activity[0].actor).toBe('user:admin@example.com');
     // It opened in the panel; Escape closes it back to the board.
-    await board.panel('DEMO-1').waitFor();
+    await board.panel('DEMO-1').getByRole('textbox', { name: 'Title' }).waitFor();
     await page.getByRole('main').click({ position: { x: 5, y: 300 } });
     await page.keyboard.press('Escape');
     await page.waitForURL(/\/projects\/DEMO\/board$/);
@@ -103,6 +103,8 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
     await board.card('DEMO-1', 'Review').focus();
     await page.keyboard.press('Space');
     await page.getByText('DEMO-1 is over Review').waitFor({ state: 'attached' });
+    // A person reads the announcement before the next key; the sensor measures the lanes meanwhile.
+    await page.waitForTimeout(250);
     await page.keyboard.press('ArrowLeft');
     // The screen reader announcement says where the card is before it is dropped.
     await page.getByText('DEMO-1 is over In Progress').waitFor({ state: 'attached' });

@@ -5,6 +5,9 @@ import { ToastProvider } from '@switchboard/web-kit';
 import '@switchboard/web-kit/styles.css';
 import './board.css';
 import { App } from './app.tsx';
+import { preloadBoard } from './board/preload.ts';
+
+preloadBoard(window.location.pathname, window.location.search);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,4 +1,5 @@
 import { api } from '@switchboard/web-kit';
+import { boardUrlFor, takePreloaded } from '../board/preload.ts';
 import type {
   BoardView,
   ColumnInfo,
@@ -45,7 +46,16 @@ export function projectApi(key: string) {
   const base = `/api/projects/${path(key)}`;
   return {
     base,
-    board: (board: string | undefined, signal?: AbortSignal) => api<BoardView>(`${base}/board${board ? `?board=${path(board)}` : ''}`, { signal }),
+    board: async (board: string | undefined, signal?: AbortSignal) => {
+      const url = boardUrlFor(key, board);
+      // The read main.tsx started while the page's code loaded, if it was for this board and went well.
+      const early = takePreloaded(url);
+      if (early) {
+        const response = await early.catch(() => undefined);
+        if (response?.ok) return (await response.json()) as BoardView;
+      }
+      return api<BoardView>(url, { signal });
+    },
     columns: (signal?: AbortSignal) => api<{ columns: ColumnInfo[] }>(`${base}/columns`, { signal }),
     ticket: (ticketKey: string, signal?: AbortSignal) => api<TicketDetail>(`${base}/tickets/${path(ticketKey)}`, { signal }),
     createTicket: (body: NewTicket) => api<Ticket>(`${base}/tickets`, { method: 'POST', body }),

@@ -1,20 +1,22 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useSensor, useSensors, type CollisionDetection, type DragCancelEvent, type DragEndEvent, type DragOverEvent, type DragStartEvent } from '@dnd-kit/core';
 import { Button, ErrorState, Loading, useTitle } from '@switchboard/web-kit';
 import { useProject } from '../project-context.tsx';
 import { lastBoard, rememberBoard } from '../project-memory.ts';
 import { paths } from '../routes.ts';
-import { TicketPanel } from '../ticket/ticket-panel.tsx';
 import { findCard, ticketTotal } from './board-state.ts';
 import { EmptyBoard } from './empty-board.tsx';
 import { FilterBar } from './filter-bar.tsx';
 import { cardMatcher, filtersFromQuery, hasFilters, queryWithFilters, type BoardFilters } from './filters.ts';
 import { laneCoordinates, shortcutOf } from './keyboard.ts';
 import { Lane } from './lane.tsx';
-import { NewTicketDialog } from './new-ticket-dialog.tsx';
 import { CardFace } from './ticket-card.tsx';
 import { useBoard } from './use-board.ts';
+
+// The panel and the dialog bring the Markdown renderer and editor: loaded when first opened, not with the board.
+const TicketPanel = lazy(() => import('../ticket/ticket-panel.tsx').then((module) => ({ default: module.TicketPanel })));
+const NewTicketDialog = lazy(() => import('./new-ticket-dialog.tsx').then((module) => ({ default: module.NewTicketDialog })));
 
 // What a screen reader hears while a card is dragged.
 const accessibility = {
@@ -40,9 +42,9 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
   const navigate = useNavigate();
   const location = useLocation();
   const boards = useMemo(() => [...new Set(project.columns.map((c) => c.board_name))], [project.columns]);
-  const remembered = lastBoard(project.key);
-  const boardName = query.get('board') ?? (remembered && boards.includes(remembered) ? remembered : undefined);
-  const board = useBoard(boardName);
+  // The board in the URL, else the one last shown here (read at once: waiting for the board list would read the board twice).
+  const boardName = query.get('board') ?? lastBoard(project.key);
+  const board = useBoard(boardName, !query.get('board'));
   const { view } = board;
   const shownBoard = view?.board.name;
   useTitle(ticketKey ?? (shownBoard ? `${shownBoard} board` : 'Board'), `${project.key} · Switchboard Tickets`);
@@ -60,6 +62,16 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
   }, [view, filters, filtered]);
 
   const [creating, setCreating] = useState(false);
+  // Once the board shows, fetch the panel's and the dialog's code in the background, so the first click does not wait for it.
+  const shown = Boolean(view);
+  useEffect(() => {
+    if (!shown) return;
+    const timer = setTimeout(() => {
+      void import('../ticket/ticket-panel.tsx');
+      void import('./new-ticket-dialog.tsx');
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [shown]);
   const filterRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -154,8 +166,19 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
         {header}
         {body}
       </div>
-      {ticketKey ? <TicketPanel key={ticketKey} ticketKey={ticketKey} onClose={close} epics={epics} onChanged={board.placeChanged} onOpen={open} qualify={qualify} /> : null}
+      {ticketKey ? (
+        <Suspense
+          fallback={
+            <aside className="ticket-panel" aria-label={`Ticket ${ticketKey}`}>
+              <Loading label="Loading the ticket…" />
+            </aside>
+          }
+        >
+          <TicketPanel key={ticketKey} ticketKey={ticketKey} onClose={close} epics={epics} onChanged={board.placeChanged} onOpen={open} qualify={qualify} />
+        </Suspense>
+      ) : null}
       {creating && view ? (
+        <Suspense fallback={null}>
         <NewTicketDialog
           columns={view.columns.map((lane) => lane.name)}
           defaultColumn={view.columns[0]?.name}
@@ -168,6 +191,7 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
             open(ticket.key);
           }}
         />
+        </Suspense>
       ) : null}
     </div>
   );

@@ -1,6 +1,7 @@
 import { memo, type CSSProperties, type KeyboardEvent, type Ref } from 'react';
 import { useDraggable } from '@dnd-kit/core';
 import type { Assignee, BoardCard, Label } from '../api/types.ts';
+import { safeColor } from './label-color.ts';
 
 /** A small square of the label's colour and its name. */
 export function LabelChip({ label }: { label: Label }) {
@@ -10,12 +11,6 @@ export function LabelChip({ label }: { label: Label }) {
       {label.name}
     </span>
   );
-}
-
-/** A label colour usable in CSS: `#rgb`/`#rrggbb` or a plain colour name; anything else is grey. */
-export function safeColor(color: string | null | undefined): string {
-  if (color && (/^#[0-9a-fA-F]{3,8}$/.test(color) || /^[a-zA-Z]{3,20}$/.test(color))) return color;
-  return '#8a8a96';
 }
 
 /** The member's initials in a circle, the name as its title. */

@@ -12,13 +12,19 @@ export interface Refusal {
   message: string;
 }
 
-/** The board of `boardName` (undefined: the first board), kept current by the project's live changes. */
-export function useBoard(boardName: string | undefined) {
+/**
+ * The board of `boardName` (undefined: the first board), kept current by the
+ * project's live changes. A remembered board that no longer exists (`fallback`)
+ * gives way to the first board.
+ */
+export function useBoard(requested: string | undefined, fallback = false) {
   const { api } = useProject();
   const [view, setView] = useState<BoardView | undefined>(undefined);
   const [error, setError] = useState<Error | undefined>(undefined);
   const [refusal, setRefusal] = useState<Refusal | undefined>(undefined);
   const [generation, setGeneration] = useState(0);
+  const [gone, setGone] = useState<string | undefined>(undefined);
+  const boardName = fallback && gone === requested ? undefined : requested;
   const viewRef = useRef(view);
   viewRef.current = view;
   const lastSeq = useRef(0);
@@ -36,10 +42,14 @@ export function useBoard(boardName: string | undefined) {
       })
       .catch((reason: Error) => {
         if (controller.signal.aborted || reason.name === 'AbortError') return;
+        if (fallback && boardName && reason instanceof ApiError && reason.status === 400) {
+          setGone(boardName);
+          return;
+        }
         setError(reason);
       });
     return () => controller.abort();
-  }, [api, boardName, generation]);
+  }, [api, boardName, generation, fallback]);
 
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
 

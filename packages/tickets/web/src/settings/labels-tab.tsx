@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, ConfirmDialog, Dialog, EmptyState, ErrorState, FormError, Loading, TextField, useResource, useToast } from '@switchboard/web-kit';
 import type { Label } from '../api/types.ts';
-import { safeColor } from '../board/ticket-card.tsx';
+import { safeColor } from '../board/label-color.ts';
 import { useProject } from '../project-context.tsx';
 
 const PALETTE = ['#2563eb', '#16a34a', '#dc2626', '#d97706', '#7c3aed', '#db2777', '#0891b2', '#64748b'];

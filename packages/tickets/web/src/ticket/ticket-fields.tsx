@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Button } from '@switchboard/web-kit';
 import { PRIORITIES, TICKET_TYPES, type BoardCard, type TicketDetail } from '../api/types.ts';
 import type { TicketChanges } from '../api/client.ts';
-import { safeColor } from '../board/ticket-card.tsx';
+import { safeColor } from '../board/label-color.ts';
 import { useProject } from '../project-context.tsx';
 
 /**
