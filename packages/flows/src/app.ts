@@ -26,6 +26,7 @@ import { registerSecretRoutes } from './http/secret-routes.ts';
 import { openFlowsStores } from './stores.ts';
 import type { OrgStore } from './store/org-store.ts';
 import { RunRecorder } from './store/run-store.ts';
+import { AbandonedRunSweeper } from './worker/abandoned-runs.ts';
 
 /** URL patterns of the dashboard's pages (design/web.md, "Flows UI"). */
 export const FLOWS_UI_PAGES = ['/', '/login', '/orgs/*', '/flows/*'];
@@ -100,7 +101,11 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   registerManageRoutes(app, { admin: stores.admin, flows: stores.flows, orgs: stores.orgs, runs: stores.runs, recorder, publicBaseUrl: config.publicBaseUrl });
   registerSecretRoutes(app, stores.secrets);
 
+  // Runs an instance left `running` when it died are marked failed by whichever instance sweeps next.
+  const sweeper = new AbandonedRunSweeper(stores.runs, { runTimeoutMs: config.runTimeoutMs, sweepMs: config.runSweepMs, logger });
+  app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', async () => {
+    await sweeper.stop();
     await recorder.flush();
     await limiter.close();
     await platform.close();

@@ -9,6 +9,11 @@ export interface FlowsConfig extends PlatformConfig {
   rateLimit: Rate;
   /** Longest a run may take before it is aborted with 504 (FLOWS_RUN_TIMEOUT_MS, default 120000). */
   runTimeoutMs: number;
+  /**
+   * How often every instance looks for runs left `running` by an instance that died (crash, kill -9), and how long
+   * past FLOWS_RUN_TIMEOUT_MS such a run waits before it is marked failed (FLOWS_RUN_SWEEP_MS, default 60000).
+   */
+  runSweepMs: number;
   /** Retries of a failed provider call by the AI SDK (FLOWS_PROVIDER_RETRIES, default 0: errors surface at once). */
   providerRetries: number;
   /** Fallback `openai` connection's key when the organization has none (OPENAI_API_KEY). */
@@ -45,6 +50,7 @@ export function loadConfig(env: Env = process.env): FlowsConfig {
     platformEnv: { DATA_DIR: platform.dataDir, DATABASE_URL: env.DATABASE_URL },
     rateLimit: envRate(env, 'FLOWS_RATE_LIMIT', '600/m'),
     runTimeoutMs: envInt(env, 'FLOWS_RUN_TIMEOUT_MS', 120_000, { min: 1 }),
+    runSweepMs: envInt(env, 'FLOWS_RUN_SWEEP_MS', 60_000, { min: 100 }),
     providerRetries: envInt(env, 'FLOWS_PROVIDER_RETRIES', 0, { min: 0, max: 5 }),
     openaiApiKey: env.OPENAI_API_KEY || undefined,
     openaiBaseUrl: envUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']),

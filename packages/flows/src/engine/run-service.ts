@@ -7,7 +7,7 @@ import { presentError } from '../domain/error-shape.ts';
 import { replyContent, runOutput } from '../domain/response-shapes.ts';
 import type { FlowStore } from '../store/flow-store.ts';
 import type { Principal } from '../store/org-store.ts';
-import { usageOf, type RunRecorder, type Usage } from '../store/run-store.ts';
+import { usageOf, type RunRecord, type RunRecorder, type Usage } from '../store/run-store.ts';
 import { runFlow, RunFailure, type RunResult } from './flow-runner.ts';
 import type { ConversationMessage, RunEvent } from './node-handler.ts';
 import type { ProviderRegistry } from './provider-registry.ts';
@@ -168,33 +168,31 @@ export class RunService {
     return { runId: `run_${hex}`, completionId: `chatcmpl-${hex}`, created: Math.floor(now.getTime() / 1000) };
   }
 
-  /** Starts a run; `emit` receives its events when streaming. The outcome never rejects. */
-  start(plan: RunPlan, options: { ids: RunIds; streaming: boolean; emit: (event: RunEvent) => void }): RunningFlow {
+  /**
+   * Records a run `running` now and resolves once it is stored: a streaming
+   * run's X-Run-Id goes out with its first byte, and must be found even if
+   * this process dies before the run ends (a sweep on any instance later marks
+   * it failed: AbandonedRunSweeper). Pass the returned start to start().
+   */
+  async recordStart(plan: RunPlan, ids: RunIds): Promise<Date> {
+    const startedAt = new Date();
+    await this.recorder.writeNow(runningRecord(plan, ids, startedAt));
+    return startedAt;
+  }
+
+  /**
+   * Starts a run; `emit` receives its events when streaming. The outcome never rejects. A run not recorded by
+   * recordStart (`startedAt` absent) is recorded `running` once it has taken a second; quicker runs once, at the end.
+   */
+  start(plan: RunPlan, options: { ids: RunIds; streaming: boolean; emit: (event: RunEvent) => void; startedAt?: Date }): RunningFlow {
     const controller = new AbortController();
     this.inFlight.add(controller);
     const timer = setTimeout(() => controller.abort(new RunTimeout(this.config.runTimeoutMs)), this.config.runTimeoutMs);
-    const startedAt = new Date();
+    const startedAt = options.startedAt ?? new Date();
     const began = performance.now();
     const { ids } = options;
     const compiled = plan.flow.compiled;
-    const runningTimer = setTimeout(() => {
-      this.recorder.record({
-        id: ids.runId,
-        orgId: plan.principal.orgId,
-        flow: plan.flow.slug,
-        version: plan.flow.version,
-        status: 'running',
-        input: plan.input,
-        metadata: plan.metadata,
-        output: null,
-        error: null,
-        usage: usageOf(),
-        latencyMs: null,
-        startedAt: isoNow(startedAt),
-        finishedAt: null,
-        trace: [],
-      });
-    }, RUNNING_RECORD_AFTER_MS);
+    const runningTimer = options.startedAt ? undefined : setTimeout(() => this.recorder.record(runningRecord(plan, ids, startedAt)), RUNNING_RECORD_AFTER_MS);
     const outcome = this.providers
       .forOrg(plan.principal.orgId, plan.principal.providersVersion)
       .then((providers) => runFlow({
@@ -255,4 +253,24 @@ export class RunService {
       trace: end.trace,
     });
   }
+}
+
+/** The record of a run that has started and not ended. */
+function runningRecord(plan: RunPlan, ids: RunIds, startedAt: Date): RunRecord {
+  return {
+    id: ids.runId,
+    orgId: plan.principal.orgId,
+    flow: plan.flow.slug,
+    version: plan.flow.version,
+    status: 'running',
+    input: plan.input,
+    metadata: plan.metadata,
+    output: null,
+    error: null,
+    usage: usageOf(),
+    latencyMs: null,
+    startedAt: isoNow(startedAt),
+    finishedAt: null,
+    trace: [],
+  };
 }

@@ -45,11 +45,13 @@ export async function answerRun(service: RunService, plan: RunPlan, reply: Fasti
     running?.abort(new ClientGone());
   };
   let outcome: RunOutcome;
+  // Recorded before the first byte, which carries X-Run-Id: the id is found even if this instance dies mid-run.
+  const startedAt = await service.recordStart(plan, ids);
   if (mode === 'jsonl') {
     const stream = openStream(reply, 'application/x-ndjson; charset=utf-8', headers, onGone);
     const line = (value: unknown) => stream.write(JSON.stringify(value) + '\n');
     line({ type: 'run', run_id: ids.runId, flow: plan.flow.slug, version: plan.flow.version });
-    running = service.start(plan, { ids, streaming: true, emit: (event) => line(event) });
+    running = service.start(plan, { ids, streaming: true, emit: (event) => line(event), startedAt });
     if (gone) running.abort(new ClientGone());
     outcome = await running.outcome;
     if (outcome.ok) line({ type: 'done', output: outcome.output, usage: outcome.usage });
@@ -68,7 +70,7 @@ export async function answerRun(service: RunService, plan: RunPlan, reply: Fasti
   const emit = (event: RunEvent) => {
     if (event.type === 'delta') delta(event.content);
   };
-  running = service.start(plan, { ids, streaming: true, emit });
+  running = service.start(plan, { ids, streaming: true, emit, startedAt });
   if (gone) running.abort(new ClientGone());
   outcome = await running.outcome;
   if (outcome.ok) {

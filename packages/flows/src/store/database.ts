@@ -153,6 +153,12 @@ const migrations: Record<string, VersionedMigration> = {
         .execute();
     },
   },
+  // The sweep for runs left `running` by an instance that died reads only these rows (RunStore.failAbandoned).
+  '0005_runs_running_index': {
+    async up(db) {
+      await db.schema.createIndex('runs_running_started').on('runs').column('started_at').where(sql.ref('status'), '=', 'running').execute();
+    },
+  },
 };
 
 /** Opens (and migrates) the flows database: `flows` schema on PostgreSQL, DATA_DIR/flows.db on SQLite. */

@@ -136,6 +136,23 @@ export class RunStore {
     });
   }
 
+  /**
+   * Marks runs still `running` that started before `startedBefore` as failed
+   * with `error` (their instance died: no live instance lets a run pass its
+   * timeout); returns their ids. A record written later by a live run still
+   * wins (upsert).
+   */
+  async failAbandoned(startedBefore: string, error: unknown, now: string): Promise<string[]> {
+    const rows = await this.db
+      .updateTable('runs')
+      .set({ status: 'failed', error: JSON.stringify(error), finished_at: now })
+      .where('status', '=', 'running')
+      .where('started_at', '<', startedBefore)
+      .returning('id')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   /** One run of the organization, if it exists. */
   async get(orgId: number, id: string): Promise<RunRecord | undefined> {
     const row = await this.db.selectFrom('runs').selectAll().where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
@@ -241,6 +258,16 @@ export class RunRecorder {
         await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** attempt));
       }
     }
+  }
+
+  /**
+   * Writes a record at once (not batched) and resolves when it is stored: a
+   * streaming run is recorded `running` before its first byte (which carries
+   * X-Run-Id), so its id is found even if this process dies mid-run.
+   */
+  async writeNow(run: RunRecord): Promise<void> {
+    this.onRecord?.(run);
+    await this.store.upsert([toRow(run)]);
   }
 
   /** Resolves when every queued record is written. */
