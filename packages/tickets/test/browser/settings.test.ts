@@ -54,6 +54,8 @@ describeInBrowser('Settings', () => {
     await board.getByRole('button', { name: 'Delete Shipped' }).click();
     await page.getByRole('dialog', { name: 'Delete column Shipped?' }).getByRole('button', { name: 'Delete' }).click();
     await board.getByRole('cell', { name: 'Shipped', exact: true }).waitFor({ state: 'detached' });
+    await page.reload();
+    await board.getByRole('cell', { name: 'Code review', exact: true }).waitFor();
     await screenshot(page, 'settings-boards');
   });
 
@@ -82,6 +84,7 @@ describeInBrowser('Settings', () => {
     await page.getByRole('button', { name: 'New label' }).first().click();
     await page.getByRole('dialog', { name: 'New label' }).getByRole('textbox', { name: 'Name' }).fill('frontend');
     await page.getByRole('dialog', { name: 'New label' }).getByRole('button', { name: 'Create label' }).click();
+    await page.reload();
     await page.getByRole('button', { name: 'Edit frontend' }).waitFor();
     await screenshot(page, 'settings-labels');
     await page.getByRole('button', { name: 'Delete frontend' }).click();
@@ -96,6 +99,8 @@ describeInBrowser('Settings', () => {
     await page.getByRole('button', { name: 'Add member' }).click();
     await page.getByRole('cell', { name: 'bea@example.com', exact: true }).waitFor();
     expect((await h.call('list_members')).members.map((m: { email: string }) => m.email)).toContain('bea@example.com');
+    await page.reload();
+    await page.getByRole('cell', { name: 'bea@example.com', exact: true }).waitFor();
     await screenshot(page, 'settings-members');
     await page.getByRole('button', { name: 'Remove bea@example.com' }).click();
     await page.getByRole('dialog', { name: 'Remove bea@example.com?' }).getByRole('button', { name: 'Remove' }).click();
@@ -108,9 +113,11 @@ describeInBrowser('Settings', () => {
     expect(await toggle.isChecked()).toBe(true);
     await toggle.uncheck();
     await expect.poll(async () => (await h.call('get_project_status')).project.settings.auto_summary).toBe(false);
-    await screenshot(page, 'settings-auto-summary');
     await toggle.check();
     await expect.poll(async () => (await h.call('get_project_status')).project.settings.auto_summary).toBe(true);
+    await page.reload();
+    expect(await toggle.isChecked()).toBe(true);
+    await screenshot(page, 'settings-auto-summary');
   });
 
   it('creates a token shown once with snippets; an MCP client connects with the snippet URL and header; Revoke refuses it', async () => {
@@ -143,6 +150,9 @@ describeInBrowser('Settings', () => {
 
     await shown.getByRole('button', { name: 'Done' }).click();
     const row = page.getByRole('row').filter({ hasText: 'cursor-laptop' });
+    await row.waitFor();
+    expect(await page.content()).not.toContain(token);
+    await page.reload();
     await row.waitFor();
     expect(await page.content()).not.toContain(token);
     await screenshot(page, 'settings-mcp');

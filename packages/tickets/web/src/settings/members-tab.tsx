@@ -89,9 +89,15 @@ export function MembersTab() {
                   <td>{member.role === 'admin' ? <Badge kind="accent">admin</Badge> : <Badge>{member.role || 'member'}</Badge>}</td>
                   {admin ? (
                     <td className="actions-cell">
-                      <Button small variant="danger" aria-label={`Remove ${member.email}`} onClick={() => setRemoving(member)}>
-                        Remove
-                      </Button>
+                      {member.role === 'admin' ? (
+                        <span className="faint" title="Administrators see every project">
+                          Sees every project
+                        </span>
+                      ) : (
+                        <Button small variant="danger" aria-label={`Remove ${member.email}`} onClick={() => setRemoving(member)}>
+                          Remove
+                        </Button>
+                      )}
                     </td>
                   ) : null}
                 </tr>
