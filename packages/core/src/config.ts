@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 /** A configuration problem, reported at start as one line naming the variable. */
@@ -45,6 +46,12 @@ export interface PlatformConfig {
   bodyLimit: number;
   /** 32-byte key that encrypts stored third-party credentials (SWITCHBOARD_SECRET or DATA_DIR/secret.key). */
   secret: Buffer;
+  /**
+   * Whom to believe about the caller's address, scheme and host (X-Forwarded-For, -Proto, -Host): false (default:
+   * nobody), true (any peer: only when nothing but the proxy can reach the service), a number of proxy hops, or the
+   * proxies' addresses and CIDRs (TRUST_PROXY: `true`, `1`, `10.0.0.5,10.0.1.0/24`, …).
+   */
+  trustProxy: boolean | number | string;
   /** Longest a stop (SIGTERM) waits for requests and streams in flight before ending them (SHUTDOWN_GRACE_MS, default 15000). */
   shutdownGraceMs: number;
 }
@@ -108,6 +115,24 @@ export function envRate(env: Env, name: string, fallback: string): Rate {
   return rate;
 }
 
+/** Reads TRUST_PROXY: unset or `false`, `true`, a hop count, or comma-separated IP addresses and CIDRs. */
+export function envTrustProxy(env: Env, name: string): boolean | number | string {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const parts = raw.split(',').map((part) => part.trim());
+  for (const part of parts) {
+    const [address, bits, extra] = part.split('/');
+    const family = isIP(address);
+    const maxBits = family === 6 ? 128 : 32;
+    if (!family || extra !== undefined || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))) {
+      throw new ConfigError(name, `must be true, false, a number of proxy hops, or IP addresses and CIDRs separated by commas, got "${raw}"`);
+    }
+  }
+  return parts.join(',');
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** Loads and validates the shared settings of one service from the environment. */
@@ -130,6 +155,7 @@ export function loadPlatformConfig(service: ServiceName, env: Env = process.env)
     logLevel: envEnum(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     bodyLimit: envInt(env, 'BODY_LIMIT', 1_048_576, { min: 1024 }),
     secret: loadSecret(env, dataDir),
+    trustProxy: envTrustProxy(env, 'TRUST_PROXY'),
     shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 15_000, { min: 0, max: 3_600_000 }),
   };
 }

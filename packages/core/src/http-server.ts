@@ -14,8 +14,8 @@ export interface HttpServerOptions {
   bodyLimit: number;
   /** Extra URL redaction for service-specific secret path segments. */
   redact?: (url: string) => string;
-  /** Trust X-Forwarded-* from a proxy in front. */
-  trustProxy?: boolean;
+  /** Whom to trust for X-Forwarded-* (TRUST_PROXY): false, true, a hop count, or addresses and CIDRs. */
+  trustProxy?: boolean | number | string;
 }
 
 /** A Fastify app typed for zod schemas. */
@@ -42,7 +42,8 @@ export function createHttpServer(options: HttpServerOptions): App {
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: options.trustProxy ?? false,
+    // Fastify takes a hop count too (lib/request.js), though its typings list only the other forms.
+    trustProxy: (options.trustProxy ?? false) as FastifyServerOptions['trustProxy'],
     return503OnClosing: true,
     // Closing the server ends keep-alive connections too, so a stop never waits on an idle client.
     forceCloseConnections: true,
@@ -98,7 +99,7 @@ export function createHttpServer(options: HttpServerOptions): App {
     // Redacting costs a few regular expressions per request: only when the line is written.
     if (options.logger.isLevelEnabled('info')) {
       request.log.info(
-        { method: request.method, url: redact(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
+        { method: request.method, url: redact(request.url), status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100, ip: request.ip },
         'request',
       );
     }

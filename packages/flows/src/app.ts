@@ -65,7 +65,7 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   const limiter = await createRateLimiter(stores.database, config.redisUrl);
   const recorder = new RunRecorder(stores.runs, logger);
   const runs = new RunService(stores.flows, stores.providers, recorder, config, { knowledge: stores.knowledge, memory: stores.memory, secrets: stores.secrets });
-  const app = createHttpServer({ logger, bodyLimit: config.bodyLimit });
+  const app = createHttpServer({ logger, bodyLimit: config.bodyLimit, trustProxy: config.trustProxy });
   await registerOpenApi(
     app,
     { title: 'Switchboard flow execution', version: '1.0.0', description: 'Run LLM flows over HTTP; OpenAI-compatible chat completions per flow.' },

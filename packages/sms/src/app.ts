@@ -38,7 +38,7 @@ export async function buildApp(config: SmsConfig, options: { logger?: Logger } =
   const worker = new OutboxWorker(outbox, orgs, limiter, config, logger);
   const context: SmsContext = { config, logger, database, orgs, messages, outbox, worker, limiter };
 
-  const app = createHttpServer({ logger, bodyLimit: config.bodyLimit, redact: redactSecretPath });
+  const app = createHttpServer({ logger, bodyLimit: config.bodyLimit, redact: redactSecretPath, trustProxy: config.trustProxy });
   contexts.set(app, context);
   // Every body is read as raw bytes: signatures are computed over them, and
   // /send reports malformed JSON in pydantic's words, so we decode ourselves.

@@ -120,7 +120,7 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
     ? llmSummarizer({ baseUrl: config.summary.baseUrl, model: config.summary.model, apiKey: config.summary.apiKey, timeoutMs: config.summary.timeoutMs })
     : extractiveSummarizer;
   const worker = new SummaryWorker({ db: database.db, dialect: database.dialect, signal: bus, summarizer, logger, intervalMs: config.summary.intervalMs });
-  const app = createHttpServer({ logger, bodyLimit: config.bodyLimit });
+  const app = createHttpServer({ logger, bodyLimit: config.bodyLimit, trustProxy: config.trustProxy });
   app.decorate('ticketsDb', database);
   app.decorate('summaryWorker', worker);
   installErrorHandler(app);
