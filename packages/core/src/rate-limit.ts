@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, VersionedMigration } from './database.ts';
 import type { Rate } from './config.ts';
+import { Counter, type Registry } from 'prom-client';
+import type { Logger } from './logger.ts';
 
 /** Outcome of counting one request against a limit. */
 export interface RateDecision {
@@ -64,34 +66,79 @@ export class SqlRateLimiter implements RateLimiter {
   async close(): Promise<void> {}
 }
 
-/** Redis limiter (REDIS_URL): shared by every instance. */
-export class RedisRateLimiter implements RateLimiter {
-  private constructor(private readonly client: import('ioredis').Redis) {}
+/** How often, at most, a Redis limiter logs that it fell back (one line per outage, not one per request). */
+const FALLBACK_LOG_EVERY_MS = 10_000;
 
-  static async connect(url: string): Promise<RedisRateLimiter> {
+/**
+ * Redis limiter (REDIS_URL): shared by every instance. Redis is optional: when
+ * it does not answer (down at start, or lost later), each request is counted
+ * by the fallback instead (PostgreSQL: still shared by every instance; SQLite:
+ * this process), with a warning in the log and `rate_limit_fallback_total`, so
+ * the limit keeps working and a request never fails for it. ioredis keeps
+ * reconnecting; once Redis answers again, counting goes back to it.
+ */
+export class RedisRateLimiter implements RateLimiter {
+  /** Requests counted by the fallback because Redis did not answer. */
+  readonly fallbacks = new Counter({ name: 'rate_limit_fallback_total', help: 'Rate-limit checks counted without Redis (it did not answer)', registers: [] });
+  private lastWarning = 0;
+
+  private constructor(
+    private readonly client: import('ioredis').Redis,
+    private readonly fallback: RateLimiter,
+    private readonly logger: Logger | undefined,
+  ) {}
+
+  /** Connects in the background: a Redis that is down at start only means the fallback counts until it is up. */
+  static async connect(url: string, fallback: RateLimiter, logger?: Logger): Promise<RedisRateLimiter> {
     const { Redis } = await import('ioredis');
-    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
-    await client.connect();
-    return new RedisRateLimiter(client);
+    // No offline queue and a command timeout: while Redis is away a check fails at once and goes to the fallback.
+    const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, commandTimeout: 1000, connectTimeout: 2000 });
+    const limiter = new RedisRateLimiter(client, fallback, logger);
+    client.on('error', (error) => limiter.warn(error));
+    await client.connect().catch((error: unknown) => limiter.warn(error));
+    return limiter;
   }
 
   async hit(key: string, rate: Rate, now = Date.now()): Promise<RateDecision> {
     const start = now - (now % rate.windowMs);
     const redisKey = `switchboard:rl:${key}:${start}`;
-    const [[, count]] = (await this.client.multi().incr(redisKey).pexpire(redisKey, rate.windowMs + 1000).exec()) as [[null, number]];
-    return decide(count, rate, start, now);
+    try {
+      const [[error, count]] = (await this.client.multi().incr(redisKey).pexpire(redisKey, rate.windowMs + 1000).exec()) as [[Error | null, number]];
+      if (error) throw error;
+      return decide(count, rate, start, now);
+    } catch (error) {
+      this.fallbacks.inc();
+      this.warn(error);
+      return this.fallback.hit(key, rate, now);
+    }
+  }
+
+  private warn(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastWarning < FALLBACK_LOG_EVERY_MS) return;
+    this.lastWarning = now;
+    this.logger?.warn({ err: error }, 'Redis does not answer; rate limits are counted without it until it is back');
   }
 
   async close(): Promise<void> {
-    await this.client.quit();
+    await this.client.quit().catch(() => this.client.disconnect());
+    await this.fallback.close();
   }
 }
 
-/** Picks the limiter for a deployment: Redis when configured, the database on PostgreSQL, memory on SQLite. */
-export async function createRateLimiter(database: Database<any>, redisUrl: string | undefined): Promise<RateLimiter> {
-  if (redisUrl) return RedisRateLimiter.connect(redisUrl);
-  if (database.dialect === 'postgres') return new SqlRateLimiter(database.db as Kysely<any>);
-  return new MemoryRateLimiter();
+/** Registers a limiter's own metrics (the Redis fallback counter) with an app's registry. */
+export function registerRateLimitMetrics(registry: Registry, limiter: RateLimiter): void {
+  if (limiter instanceof RedisRateLimiter) registry.registerMetric(limiter.fallbacks);
+}
+
+/**
+ * Picks the limiter for a deployment: Redis when configured (counting in the database, or in memory on SQLite,
+ * while Redis does not answer), the database on PostgreSQL, memory on SQLite.
+ */
+export async function createRateLimiter(database: Database<any>, redisUrl: string | undefined, logger?: Logger): Promise<RateLimiter> {
+  const local: RateLimiter = database.dialect === 'postgres' ? new SqlRateLimiter(database.db as Kysely<any>) : new MemoryRateLimiter();
+  if (redisUrl) return RedisRateLimiter.connect(redisUrl, local, logger);
+  return local;
 }
 
 /** Migrations every service includes for the shared tables of core. */

@@ -3,6 +3,7 @@ import {
   createHttpServer,
   createLogger,
   createRateLimiter,
+  registerRateLimitMetrics,
   MembershipStore,
   openPlatformDatabase,
   packageDirOf,
@@ -62,7 +63,7 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
     await stores.close();
     throw error;
   }
-  const limiter = await createRateLimiter(stores.database, config.redisUrl);
+  const limiter = await createRateLimiter(stores.database, config.redisUrl, logger);
   const recorder = new RunRecorder(stores.runs, logger);
   const runs = new RunService(stores.flows, stores.providers, recorder, config, { knowledge: stores.knowledge, memory: stores.memory, secrets: stores.secrets });
   const app = createHttpServer({ logger, bodyLimit: config.bodyLimit, trustProxy: config.trustProxy });
@@ -72,6 +73,7 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
     { components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } } },
   );
   installErrorHandling(app);
+  registerRateLimitMetrics(app.metrics, limiter);
   const describe = organizationsOf(stores.orgs, new MembershipStore(platform.db));
   const web = await registerSessionRoutes(app, { platform, publicBaseUrl: config.publicBaseUrl, now: options.now, describe });
   installAuth(app, createAuthorizer({ orgs: stores.orgs, limiter, rate: config.rateLimit, logger, web }));

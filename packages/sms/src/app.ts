@@ -1,4 +1,4 @@
-import { createHttpServer, createLogger, createRateLimiter, registerOpenApi, type App, type Logger } from '@switchboard/core';
+import { createHttpServer, createLogger, createRateLimiter, registerOpenApi, registerRateLimitMetrics, type App, type Logger } from '@switchboard/core';
 import { Gauge } from 'prom-client';
 import type { SmsConfig } from './config.ts';
 import type { SmsContext } from './http/context.ts';
@@ -31,7 +31,7 @@ export function redactSecretPath(url: string): string {
 export async function buildApp(config: SmsConfig, options: { logger?: Logger } = {}): Promise<App> {
   const logger = options.logger ?? createLogger({ service: 'sms', level: config.logLevel });
   const database = await openSmsDatabase(config);
-  const limiter = await createRateLimiter(database, config.redisUrl);
+  const limiter = await createRateLimiter(database, config.redisUrl, logger);
   const orgs = new OrgStore(database.db, config.secret);
   const messages = new MessageStore(database.db, database.dialect);
   const outbox = new OutboxStore(database.db, database.dialect);
@@ -40,6 +40,7 @@ export async function buildApp(config: SmsConfig, options: { logger?: Logger } =
 
   const app = createHttpServer({ logger, bodyLimit: config.bodyLimit, redact: redactSecretPath, trustProxy: config.trustProxy });
   contexts.set(app, context);
+  registerRateLimitMetrics(app.metrics, limiter);
   // Every body is read as raw bytes: signatures are computed over them, and
   // /send reports malformed JSON in pydantic's words, so we decode ourselves.
   app.removeAllContentTypeParsers();

@@ -1,6 +1,6 @@
 import { loadConfig, openFlowsStores } from '@switchboard/flows';
 
-/** An organization `acme` with tokens, a provider `local` at `upstreamUrl` and a one-LLM-node flow `bot`. */
+/** An organization `acme` with tokens, a provider `local` at `upstreamUrl`, a one-LLM-node flow `bot` (model `gated`) and `mem` (model `history`, with memory). */
 export interface FlowsFixture {
   manageToken: string;
   runToken: string;
@@ -22,6 +22,19 @@ export async function prepareFlows(env: Record<string, string>, upstreamUrl: str
       nodes: [
         { id: 'input', type: 'input', data: { variables: [{ name: 'question', type: 'string', required: true }] } },
         { id: 'answer', type: 'llm', data: { provider: 'local', model: 'gated', prompt: '{{input.question}}' } },
+        { id: 'output', type: 'output', data: { format: 'raw' } },
+      ],
+      edges: [
+        { from: 'input', to: 'answer' },
+        { from: 'answer', to: 'output' },
+      ],
+    });
+    await stores.admin.save(fresh, {
+      name: 'Memory',
+      slug: 'mem',
+      nodes: [
+        { id: 'input', type: 'input', data: { variables: [{ name: 'question', type: 'string', required: true }] } },
+        { id: 'answer', type: 'llm', data: { provider: 'local', model: 'history', prompt: '{{input.question}}', memory: { window: 10 } } },
         { id: 'output', type: 'output', data: { format: 'raw' } },
       ],
       edges: [
