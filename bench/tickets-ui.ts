@@ -152,6 +152,8 @@ export const benchTicketsUi: Suite = async (outer: BenchContext) => {
   });
   const rows: Row[] = [];
   const mcp = new Client({ name: 'bench-tickets-ui', version: '1.0.0' });
+  // On PostgreSQL the moves go to a second instance: the page learns of them through the database's notifications.
+  const second = outer.postgres ? await startService('tickets', { ...outer.env, TICKETS_PORT: '0', TICKETS_SUMMARY_WORKER: 'off' }) : undefined;
   try {
     const base = service.url;
     const cookie = await signIn(base);
@@ -206,7 +208,7 @@ export const benchTicketsUi: Suite = async (outer: BenchContext) => {
     );
     log(`scroll: p95 ${p95.toFixed(1)} ms, ${cards} cards in the page`);
 
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${(second ?? service).url}/api/mcp/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
     await mcp.callTool({ name: 'create_ticket', arguments: { title: 'Moved by the benchmark', column_name: 'To Do' } });
     const livePage = await freshPage(browser, base, cookie);
     await livePage.goto(`${base}/projects/${LIVE}/board`);
@@ -216,12 +218,12 @@ export const benchTicketsUi: Suite = async (outer: BenchContext) => {
     await livePage.context().close();
     rows.push(
       row(
-        'tickets UI live: MCP move_ticket answer → card moved on an open page',
+        `tickets UI live: MCP move_ticket answer → card moved on an open page${second ? ' (two instances)' : ''}`,
         service,
         percentile(latencies, 50),
         percentile(latencies, 99),
         moves,
-        `${moves} moves, one at a time; max ${Math.max(...latencies)} ms (target p99 < 250 ms)`,
+        `${moves} moves, one at a time${second ? ', sent to a second instance than the one serving the page' : ''}; max ${Math.max(...latencies)} ms (target p99 < 250 ms)`,
         'ms from the MCP answer to the card in its new lane',
       ),
     );
@@ -231,6 +233,7 @@ export const benchTicketsUi: Suite = async (outer: BenchContext) => {
     await mcp.close().catch(() => {});
     await browser.close();
     await service.stop();
+    await second?.stop();
   }
   return rows;
 };
