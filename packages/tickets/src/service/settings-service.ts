@@ -90,6 +90,7 @@ export async function updateSettings(ctx: BoardContext, input: SettingsChanges) 
     throw new AppError('invalid_request', `A project description must be at most ${PROJECT_DESCRIPTION_MAX} characters.`, { field: 'description' });
   }
   const autoSummary = input.auto_summary ?? input.settings?.auto_summary;
+  if (name === undefined && input.description === undefined && autoSummary === undefined) return getSettings(ctx);
   const project = await inTransaction(ctx, async (trx, log) => {
     const now = ctx.now();
     const updated = await updateProject(trx, ctx.project.id, { name, description: input.description, autoSummary }, now);
