@@ -14,6 +14,11 @@ export interface SmsConfig extends PlatformConfig {
   workerIntervalMs: number;
   /** Timeout of one call to a gateway (SMS_SEND_TIMEOUT_MS, default 15000). */
   sendTimeoutMs: number;
+  /**
+   * How long a worker's claim on a message lasts (SMS_CLAIM_LEASE_MS, default 60000; at least twice the send
+   * timeout): a message claimed by an instance that died is claimed again, and sent, once this passes.
+   */
+  claimLeaseMs: number;
 }
 
 /** Loads and validates the SMS service's configuration from the environment. */
@@ -26,5 +31,6 @@ export function loadConfig(env: Env = process.env): SmsConfig {
     sendRateLimit: envRate(env, 'SMS_SEND_RATE_LIMIT', '60/m'),
     workerIntervalMs: envInt(env, 'SMS_WORKER_INTERVAL_MS', 1000, { min: 0 }),
     sendTimeoutMs: envInt(env, 'SMS_SEND_TIMEOUT_MS', 15_000, { min: 100 }),
+    claimLeaseMs: envInt(env, 'SMS_CLAIM_LEASE_MS', 60_000, { min: 200 }),
   };
 }

@@ -67,7 +67,8 @@ export class OutboxWorker {
 
   /** Claims and attempts one batch of due messages; returns how many were claimed. */
   async runOnce(now: Date = new Date()): Promise<number> {
-    const leaseMs = Math.max(60_000, this.config.sendTimeoutMs * 2);
+    // Past the lease the message is another worker's to send: a send still running must have timed out by then.
+    const leaseMs = Math.max(this.config.claimLeaseMs, this.config.sendTimeoutMs * 2);
     const claimed = await this.outbox.claim(now, leaseMs, BATCH);
     // One read (and decryption) of an organization's gateway per batch, not one per message.
     const gateways = new Map<string, Promise<ActiveGateway>>();
