@@ -17,6 +17,7 @@ const groups: Record<string, () => Promise<Register>> = {
   sms: async () => (await import('./commands/sms.ts')).registerSmsCommands,
   flows: async () => (await import('./commands/flows.ts')).registerFlowsCommands,
   tickets: async () => (await import('./commands/tickets.ts')).registerTicketsCommands,
+  deploy: async () => (await import('./commands/deploy.ts')).registerDeployCommands,
 };
 
 const requested = process.argv[2];
