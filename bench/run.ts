@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only sms,tickets,flows,flows-ui,tickets-ui] [-- --cpu-prof]`: starts the services on a fresh
+// `npm run bench [-- --quick] [-- --only sms,tickets,flows,flows-ui,tickets-ui,scale] [-- --cpu-prof]`: starts the services on a fresh
 // temporary data directory (or fresh PostgreSQL schemas when DATABASE_URL is set), seeds
 // data, and measures each scenario next to a baseline measured in the same run.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +23,7 @@ const suites: Record<string, () => Promise<Suite>> = {
   flows: async () => (await import('./flows.ts')).benchFlows,
   'flows-ui': async () => (await import('./flows-ui.ts')).benchFlowsUi,
   'tickets-ui': async () => (await import('./tickets-ui.ts')).benchTicketsUi,
+  scale: async () => (await import('./scale.ts')).benchScale,
 };
 
 async function main(): Promise<void> {
