@@ -14,3 +14,11 @@ describe('the documented nginx configuration', () => {
     expect(checkNginxConfig(readFileSync(join(ROOT, 'deploy/nginx.conf'), 'utf8'))).toBeUndefined();
   });
 });
+
+describe('docs/deploy.md', () => {
+  it('shows deploy/nginx.conf exactly, so the guide, the file and the tests never differ', () => {
+    const guide = readFileSync(join(ROOT, 'docs/deploy.md'), 'utf8');
+    const block = /```nginx\n([\s\S]*?)```/.exec(guide)?.[1];
+    expect(block).toBe(readFileSync(join(ROOT, 'deploy/nginx.conf'), 'utf8'));
+  });
+});
