@@ -68,7 +68,9 @@ async function main(): Promise<void> {
     database: postgres ? 'PostgreSQL' : 'SQLite',
     mode: `${quick ? 'quick' : 'full'} (${context.durationSeconds} s per run after ${context.warmupSeconds} s warm-up${quick ? '' : `, in ${ROUNDS} rounds taking turns with the baseline`}, ${context.connections} connections)`,
   };
-  process.stdout.write('\n' + writeResults(join(import.meta.dirname, 'results'), `latest-${postgres ? 'postgres' : 'sqlite'}${quick ? '-quick' : ''}`, rows, meta));
+  // A run of some suites (--only) writes files of its own, so it never replaces the table of a whole run.
+  const name = `latest-${postgres ? 'postgres' : 'sqlite'}${quick ? '-quick' : ''}${only ? `-only-${[...only].sort().join('-')}` : ''}`;
+  process.stdout.write('\n' + writeResults(join(import.meta.dirname, 'results'), name, rows, meta));
 }
 
 async function dropSchemas(url: string, prefix: string): Promise<void> {
