@@ -39,7 +39,7 @@ describeInBrowser('the canvas builder in the browser', () => {
     await canvas.open(h.base, 'acme', slug);
   };
 
-  it('builds Input → LLM → Output with the mouse from New flow, sets the LLM in the side panel, saves, and the flow answers over plain HTTP', async () => {
+  it('builds Input → LLM → Output with the mouse from New flow, sets the LLM in the side panel, saves; a token made on the Tokens page calls it over plain HTTP and the run shows on the Runs page with its timeline', async () => {
     await page.getByRole('button', { name: 'New flow' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New flow' });
     await dialog.getByLabel('Name').fill('Mouse made');
@@ -91,9 +91,33 @@ describeInBrowser('the canvas builder in the browser', () => {
     expect(saved.definition.edges).toEqual([{ from: 'input', to: 'llm' }, { from: 'llm', to: 'output' }]);
     expect(saved.definition.nodes.every((n) => Number.isFinite(n.position?.x) && Number.isFinite(n.position?.y))).toBe(true);
 
-    const run = await h.post('/api/llm/acme/flows/mouse-made/run', { input: { message: 'hello' } }, h.runToken);
+    // A token made on LLM Hub → Tokens calls the flow over plain HTTP, and the run is on the Runs page with its timeline.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'LLM Hub' }).click();
+    await page.getByRole('link', { name: 'Tokens' }).click();
+    await page.waitForURL(`${h.base}/orgs/acme/tokens`);
+    await page.getByRole('button', { name: 'Create token' }).first().click();
+    const form = page.getByRole('dialog', { name: 'Create token' });
+    await form.getByLabel('Name').fill('mouse-made-caller');
+    await form.getByRole('button', { name: 'Create token' }).click();
+    const shown = page.getByRole('dialog', { name: 'Token "mouse-made-caller" created' });
+    const token = (await shown.locator('code.secret').innerText()).trim();
+    await shown.getByRole('button', { name: 'Done' }).click();
+    const run = await fetch(`${h.base}/api/llm/acme/flows/mouse-made/run`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: { message: 'hello' } }),
+    });
     expect(run.status).toBe(200);
     expect(await run.text()).toBe('Echo: Say: hello');
+    const runId = run.headers.get('x-run-id')!;
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Runs' }).click();
+    const row = page.getByRole('row').filter({ hasText: runId });
+    await row.getByRole('link').click();
+    await page.waitForURL(`${h.base}/orgs/acme/runs/${runId}`);
+    const items = page.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
+    await items.first().waitFor();
+    const entries = (await items.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').split(' ').slice(0, 3).join(' '));
+    expect(entries).toEqual(['input input succeeded', 'llm llm succeeded', 'output output succeeded']);
   });
 
   it('imports a definition using every node type, saves it unchanged, and the API answers the same nodes, edges and data', async () => {
