@@ -44,6 +44,7 @@ export async function bootstrap(env: Env): Promise<{ title: string; lines: strin
         `run the demo flow: curl ${base}/api/llm/${org.code}/flows/hello/run -H "Authorization: Bearer ${token}" -H "Content-Type: application/json" -d '{"input": {"question": "Hi"}}'`,
         `add a provider:    npx switchboard flows provider set ${org.code} local --kind openai-compatible --base-url http://127.0.0.1:11434/v1`,
         `save a flow:       npx switchboard flows save ${org.code} flow.json`,
+        `dashboard (canvas builder, runs, LLM Hub): ${base}/ (sign in as the admin user above)`,
       ],
     };
   } finally {

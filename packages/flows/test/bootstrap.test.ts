@@ -20,6 +20,7 @@ describe.each(dialectsUnderTest())('bootstrap on %s', (dialect) => {
     expect(result.lines[0]).toBe('org_code: demo');
     const token = /sbf_[A-Za-z0-9_-]{43}/.exec(result.lines[1])![0];
     expect(result.lines.some((line) => line.includes('/api/llm/demo/flows/hello/run') && line.includes(token))).toBe(true);
+    expect(result.lines.at(-1)).toMatch(/^dashboard \(canvas builder, runs, LLM Hub\): http:\/\/127\.0\.0\.1:\d+\/ \(sign in as the admin user above\)$/);
     app = await buildApp(loadConfig({ ...db.env, LOG_LEVEL: 'silent' }));
     const base = await listen(app, '127.0.0.1', 0);
     const response = await fetch(`${base}/api/llm/demo/flows/hello/run`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"input": {"question": "Hi"}}' });

@@ -23,6 +23,7 @@ export async function bootstrap(env: Env): Promise<{ title: string; lines: strin
       `token:       ${token}`,
       `curl -H "Authorization: Bearer ${token}" ${base}${BASE_PATH}/status`,
       `claude mcp add --transport http switchboard-tickets ${base}${MCP_PATH} --header "Authorization: Bearer ${token}"`,
+      `board in the browser: ${base}/ (sign in as the admin user above)`,
     ],
   };
 }

@@ -15,7 +15,8 @@ describe.each(dialectsUnderTest())('first-start bootstrap on %s', (dialect) => {
   it('creates the DEMO project with a token and prints working connection lines', async () => {
     const result = await bootstrap({ ...database.env, TICKETS_PORT: '8103' });
     expect(result.title).toBe('Ticket board (MCP + REST)');
-    const [keyLine, tokenLine, curl, claude] = result.lines;
+    const [keyLine, tokenLine, curl, claude, browserLine] = result.lines;
+    expect(browserLine).toMatch(/^board in the browser: http:\/\/127\.0\.0\.1:8103\/ \(sign in as the admin user above\)$/);
     expect(keyLine).toBe('project key: DEMO');
     const token = /^token: +(sbt_[A-Za-z0-9_-]{43})$/.exec(tokenLine)![1];
     expect(curl).toBe(`curl -H "Authorization: Bearer ${token}" http://127.0.0.1:8103/api/mcp/v1/status`);
