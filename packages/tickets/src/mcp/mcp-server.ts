@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { isAppError, type Logger } from '@switchboard/core';
+import { fromDatabaseError, isAppError, type Logger } from '@switchboard/core';
 import type { BoardContext } from '../service/board-context.ts';
 import { errorBody } from '../http/error-handler.ts';
 import { TOOLS } from '../tools/catalogue.ts';
@@ -50,11 +50,14 @@ export async function callTool(tool: ToolDefinition | string, ctx: BoardContext,
   try {
     return toolResult(await runTool(definition, ctx, args ?? {}));
   } catch (error) {
-    if (!isAppError(error)) {
+    // A database fault (out of reach, disk full) is the catalogue's 503 unavailable, which says to retry.
+    const known = isAppError(error) ? error : fromDatabaseError(error);
+    if (!known) {
       logger.error({ err: error, tool: definition.name }, 'tool failed');
       return { isError: true, content: [{ type: 'text', text: `${definition.name} failed with an internal error; retry the call, and report it if it persists.` }] };
     }
-    return { isError: true, content: [{ type: 'text', text: error.message }], structuredContent: errorBody(error) };
+    if (!isAppError(error)) logger.warn({ err: error, tool: definition.name }, 'database unavailable; the tool call was refused');
+    return { isError: true, content: [{ type: 'text', text: known.message }], structuredContent: errorBody(known) };
   }
 }
 
