@@ -111,9 +111,10 @@ describe.each(dialectsUnderTest())('kill -9 of a service instance on %s', (diale
   });
 
   it('leaves a flow run that was streaming recorded: running at once, then failed by the next sweep of a live instance', async () => {
-    // A short timeout and sweep, so that the run counts as abandoned within seconds.
+    // The survivor sweeps with a short timeout and interval, so that the run counts as abandoned within seconds;
+    // the doomed instance's own timeout is long, so that the run is still in flight however slowly the kill comes.
     const env = { ...database.env, FLOWS_RUN_TIMEOUT_MS: '1000', FLOWS_RUN_SWEEP_MS: '300' };
-    const doomed = await startServiceProcess('flows', env);
+    const doomed = await startServiceProcess('flows', { ...env, FLOWS_RUN_TIMEOUT_MS: '120000' });
     started.push(doomed);
     const run = await startStreamingRun(doomed.url, flows.runToken);
     expect(run.response.status).toBe(200);

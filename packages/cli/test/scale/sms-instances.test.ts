@@ -37,7 +37,7 @@ async function inParallel<T>(items: T[], limit: number, task: (item: T) => Promi
   }));
 }
 
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
+async function until(check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
