@@ -65,17 +65,19 @@ export function installShutdown(app: AnyApp): void {
   inFlight.set(app, counter);
   // The server exists once Fastify is built; requests are counted from the raw server, so a hijacked reply
   // (a stream) counts until its response closes.
+  // One shared listener function, not a closure per request: this runs on every request of every service.
+  const ended = () => {
+    counter.count -= 1;
+    if (counter.count === 0 && waiters.length > 0) {
+      const ready = waiters;
+      waiters = [];
+      for (const resolve of ready) resolve();
+    }
+  };
   (app.server as Server).on('request', (_request: IncomingMessage, response: ServerResponse) => {
     counter.count += 1;
     if (state.stopping) response.setHeader('connection', 'close');
-    response.once('close', () => {
-      counter.count -= 1;
-      if (counter.count === 0) {
-        const ready = waiters;
-        waiters = [];
-        for (const resolve of ready) resolve();
-      }
-    });
+    response.once('close', ended);
   });
 }
 
