@@ -239,4 +239,32 @@ describe.each(dialectsUnderTest())('kill -9 of a service instance on %s', (diale
     expect(counts.lost).toBe(0);
     expect(counts.found).toBe(counts.acknowledged);
   }, 60_000);
+
+  it('loses no flow run answered 200: each X-Run-Id is found after the restart', async () => {
+    const doomed = await startServiceProcess('flows', { ...database.env });
+    started.push(doomed);
+    const runIds = new Map<number, string>();
+    const run = async (n: number) => {
+      const response = await fetch(`${doomed.url}/api/llm/acme/flows/mem/run`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${flows.runToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ input: { question: `run ${n}` } }),
+      });
+      if (response.status === 200) runIds.set(n, response.headers.get('x-run-id')!);
+      return response;
+    };
+    const { acknowledged, cut } = await loadUntilKilled(run, 8, 150, () => doomed.signal('SIGKILL'));
+    expect(await doomed.exited).toBe('SIGKILL');
+    const restarted = await startServiceProcess('flows', { ...database.env });
+    started.push(restarted);
+    let found = 0;
+    for (const n of acknowledged) {
+      const response = await fetch(`${restarted.url}/api/llm/acme/runs/${runIds.get(n)}`, { headers: { authorization: `Bearer ${flows.manageToken}` } });
+      const body = await response.json();
+      if (response.status === 200 && body.status === 'succeeded' && body.output === `History: user:run ${n}`) found += 1;
+    }
+    const counts: CrashCounts = { acknowledged: acknowledged.length, found, lost: acknowledged.length - found, cut: cut.length };
+    console.log(`flows kill -9 on ${dialect}: ${JSON.stringify(counts)}`);
+    expect(counts.lost).toBe(0);
+  }, 60_000);
 });

@@ -192,7 +192,7 @@ export class RunService {
     const began = performance.now();
     const { ids } = options;
     const compiled = plan.flow.compiled;
-    const runningTimer = options.startedAt ? undefined : setTimeout(() => this.recorder.record(runningRecord(plan, ids, startedAt)), RUNNING_RECORD_AFTER_MS);
+    const runningTimer = options.startedAt ? undefined : setTimeout(() => void this.recorder.record(runningRecord(plan, ids, startedAt)), RUNNING_RECORD_AFTER_MS);
     const outcome = this.providers
       .forOrg(plan.principal.orgId, plan.principal.providersVersion)
       .then((providers) => runFlow({
@@ -209,16 +209,17 @@ export class RunService {
       services: this.services(plan.principal.orgId, plan.principal.providersVersion, plan.flow.slug, []),
     }))
       .then(
-      (result): RunOutcome => {
+      // The outcome (and so the answer) waits for the run's record: a run answered 2xx survives a kill -9.
+      async (result): Promise<RunOutcome> => {
         const output = runOutput(compiled.output.format, ids, result.text, result.value, result.finishReason, result.usage);
-        this.record(plan, ids, startedAt, began, { status: 'succeeded', output, error: null, usage: result.usage, trace: result.trace });
+        await this.record(plan, ids, startedAt, began, { status: 'succeeded', output, error: null, usage: result.usage, trace: result.trace });
         return { ok: true, result, output, usage: result.usage };
       },
-      (failure: unknown): RunOutcome => {
+      async (failure: unknown): Promise<RunOutcome> => {
         const known = failure instanceof RunFailure;
         const error = known ? failure.error : new AppError('internal', 'Internal error while running the flow');
         const usage = known ? failure.usage : usageOf();
-        this.record(plan, ids, startedAt, began, { status: 'failed', output: null, error: presentError(error).error, usage, trace: known ? failure.trace : [] });
+        await this.record(plan, ids, startedAt, began, { status: 'failed', output: null, error: presentError(error).error, usage, trace: known ? failure.trace : [] });
         return { ok: false, error, usage };
       },
     ).finally(() => {
@@ -235,8 +236,8 @@ export class RunService {
     startedAt: Date,
     began: number,
     end: { status: 'succeeded' | 'failed'; output: unknown; error: unknown; usage: Usage; trace: RunResult['trace'] },
-  ): void {
-    this.recorder.record({
+  ): Promise<void> {
+    return this.recorder.record({
       id: ids.runId,
       orgId: plan.principal.orgId,
       flow: plan.flow.slug,

@@ -200,14 +200,17 @@ function fromRow(row: RunRow): RunRecord {
 }
 
 /**
- * Writes run records off the response path: the caller gets its answer first,
- * then the records queued during that tick are inserted together (one
- * statement per batch, so a busy instance does not pay one write per run).
- * Failed batches are retried; `flush()` (run reads, shutdown) waits for every
- * queued record, so none is dropped while the process lives.
+ * Writes run records in batches: the records queued during one tick are
+ * inserted together (one statement per batch, so a busy instance does not pay
+ * one write per run). record() resolves after its batch's first write attempt,
+ * and a run's answer waits for it: a run answered 2xx is in the database even
+ * if the process dies right after (kill -9). A failed batch does not hold the
+ * answer: it is retried in the background, and `flush()` (run reads,
+ * shutdown) waits for every queued record, so none is dropped while the
+ * process lives.
  */
 export class RunRecorder {
-  private queue: RunRecord[] = [];
+  private queue: Array<{ run: RunRecord; tried: () => void }> = [];
   private writing: Promise<void> | undefined;
   /** Called for every record queued (metrics). */
   onRecord: ((run: RunRecord) => void) | undefined;
@@ -217,20 +220,23 @@ export class RunRecorder {
     private readonly logger: Logger,
   ) {}
 
-  /** Queues a record for writing. */
-  record(run: RunRecord): void {
+  /** Queues a record; resolves once its batch was written, or its first attempt failed (then retried in the background). Never rejects. */
+  record(run: RunRecord): Promise<void> {
     this.onRecord?.(run);
-    this.queue.push(run);
-    this.writing ??= this.drain();
+    return new Promise((tried) => {
+      this.queue.push({ run, tried });
+      this.writing ??= this.drain();
+    });
   }
 
   private async drain(): Promise<void> {
-    // Yield first so that the response leaves before the insert runs (SQLite writes are synchronous).
+    // Yield first so that the records of every run ending in this tick go in one statement.
     await new Promise((resolve) => setImmediate(resolve));
     while (this.queue.length > 0) {
+      const items = this.queue.splice(0, 100);
       // One row per run in a statement: a later record of the same run (its end) wins over an earlier one (running).
       const latest = new Map<string, RunRecord>();
-      for (const run of this.queue.splice(0, 100)) latest.set(run.id, run);
+      for (const { run } of items) latest.set(run.id, run);
       const rows: RunRow[] = [];
       for (const run of latest.values()) {
         try {
@@ -240,17 +246,23 @@ export class RunRecorder {
           this.logger.error({ err: error, run_id: run.id }, 'could not serialize run record');
         }
       }
-      if (rows.length > 0) await this.write(rows);
+      const tried = () => {
+        for (const item of items) item.tried();
+      };
+      if (rows.length > 0) await this.write(rows, tried);
+      else tried();
     }
     this.writing = undefined;
   }
 
-  private async write(batch: RunRow[]): Promise<void> {
+  private async write(batch: RunRow[], tried: () => void): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.store.upsert(batch);
+        if (attempt === 1) tried();
         return;
       } catch (error) {
+        if (attempt === 1) tried();
         if (attempt >= 5) {
           this.logger.error({ err: error, run_ids: batch.map((r) => r.id) }, 'could not record runs');
           return;
