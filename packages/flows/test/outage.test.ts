@@ -53,6 +53,11 @@ describe.skipIf(!postgres)('flows during a PostgreSQL outage', () => {
       const listing = await fetch(`${base}/api/llm/acme/flows`, { headers: { authorization: `Bearer ${h.manageToken}` } });
       expect({ status: listing.status, retryAfter: listing.headers.get('retry-after'), body: await listing.json() }).toEqual({ status: 503, retryAfter: '5', body: UNAVAILABLE });
 
+      // /metrics still answers, with the outage counted.
+      const metrics = await fetch(`${base}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toMatch(/^database_unavailable_total{fault="unreachable"} [1-9]\d*$/m);
+
       proxy.restore();
       await until(async () => (await fetch(`${base}/health`)).status === 200);
       const before = answered.length;

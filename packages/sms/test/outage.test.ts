@@ -44,6 +44,11 @@ describe.skipIf(!postgres)('SMS during a PostgreSQL outage', () => {
         body: { detail: 'The database is unavailable; retry shortly.' },
       });
 
+      // /metrics still answers, with the outage counted.
+      const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+      expect(metrics.statusCode).toBe(200);
+      expect(metrics.body).toMatch(/^database_unavailable_total{fault="unreachable"} [1-9]\d*$/m);
+
       proxy.restore();
       await eventually(async () => (await app.inject({ method: 'GET', url: '/health' })).statusCode === 200);
       const afterAt = n;

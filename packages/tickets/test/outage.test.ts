@@ -60,6 +60,11 @@ describe.skipIf(!postgres)('the ticket board during a PostgreSQL outage', () => 
         body: { error: { code: 'unavailable', message: 'The database is unavailable; retry shortly.' } },
       });
 
+      // /metrics still answers, with the outage counted.
+      const metrics = await fetch(`${url}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toMatch(/^database_unavailable_total{fault="unreachable"} [1-9]\d*$/m);
+
       proxy.restore();
       await until(async () => (await fetch(`${url}/health`)).status === 200);
       const before = created.size;

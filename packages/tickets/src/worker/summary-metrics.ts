@@ -20,7 +20,9 @@ export function registerSummaryMetrics(registry: Registry, db: Db): void {
     help: 'Tickets whose AI summary waits for a refresh',
     registers: [registry],
     async collect() {
-      this.set(await dueSummaryCount(db));
+      // While the database is away the gauge keeps its last value: /metrics must still answer, with the outage's counters.
+      const due = await dueSummaryCount(db).catch(() => undefined);
+      if (due !== undefined) this.set(due);
     },
   });
 }
