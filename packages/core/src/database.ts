@@ -39,6 +39,12 @@ export interface DatabaseOptions {
   migrations: Record<string, VersionedMigration>;
   /** Largest number of PostgreSQL connections. */
   poolSize?: number;
+  /**
+   * Longest a PostgreSQL statement may wait for its answer once migrations ran (default 10 s): past it the
+   * connection is closed, so a database that stopped answering (a network partition) gets 503 instead of
+   * requests that hang. Migrations are not limited.
+   */
+  queryTimeoutMs?: number;
 }
 
 // int8 (COUNT(*), bigserial ids) arrives from pg as a string by default; ids stay far below 2^53.
@@ -64,7 +70,54 @@ export async function openDatabase<DB>(options: DatabaseOptions): Promise<Databa
     await database.close();
     throw error;
   }
+  if (database.pool) watchdogs.get(database.pool)?.start(options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS);
   return database;
+}
+
+/** See DatabaseOptions.queryTimeoutMs. */
+export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
+
+const watchdogs = new WeakMap<pg.Pool, QueryWatchdog>();
+
+/**
+ * Closes the connection of a statement that has waited longer than the limit
+ * for its answer. A database that stops answering without closing the
+ * connection (a network partition, a hung server) would otherwise hold each
+ * request until the operating system gives up on the socket, minutes later.
+ * pg then fails the statement ("Connection terminated"), the request gets
+ * 503, and the pool opens a new connection for the next one. One timer per
+ * pool looks at the connections' start times, instead of a timer per query.
+ */
+class QueryWatchdog {
+  private readonly clients = new Set<CallbackQueryClient>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(pool: pg.Pool) {
+    pool.on('connect', (client) => {
+      const tracked = client as unknown as CallbackQueryClient;
+      this.clients.add(tracked);
+      tracked.once('end', () => this.clients.delete(tracked));
+    });
+  }
+
+  start(limitMs: number): void {
+    if (limitMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => {
+      const now = performance.now();
+      for (const client of this.clients) {
+        if (client.waitingSince > 0 && now - client.waitingSince > limitMs) {
+          client.waitingSince = 0;
+          (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+        }
+      }
+    }, Math.max(50, Math.min(1000, limitMs / 4)));
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.clients.clear();
+  }
 }
 
 function openSqlite<DB>(options: DatabaseOptions): Database<DB> {
@@ -228,6 +281,8 @@ async function openPostgres<DB>(options: DatabaseOptions): Promise<Database<DB>>
   // pool drops the client and opens a new one when the database is back.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
+  const watchdog = new QueryWatchdog(pool);
+  watchdogs.set(pool, watchdog);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -242,7 +297,10 @@ async function openPostgres<DB>(options: DatabaseOptions): Promise<Database<DB>>
         return false;
       }
     },
-    close: () => db.destroy(),
+    async close() {
+      watchdog.stop();
+      await db.destroy();
+    },
   };
 }
 
@@ -259,12 +317,20 @@ const clientQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unkn
  * are pg's own.
  */
 export class CallbackQueryClient extends pg.Client {
+  /** performance.now() when the statement now waiting for its answer was sent; 0 when none waits (QueryWatchdog). */
+  waitingSince = 0;
+
   override query(...args: unknown[]): any {
     const [text, values, callback] = args;
     // Only query text: a config object would get pg's callback written into it.
     if (typeof text !== 'string' || typeof values === 'function' || typeof callback === 'function') return clientQuery.apply(this, args);
     return new Promise((resolve, reject) => {
-      clientQuery.call(this, text, values, (error: Error | null, result: pg.QueryResult) => (error ? reject(error) : resolve(result)));
+      this.waitingSince = performance.now();
+      clientQuery.call(this, text, values, (error: Error | null, result: pg.QueryResult) => {
+        this.waitingSince = 0;
+        if (error) reject(error);
+        else resolve(result);
+      });
     });
   }
 }

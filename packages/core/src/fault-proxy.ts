@@ -13,7 +13,12 @@ export interface FaultProxy {
   readonly accepted: number;
   /** Resets every open connection, and every new one until restore(). */
   cut(): void;
-  /** Passes new connections through again. */
+  /**
+   * Stops passing bytes either way without closing anything, and holds new connections unanswered: a network
+   * partition or a hung server, where only timeouts tell.
+   */
+  stall(): void;
+  /** Passes new connections through again (connections open during a stall are closed). */
   restore(): void;
   /** `url` with its host and port replaced by the proxy's. */
   rewrite(url: string): string;
@@ -23,17 +28,28 @@ export interface FaultProxy {
 /** Starts a proxy on a free port of 127.0.0.1 forwarding to `target`. */
 export async function startFaultProxy(target: { host: string; port: number }): Promise<FaultProxy> {
   const open = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
   let down = false;
+  let stalled = false;
   let accepted = 0;
   const server: Server = createServer((client) => {
     if (down) {
       client.resetAndDestroy();
       return;
     }
+    if (stalled) {
+      // Accepted and never answered.
+      open.add(client);
+      client.on('error', () => client.destroy());
+      return;
+    }
     accepted += 1;
     const upstream = connect(target.port, target.host);
     open.add(client);
     open.add(upstream);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    client.on('close', () => pairs.delete(pair));
     const drop = () => {
       client.destroy();
       upstream.destroy();
@@ -59,8 +75,23 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       for (const socket of open) socket.resetAndDestroy();
       open.clear();
     },
+    stall() {
+      stalled = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
     restore() {
       down = false;
+      if (stalled) {
+        stalled = false;
+        for (const socket of open) socket.destroy();
+        open.clear();
+        pairs.clear();
+      }
     },
     rewrite(url: string) {
       const parsed = new URL(url);

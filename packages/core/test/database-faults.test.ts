@@ -75,3 +75,43 @@ describe.skipIf(!postgres)('a PostgreSQL connection lost under a service', () =>
     }
   });
 });
+
+describe.skipIf(!postgres)('a PostgreSQL that stops answering without closing the connection', () => {
+  it('fails a statement after the query timeout instead of hanging, and the pool recovers once the database answers again', async () => {
+    const target = new URL(postgres!);
+    const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const test = await createTestDatabase('postgres');
+    const database = await openDatabase<any>({ url: proxy.rewrite(test.env.DATABASE_URL), urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'stall', migrations: {}, queryTimeoutMs: 300 });
+    try {
+      expect((await sql<{ n: number }>`select 1 as n`.execute(database.db)).rows).toEqual([{ n: 1 }]);
+      proxy.stall();
+      const started = Date.now();
+      const error = await sql`select 2`.execute(database.db).then(() => undefined, (reason: unknown) => reason);
+      const waited = Date.now() - started;
+      expect(databaseUnavailable(error)).toBe('unreachable');
+      expect(fromFrameworkError(error)).toMatchObject({ code: 'unavailable', status: 503, retryAfter: 5 });
+      // The limit (300 ms) plus the watchdog's look every 75 ms, with room for a loaded machine; never pg's own wait forever.
+      expect(waited).toBeLessThan(3000);
+      proxy.restore();
+      expect((await sql<{ n: number }>`select 3 as n`.execute(database.db)).rows).toEqual([{ n: 3 }]);
+    } finally {
+      await database.close();
+      await proxy.close();
+      await test.cleanup();
+    }
+  });
+
+  it('leaves migrations unlimited: the limit applies once the database is open', async () => {
+    const test = await createTestDatabase('postgres');
+    const slow = { '0001_slow': { up: async (db: any) => void (await sql`select pg_sleep(0.4)`.execute(db)) } };
+    const database = await openDatabase<any>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'slow', migrations: slow, queryTimeoutMs: 200 });
+    try {
+      const error = await sql`select pg_sleep(1)`.execute(database.db).then(() => undefined, (reason: unknown) => reason);
+      expect(databaseUnavailable(error)).toBe('unreachable');
+    } finally {
+      await database.close();
+      await test.cleanup();
+    }
+  });
+});
+
