@@ -1,5 +1,4 @@
 import pg from 'pg';
-import { ConfigError } from './config.ts';
 import type { Logger } from './logger.ts';
 
 /**
@@ -179,7 +178,10 @@ class PostgresWakeBus implements WakeBus {
 /**
  * Redis pub/sub (REDIS_URL): one connection publishes, one subscribes.
  * ioredis reconnects and resubscribes on its own; after a reconnect the
- * listeners hear "anything may have changed".
+ * listeners hear "anything may have changed". Redis is optional even when
+ * set: one that is down at start (or later) only delays other instances'
+ * wake-ups until their readers' safety poll, with a warning in the log (at
+ * most one every 10 s); the subscription is made once Redis answers.
  */
 class RedisWakeBus implements WakeBus {
   readonly transport = 'redis' as const;
@@ -187,6 +189,7 @@ class RedisWakeBus implements WakeBus {
   private readonly local: LocalListeners;
   private publisher: import('ioredis').Redis | undefined;
   private subscriber: import('ioredis').Redis | undefined;
+  private lastWarning = 0;
 
   constructor(
     private readonly url: string,
@@ -196,31 +199,35 @@ class RedisWakeBus implements WakeBus {
     this.local = new LocalListeners(logger);
   }
 
+  private warn(error: unknown, message: string): void {
+    const now = Date.now();
+    if (now - this.lastWarning < 10_000) return;
+    this.lastWarning = now;
+    this.logger.warn({ err: error }, message);
+  }
+
   async start(): Promise<void> {
     const { Redis } = await import('ioredis');
-    const connect = async () => {
-      const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest: 2 });
-      client.on('error', (error) => this.logger.warn({ err: error }, 'Redis connection failed; ioredis reconnects'));
-      await client.connect();
+    // The subscriber's commands wait for a connection however long it takes (the subscription must happen); a
+    // publish gives up after two retries, since a lost wake-up only delays a reader until its safety poll.
+    const connect = async (maxRetriesPerRequest: number | null) => {
+      const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest });
+      client.on('error', (error) => this.warn(error, 'Redis connection failed; ioredis reconnects, and readers fall back on their safety poll meanwhile'));
+      await client.connect().catch((error: unknown) => this.warn(error, 'Redis does not answer at start; ioredis keeps trying, and readers fall back on their safety poll meanwhile'));
       return client;
     };
-    try {
-      this.publisher = await connect();
-      this.subscriber = await connect();
-    } catch (error) {
-      await this.close();
-      throw new ConfigError('REDIS_URL', `cannot connect to Redis: ${(error as Error).message}`);
-    }
-    let ready = false;
-    this.subscriber.on('ready', () => {
-      // The first 'ready' came before subscribing; a later one follows a reconnect.
-      if (ready) this.local.emit(undefined);
-    });
-    this.subscriber.on('message', (channel: string, message: string) => {
+    this.publisher = await connect(2);
+    this.subscriber = await connect(null);
+    const subscriber = this.subscriber;
+    const connected = subscriber.status === 'ready';
+    // A 'ready' from now on follows a reconnect (or the first connection, when Redis was down at start).
+    subscriber.on('ready', () => this.local.emit(undefined));
+    subscriber.on('message', (channel: string, message: string) => {
       if (channel === this.channel) this.local.emit(message || undefined);
     });
-    await this.subscriber.subscribe(this.channel);
-    ready = true;
+    const subscribed = subscriber.subscribe(this.channel);
+    if (connected) await subscribed;
+    else subscribed.catch((error: unknown) => this.warn(error, 'Redis subscription failed'));
   }
 
   publish(topic: string): void {
@@ -245,8 +252,9 @@ class RedisWakeBus implements WakeBus {
 /**
  * The bus a deployment uses (design/README.md, "Scale-out"): Redis pub/sub
  * when REDIS_URL is set, else PostgreSQL LISTEN/NOTIFY on PostgreSQL, else
- * in-process (SQLite runs one process). Fails with a ConfigError when Redis
- * or PostgreSQL cannot be reached.
+ * in-process (SQLite runs one process). Fails when PostgreSQL's LISTEN
+ * connection cannot be opened; a Redis that cannot be reached is waited for
+ * in the background (see RedisWakeBus).
  */
 export async function createWakeBus(options: WakeBusOptions): Promise<WakeBus> {
   if (options.redisUrl) {

@@ -92,3 +92,31 @@ describe.skipIf(!postgres)('the ticket board during a PostgreSQL outage', () => 
     }
   });
 });
+
+describe.skipIf(!postgres)('the ticket board with REDIS_URL set while Redis is down', () => {
+  it('starts, serves, and carries changes between instances by the safety poll; Redis used again once it is back', async () => {
+    const redis = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+    const proxy = await startFaultProxy({ host: redis.hostname, port: Number(redis.port || 6379) });
+    proxy.cut();
+    const board = await startBoard('postgres', { key: 'NORED', env: { REDIS_URL: proxy.rewrite(redis.toString()), TICKETS_EVENTS_POLL_MS: '200' } });
+    const second = await buildApp(loadConfig(board.env));
+    try {
+      await second.listen({ host: '127.0.0.1', port: 0 });
+      const secondUrl = `http://127.0.0.1:${(second.server.address() as AddressInfo).port}`;
+      expect((await fetch(`${board.url}/health`)).status).toBe(200);
+      const stream = await openEventStream(`${secondUrl}/api/projects/NORED/events`, { authorization: `Bearer ${board.token}` });
+      await stream.waitFor((event) => event.event === 'ready');
+      const created = await restCaller(board.url, board.token)('create_ticket', { title: 'while Redis is down' });
+      expect((await stream.waitFor((e) => e.event === 'change' && e.data.key === created.key, 10_000)).data.action).toBe('created');
+      proxy.restore();
+      const again = await restCaller(board.url, board.token)('create_ticket', { title: 'Redis back' });
+      expect((await stream.waitFor((e) => e.event === 'change' && e.data.key === again.key, 10_000)).data.action).toBe('created');
+      stream.close();
+    } finally {
+      second.server.closeAllConnections();
+      await second.close();
+      await board.close();
+      await proxy.close();
+    }
+  });
+});
