@@ -1,4 +1,4 @@
-import type { Logger } from '@switchboard/core';
+import { databaseUnavailable, type Logger } from '@switchboard/core';
 import type { RateLimiter } from '@switchboard/core';
 import { retryDelayMs } from '../domain/retry.ts';
 import type { ActiveGateway, OrgStore } from '../store/org-store.ts';
@@ -54,7 +54,11 @@ export class OutboxWorker {
         .then((count) => {
           if (count === BATCH) this.again = true;
         })
-        .catch((error) => this.logger.error({ err: error }, 'outbox worker failed'))
+        .catch((error) => {
+          // A database outage is reported by every tick until it ends: a warning, not an error each time.
+          if (databaseUnavailable(error)) this.logger.warn({ err: error }, 'outbox worker: the database is unavailable; the next tick tries again');
+          else this.logger.error({ err: error }, 'outbox worker failed');
+        })
         .finally(() => {
           this.running = undefined;
           const next = this.again ? 0 : this.config.workerIntervalMs;

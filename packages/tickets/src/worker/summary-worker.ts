@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { DialectName, Logger } from '@switchboard/core';
+import { databaseUnavailable, type DialectName, type Logger } from '@switchboard/core';
 import type { ChangeSignal } from '../service/board-context.ts';
 import { insertEvents } from '../store/event-store.ts';
 import type { Db } from '../store/project-store.ts';
@@ -67,7 +67,8 @@ export class SummaryWorker {
           while (!this.closed && (await this.runOnce()) > 0);
         } while (this.again && !this.closed);
       } catch (error) {
-        this.options.logger.error({ err: error }, 'summary round failed');
+        if (databaseUnavailable(error)) this.options.logger.warn({ err: error }, 'summary round: the database is unavailable; the next round tries again');
+        else this.options.logger.error({ err: error }, 'summary round failed');
       } finally {
         this.running = undefined;
       }
