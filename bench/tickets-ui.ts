@@ -20,7 +20,7 @@ import type { BenchContext, Suite } from './context.ts';
 
 const BIG = 'BIGUI';
 const LIVE = 'LIVEUI';
-const EMAIL = 'bench@example.com';
+const EMAIL = 'bench-tickets@example.com';
 const PASSWORD = 'bench password 123';
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const cpuCount = availableParallelism();
