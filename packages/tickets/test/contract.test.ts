@@ -25,7 +25,7 @@ const SPEC_TOOLS: Record<string, { required: string[]; params: string[] }> = {
   create_document: { required: ['title'], params: ['title', 'content', 'slug', 'doc_type'] },
   update_document: { required: ['doc_id'], params: ['doc_id', 'title', 'content'] },
   list_labels: { required: [], params: [] },
-  list_members: { required: [], params: [] },
+  list_members: { required: [], params: ['limit', 'cursor'] },
 };
 
 /** The same session of all 19 tools, addressed with the project's own key. */
@@ -156,7 +156,7 @@ describe.each(dialectsUnderTest())('tool contract on %s', (dialect) => {
       'id', 'key', 'number', 'title', 'description', 'priority', 'ticket_type', 'column', 'board', 'parent', 'sub_tickets', 'labels',
       'assignee', 'created_at', 'updated_at', 'completed_at', 'ai_summary', 'ai_summary_source', 'comments', 'activity',
     ]);
-    expect(await mcp('list_members')).toEqual({ members: [{ id: expect.any(String), name: 'Dev', email: 'dev@example.com', role: 'member' }] });
+    expect(await mcp('list_members')).toEqual({ members: [{ id: expect.any(String), name: 'Dev', email: 'dev@example.com', role: 'member' }], next_cursor: null });
   });
 
   it('refuses an unknown tool with a protocol error naming the valid tools', async () => {

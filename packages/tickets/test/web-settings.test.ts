@@ -247,8 +247,13 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
         { id: newcomer.id, name: 'Nina', email: 'nina@example.com', role: 'member' },
         { id: admin.id, name: 'root', email: 'root@example.com', role: 'admin' },
       ],
+      next_cursor: null,
     });
     expect((await web(`${base}/members`)).body).toEqual(members);
+    // Paged by email like list_documents: limit, then next_cursor until null.
+    const first = await mcp('list_members', { limit: 2 });
+    expect(first.members).toEqual(members.members.slice(0, 2));
+    expect(await mcp('list_members', { limit: 2, cursor: first.next_cursor })).toEqual({ members: members.members.slice(2), next_cursor: null });
     // assignee takes exactly the project's people.
     expect((await mcp('create_ticket', { title: 'For Nina', assignee: 'nina@example.com' })).assignee).toEqual({ id: newcomer.id, name: 'Nina', email: 'nina@example.com' });
     const outsider = await signedInUser(board, 'otto@example.com');

@@ -12,7 +12,9 @@ export type PagePosition =
   /** get_all_tickets, in its documents (by title, then slug); without `after`, from the first document. */
   | { tool: 'get_all_tickets'; phase: 'documents'; after?: { title: string; slug: string } }
   /** list_documents (by title, then slug). */
-  | { tool: 'list_documents'; after: { title: string; slug: string } };
+  | { tool: 'list_documents'; after: { title: string; slug: string } }
+  /** list_members (by email, unique). */
+  | { tool: 'list_members'; after: string };
 
 /** Tools that page with a cursor. */
 export type PagedTool = PagePosition['tool'];
@@ -28,6 +30,8 @@ function fieldsOf(position: PagePosition): Fields {
       return position.after ? ['at', 'd', position.after.title, position.after.slug] : ['at', 'd'];
     case 'list_documents':
       return ['ld', position.after.title, position.after.slug];
+    case 'list_members':
+      return ['lm', position.after];
   }
 }
 
@@ -47,6 +51,7 @@ function positionOf(fields: unknown): PagePosition | undefined {
   if (tag === 'at' && a === 'd' && fields.length === 2) return { tool: 'get_all_tickets', phase: 'documents' };
   if (tag === 'at' && a === 'd' && fields.length === 4 && isString(b) && isString(c)) return { tool: 'get_all_tickets', phase: 'documents', after: { title: b, slug: c } };
   if (tag === 'ld' && fields.length === 3 && isString(a) && isString(b)) return { tool: 'list_documents', after: { title: a, slug: b } };
+  if (tag === 'lm' && fields.length === 2 && isString(a)) return { tool: 'list_members', after: a };
   return undefined;
 }
 

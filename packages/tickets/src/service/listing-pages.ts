@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor, type PagePosition } from '../domain/cursor.
 import { projectColumns } from '../store/project-store.ts';
 import { documentExcerpts, listDocumentMeta, type DocumentPosition } from '../store/document-store.ts';
 import { summaryIndexPage } from '../store/ticket-store.ts';
-import { presentDocumentMeta } from './presenters.ts';
+import { presentDocumentMeta, presentMember } from './presenters.ts';
 
 /** Largest `limit` of get_all_tickets and list_documents; without a limit a page holds as many entries as fit. */
 export const PAGE_LIMIT_MAX = 1000;
@@ -121,5 +121,33 @@ export async function listDocumentsPage(ctx: BoardContext, input: { doc_type?: s
     // A page always holds at least one entry (every entry fits an empty page), so `after` is known here.
     answer.next_cursor = encodeCursor({ tool: 'list_documents', after: { title: after!.title, slug: after!.slug } });
   }
+  return answer;
+}
+
+/**
+ * list_members: a page of the project's people (its members plus every admin), by email; as many as `limit`
+ * allows and the answer budget holds, next_cursor (null on the last page) continues after the last email. A
+ * deployment's users are not bounded by any project rule, so the list pages like the documents.
+ */
+export async function listMembersPage(ctx: BoardContext, input: { limit?: number; cursor?: string }) {
+  const start = input.cursor === undefined ? undefined : decodeCursor('list_members', input.cursor);
+  const people = await ctx.members.list(ctx.project.key);
+  // People come by email (unique, lower case); the page starts after the cursor's.
+  const rest = start === undefined ? people : people.filter((person) => person.email > start.after);
+  const answer = { members: [] as object[], next_cursor: null as string | null };
+  type Person = (typeof people)[number];
+  const page = await fillFrom<Person, object>({
+    room: new AnswerRoom(answerCost(answer)),
+    limit: input.limit ?? PAGE_LIMIT_MAX,
+    read: async (after, count) => {
+      const from = after === undefined ? 0 : rest.indexOf(after) + 1;
+      return rest.slice(from, from + count);
+    },
+    present: presentMember,
+    cursorAfter: (person) => ({ tool: 'list_members', after: person.email }),
+  });
+  answer.members = page.entries;
+  // A page always holds at least one member (presentMember clips what could not fit), so `last` is known here.
+  if (page.more) answer.next_cursor = encodeCursor({ tool: 'list_members', after: page.last!.email });
   return answer;
 }

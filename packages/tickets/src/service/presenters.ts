@@ -1,4 +1,6 @@
 import type { BoardColumn } from '../domain/board-rules.ts';
+import { clip } from '../domain/text-rules.ts';
+import type { Member } from './board-context.ts';
 import { ticketKey } from '../domain/ticket-rules.ts';
 import type { LabelRow, ProjectRow } from '../store/project-store.ts';
 import type { ActivityEntry, CommentEntry, RelatedTicketRow, TicketLabel, TicketRow } from '../store/ticket-store.ts';
@@ -91,4 +93,25 @@ export function presentDocument(row: DocumentRow) {
 /** A document without its content. */
 export function presentDocumentMeta(row: Omit<DocumentRow, 'content'>) {
   return { id: row.id, slug: row.slug, title: row.title, doc_type: row.doc_type, created_at: row.created_at, updated_at: row.updated_at };
+}
+
+/** Longest member name and email list_members shows (RFC 5321 allows 320 characters of address). */
+export const MEMBER_CLIP = { name: 200, email: 320 } as const;
+
+/**
+ * A member as list_members lists it. Users are created by an administrator without a length limit, so a name
+ * or email past MEMBER_CLIP is cut and flagged (`name_truncated`, `email_truncated`): one member always fits a
+ * page. The id is what assignee takes then.
+ */
+export function presentMember(member: Member) {
+  const name = clip(member.name, MEMBER_CLIP.name);
+  const email = clip(member.email, MEMBER_CLIP.email);
+  return {
+    id: member.id,
+    name: name.text,
+    ...(name.truncated ? { name_truncated: true as const } : {}),
+    email: email.text,
+    ...(email.truncated ? { email_truncated: true as const } : {}),
+    role: member.role,
+  };
 }

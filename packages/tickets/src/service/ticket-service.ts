@@ -28,7 +28,7 @@ import {
   updateTicketRow,
   type TicketRow,
 } from '../store/ticket-store.ts';
-import { presentComment } from './presenters.ts';
+import { presentComment, presentMember } from './presenters.ts';
 import { ticketView } from './ticket-queries.ts';
 import { requireTicket } from './ticket-lookup.ts';
 import { inTransaction, type ChangeLog } from './transaction.ts';
@@ -88,19 +88,30 @@ async function resolveLabels(ctx: BoardContext, trx: Db, names: readonly string[
   });
 }
 
+/** Most people an unknown assignee's refusal lists by email. */
+const LISTED_IN_ERRORS = 20;
+
 async function resolveAssignee(ctx: BoardContext, raw: string | null | undefined): Promise<string | null | undefined> {
   if (raw === undefined) return undefined;
   if (raw === null || raw.trim() === '') return null;
   const members = await ctx.members.list(ctx.project.key);
   const wanted = raw.trim().toLowerCase();
   const member = members.find((m) => m.id === wanted || m.email.toLowerCase() === wanted);
+  if (!member && members.length > LISTED_IN_ERRORS) {
+    // A deployment's people are not bounded: past a few, the refusal names the call that lists them instead.
+    throw new AppError('invalid_request', `Unknown assignee "${raw}": not one of the project's ${members.length} people. list_members lists them (paged); pass one's email or id.`, {
+      field: 'assignee',
+    });
+  }
   if (!member) {
     throw new AppError('invalid_request', `Unknown assignee "${raw}". Valid values: ${members.map((m) => m.email).join(', ') || '(no members)'}.`, {
       field: 'assignee',
       valid_values: members.map((m) => m.email),
     });
   }
-  return JSON.stringify({ id: member.id, name: member.name, email: member.email });
+  // The copy on the ticket is what every answer shows: clipped like list_members shows it.
+  const { name, email } = presentMember(member);
+  return JSON.stringify({ id: member.id, name, email });
 }
 
 /**

@@ -12,6 +12,6 @@ export const MCP_INSTRUCTIONS = `Switchboard ticket board: this project's work a
 6. A bug report reopens the completed sub-ticket that implemented the feature: move it back to the active column (e.g. "In Progress"), comment, fix, then complete it again. Create a new bug ticket only when nothing related exists.
 7. Importing history: create_ticket and create_sub_ticket take created_at (ISO 8601) to backdate, and a done-column column_name for finished work.
 
-Answers stay under 40,000 characters however large the project. On a large project get_project_status lists only the most recent tickets of a column whose index says "index_truncated": true (its ticket_count is exact); list_tickets with column_name shows all of them. list_tickets, get_all_tickets and list_documents answer next_cursor: while it is not null, call again with the same arguments and cursor set to it to get the next page.
+Answers stay under 40,000 characters however large the project. On a large project get_project_status lists only the most recent tickets of a column whose index says "index_truncated": true (its ticket_count is exact); list_tickets with column_name shows all of them. list_tickets, get_all_tickets, list_documents and list_members answer next_cursor: while it is not null, call again with the same arguments and cursor set to it to get the next page.
 
 Ticket ids accept the key (e.g. DEMO-12, any case), the number (12) or the UUID. Errors say how to fix the call and list valid values.`;

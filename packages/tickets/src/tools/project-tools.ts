@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DOC_TYPES, SEARCH_SCOPES } from '../domain/vocabulary.ts';
 import { listColumns } from '../service/ticket-queries.ts';
 import { projectStatus } from '../service/project-status.ts';
-import { PAGE_LIMIT_MAX, allTickets, listDocumentsPage } from '../service/listing-pages.ts';
+import { PAGE_LIMIT_MAX, allTickets, listDocumentsPage, listMembersPage } from '../service/listing-pages.ts';
 import { search, SEARCH_LIMIT } from '../service/search-service.ts';
 import { createDocument, deleteDocument, getDocument, updateDocument } from '../service/document-service.ts';
 import { listLabels } from '../store/project-store.ts';
@@ -111,10 +111,14 @@ export const projectTools = [
   }),
   defineTool({
     name: 'list_members',
-    description: 'Organization members available for assignment ({id, name, email, role}); pass an email as assignee to create_ticket or update_ticket.',
-    input: z.strictObject({}),
+    description:
+      'People of the project available for assignment ({id, name, email, role}: its members and the administrators), by email; pass an email (or the id) as assignee to create_ticket or update_ticket. Paged: a page holds as many as fit 40,000 characters (or limit); next_cursor is null on the last page, else call again with cursor set to it.',
+    input: z.strictObject({
+      limit: limitParam(PAGE_LIMIT_MAX, `Largest number of people on the page, at most ${PAGE_LIMIT_MAX}; by default as many as fit 40,000 characters.`).optional(),
+      cursor: cursorParam('list_members').optional(),
+    }),
     rest: { method: 'GET', path: '/members' },
-    handler: async (ctx) => ({ members: await ctx.members.list(ctx.project.key) }),
+    handler: (ctx, input) => listMembersPage(ctx, input),
   }),
 ];
 

@@ -65,6 +65,7 @@ describe('cursors', () => {
       { tool: 'get_all_tickets', phase: 'documents' },
       { tool: 'get_all_tickets', phase: 'documents', after: { title: 'Ünïcode "title"', slug: 'unicode-title' } },
       { tool: 'list_documents', after: { title: 'README', slug: 'readme' } },
+      { tool: 'list_members', after: 'ann@example.com' },
     ] as const;
     for (const position of positions) {
       const cursor = encodeCursor(position);

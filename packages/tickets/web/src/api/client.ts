@@ -82,7 +82,17 @@ export function projectApi(key: string) {
     updateDocument: (slug: string, body: { title?: string; content?: string; doc_type?: string }) => api<Document>(`${base}/documents/${path(slug)}`, { method: 'PUT', body }),
     deleteDocument: (slug: string) => api<unknown>(`${base}/documents/${path(slug)}`, { method: 'DELETE' }),
     labels: (signal?: AbortSignal) => api<{ labels: Label[] }>(`${base}/labels`, { signal }),
-    members: (signal?: AbortSignal) => api<{ members: Member[] }>(`${base}/members`, { signal }),
+    members: async (signal?: AbortSignal): Promise<{ members: Member[] }> => {
+      // Paged by the service like the documents: follow next_cursor to the end.
+      const all: Member[] = [];
+      let cursor: string | null | undefined;
+      do {
+        const page: { members: Member[]; next_cursor?: string | null } = await api(`${base}/members${cursor ? `?cursor=${path(cursor)}` : ''}`, { signal });
+        all.push(...page.members);
+        cursor = page.next_cursor;
+      } while (cursor);
+      return { members: all };
+    },
 
     settings: (signal?: AbortSignal) => api<ProjectSettings>(`${base}/settings`, { signal }),
     saveSettings: (body: { name?: string; description?: string; settings?: { auto_summary?: boolean } }) => api<ProjectSettings>(`${base}/settings`, { method: 'PUT', body }),
