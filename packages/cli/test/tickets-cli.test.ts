@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialectsUnderTest, type TestDatabase } from '@switchboard/core/testing';
-import { buildApp, loadConfig } from '@switchboard/tickets';
+import { buildApp, createLabel, loadConfig, withTicketsStore } from '@switchboard/tickets';
 import { registerTicketsCommands } from '../src/commands/tickets.ts';
 import { runInProcess } from './helpers.ts';
 
@@ -67,6 +67,18 @@ describe.each(dialectsUnderTest())('switchboard tickets CLI on %s', (dialect) =>
     }
   });
 
+  it('refuses a label past the project\'s limit, as the API does', async () => {
+    await json('project', 'create', 'FULL', '--name', 'Full of labels');
+    await withTicketsStore(database.env, async (db) => {
+      for (let i = 1; i <= 50; i++) await createLabel(db, 'FULL', `label-${i}`);
+    });
+    expect(await runTickets(database.env, ['label', 'create', 'FULL', 'one-more', '--json'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: A project has at most 50 labels and this one has 50: delete one it no longer uses first.\n',
+    });
+  });
+
   it('fails with one line on stderr, nothing on stdout and exit code 1', async () => {
     const cases: Array<[string[], string]> = [
       [['project', 'create', 'bad-key', '--name', 'x'], 'error: Project key "bad-key" is invalid: use 2 to 10 upper-case letters or digits, starting with a letter (e.g. DEMO).\n'],
@@ -75,6 +87,10 @@ describe.each(dialectsUnderTest())('switchboard tickets CLI on %s', (dialect) =>
       [['token', 'revoke', 'CLI', 'no-such-token'], 'error: No live token no-such-token in project CLI.\n'],
       [['project', 'set', 'CLI', '--auto-summary', 'maybe'], 'error: --auto-summary must be on or off, got "maybe"\n'],
       [['label', 'create', 'CLI', 'red', '--color', 'crimson'], 'error: Color "crimson" is invalid: use #rgb or #rrggbb, e.g. #e11d48.\n'],
+      [['label', 'create', 'CLI', 'say "hi"'], 'error: A label name must not contain double quotes (") or backslashes (\\).\n'],
+      [['label', 'create', 'CLI', 'x'.repeat(51)], 'error: A label name must be at most 50 characters.\n'],
+      [['project', 'create', 'LONG', '--name', 'x'.repeat(201)], 'error: A project name must be at most 200 characters.\n'],
+      [['project', 'create', 'LONG', '--name', 'Long', '--description', 'x'.repeat(10_001)], 'error: A project description must be at most 10000 characters.\n'],
     ];
     for (const [args, message] of cases) {
       expect(await runTickets(database.env, [...args, '--json'])).toEqual({ code: 1, stdout: '', stderr: message });

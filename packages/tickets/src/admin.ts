@@ -2,6 +2,7 @@ import { AppError, isoNow, type Env } from '@switchboard/core';
 import { loadConfig } from './config.ts';
 import { dialectOf, openTicketsDatabase } from './store/open-store.ts';
 import { validateProjectKey } from './domain/project-rules.ts';
+import { validDescription, validName } from './domain/settings-rules.ts';
 import { insertProject, listTokens, projectByKey, revokeToken, type Db, type ProjectRow } from './store/project-store.ts';
 import type { BoardContext } from './service/board-context.ts';
 import { DEFAULT_LABEL_COLOR, createLabel as createLabelIn, updateSettings } from './service/settings-service.ts';
@@ -40,12 +41,13 @@ export async function withTicketsStore<T>(env: Env, work: (db: Db) => Promise<T>
   }
 }
 
-/** Creates a project with the default board and columns. */
+/** Creates a project with the default board and columns; its name and description follow the settings' rules. */
 export async function createProject(db: Db, input: { key: string; name: string; description?: string; autoSummary?: boolean }) {
   const key = validateProjectKey(input.key);
-  const name = input.name.trim();
-  if (!name) throw new AppError('invalid_request', 'A project needs a name (--name).');
-  const project = await insertProject(db, { key, name, description: input.description ?? '', autoSummary: input.autoSummary ?? true }, isoNow());
+  if (!input.name.trim()) throw new AppError('invalid_request', 'A project needs a name (--name).');
+  const name = validName('project', input.name);
+  const description = validDescription(input.description ?? '');
+  const project = await insertProject(db, { key, name, description, autoSummary: input.autoSummary ?? true }, isoNow());
   return { project_id: project.id, key: project.key };
 }
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
+import { openPlatformDatabase } from '@switchboard/core';
 import { withTicketsStore } from '../src/index.ts';
+import { BOARDS_MAX, LABEL_NAME_MAX, LABELS_MAX, NAME_MAX, PROJECT_COLUMNS_MAX, PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from '../src/domain/settings-rules.ts';
 import type { TicketsTable } from '../src/store/tables.ts';
 
 /** A seeded ticket as the tests check it: its key, column and the times that order a cut index. */
@@ -98,4 +100,116 @@ export async function seedBoard(env: Record<string, string>, projectKey: string,
     });
     return { tickets: seeded, documents: pages };
   });
+}
+
+/** What seedLargestSettings made: every board with its column names, in order, and the label names. */
+export interface LargestSettings {
+  boards: Array<{ name: string; columns: string[] }>;
+  labels: string[];
+  name: string;
+  description: string;
+}
+
+/** A name of exactly `length` characters that the naming rules accept (one line, no quote or backslash). */
+function longName(start: string, length: number): string {
+  return `${start} `.padEnd(length, 'abcdefghij');
+}
+
+/**
+ * Makes a project as large as the settings rules allow, through the store: BOARDS_MAX boards sharing
+ * PROJECT_COLUMNS_MAX columns (the last of each board its done column), LABELS_MAX labels, every name as long as
+ * allowed, a project name of PROJECT_NAME_MAX double quotes (JSON escapes each) and a description of
+ * PROJECT_DESCRIPTION_MAX characters that JSON escapes (quotes, backslashes, line breaks, control characters).
+ * Replaces the default board; call it before any ticket exists.
+ */
+export async function seedLargestSettings(env: Record<string, string>, projectKey: string): Promise<LargestSettings> {
+  return withTicketsStore(env, async (db) => {
+    const project = await db.selectFrom('projects').select(['id']).where('key', '=', projectKey).executeTakeFirstOrThrow();
+    const perBoard = PROJECT_COLUMNS_MAX / BOARDS_MAX;
+    const boards = Array.from({ length: BOARDS_MAX }, (_, b) => ({
+      id: randomUUID(),
+      name: longName(`Board ${b + 1}`, NAME_MAX),
+      columns: Array.from({ length: perBoard }, (_, c) => longName(`Stage ${b + 1}.${c + 1}`, NAME_MAX)),
+    }));
+    const labels = Array.from({ length: LABELS_MAX }, (_, i) => longName(`label-${i + 1}`, LABEL_NAME_MAX));
+    const name = '"'.repeat(PROJECT_NAME_MAX);
+    const description = '"\\\n\u0001'.repeat(PROJECT_DESCRIPTION_MAX / 4);
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('board_columns').where('project_id', '=', project.id).execute();
+      await trx.deleteFrom('boards').where('project_id', '=', project.id).execute();
+      await trx
+        .insertInto('boards')
+        .values(boards.map((board, position) => ({ id: board.id, project_id: project.id, name: board.name, position, created_at: minute(0) })))
+        .execute();
+      await trx
+        .insertInto('board_columns')
+        .values(
+          boards.flatMap((board) =>
+            board.columns.map((column, position) => ({ id: randomUUID(), board_id: board.id, project_id: project.id, name: column, position, is_done: position === perBoard - 1 ? 1 : 0 })),
+          ),
+        )
+        .execute();
+      await trx
+        .insertInto('labels')
+        .values(labels.map((label, i) => ({ id: randomUUID(), project_id: project.id, name: label, color: `#${String(i).padStart(6, '0')}`, created_at: minute(i) })))
+        .execute();
+      await trx.updateTable('projects').set({ name, description }).where('id', '=', project.id).execute();
+    });
+    return { boards: boards.map((board) => ({ name: board.name, columns: board.columns })), labels, name, description };
+  });
+}
+
+/**
+ * Gives the `count` most recently updated tickets of a seeded project (updated after every other) titles of 500
+ * double quotes, what the title rule allows that costs the most, and every label of the project to `labelled`
+ * tickets. Returns the keys of the recent ones, most recent first.
+ */
+export async function seedCostlyTickets(env: Record<string, string>, projectKey: string, count: number, labelled: number): Promise<string[]> {
+  return withTicketsStore(env, async (db) => {
+    const project = await db.selectFrom('projects').select(['id']).where('key', '=', projectKey).executeTakeFirstOrThrow();
+    const tickets = await db.selectFrom('tickets').select(['id', 'number']).where('project_id', '=', project.id).orderBy('number').limit(Math.max(count, labelled)).execute();
+    const labels = await db.selectFrom('labels').select('id').where('project_id', '=', project.id).execute();
+    await db.transaction().execute(async (trx) => {
+      for (const [i, ticket] of tickets.slice(0, count).entries()) {
+        await trx.updateTable('tickets').set({ title: '"'.repeat(500), updated_at: `2030-01-01T00:00:${String(i).padStart(2, '0')}.000Z` }).where('id', '=', ticket.id).execute();
+      }
+      const rows = tickets.slice(0, labelled).flatMap((ticket) => labels.map((label) => ({ ticket_id: ticket.id, label_id: label.id })));
+      for (let start = 0; start < rows.length; start += 500) await trx.insertInto('ticket_labels').values(rows.slice(start, start + 500)).execute();
+    });
+    return tickets
+      .slice(0, count)
+      .reverse()
+      .map((ticket) => `${projectKey}-${ticket.number}`);
+  });
+}
+
+/** A person seeded into the platform database. */
+export interface SeededPerson {
+  id: string;
+  email: string;
+  name: string;
+  role: 'admin' | 'member';
+}
+
+/**
+ * Adds users to the platform database through its tables (a user created the ordinary way costs a password
+ * hash, tens of milliseconds): `members` members of the project and `admins` admins, with names of
+ * `nameLength` characters. Returns them by email, as list_members orders them.
+ */
+export async function seedPeople(env: Record<string, string>, projectKey: string, counts: { members: number; admins: number; nameLength: number }): Promise<SeededPerson[]> {
+  const platform = await openPlatformDatabase(env);
+  try {
+    const people: SeededPerson[] = Array.from({ length: counts.members + counts.admins }, (_, i) => {
+      const role = i < counts.admins ? 'admin' : 'member';
+      const email = `${role}-${String(i).padStart(4, '0')}@people.example.com`;
+      return { id: randomUUID(), email, name: longName(`Person ${i}`, counts.nameLength), role };
+    });
+    const users = people.map((person) => ({ ...person, password_hash: 'not-a-password-hash', created_at: minute(0) }));
+    for (let start = 0; start < users.length; start += 200) await platform.db.insertInto('users').values(users.slice(start, start + 200)).execute();
+    const memberships = people.filter((person) => person.role === 'member').map((person) => ({ service: 'tickets', scope_key: projectKey, user_id: person.id, created_at: minute(0) }));
+    for (let start = 0; start < memberships.length; start += 200) await platform.db.insertInto('memberships').values(memberships.slice(start, start + 200)).execute();
+    return people.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
+  } finally {
+    await platform.close();
+  }
 }

@@ -1,4 +1,5 @@
-import { ANSWER_BUDGET, AnswerRoom, entryCost, fillInTurns, type Cost } from './answer-budget.ts';
+import { ANSWER_BUDGET, AnswerRoom, answerCost, entryCost, fillInTurns, type Cost } from './answer-budget.ts';
+import { DOCUMENT_CLIP, clip } from './text-rules.ts';
 
 /**
  * Room get_project_status keeps for the ticket indexes before it shortens the document list (about 100 index
@@ -119,4 +120,30 @@ export function chooseDocuments<D>(documents: ReadonlyArray<StatusDocument<D>>, 
     kept.add(index);
   }
   return { entries: documents.filter((_, index) => kept.has(index)).map((doc) => doc.compact), form: 'compact', truncated: true };
+}
+
+/**
+ * What the project description of a cut get_project_status may cost: as much as DOCUMENT_CLIP (3000)
+ * characters that JSON writes as they are, like the README's excerpt. A description of up to 10,000
+ * characters (settings-rules.ts) stays whole unless the rest of the answer needs the room.
+ */
+export const DESCRIPTION_ROOM: Cost = answerCost('x'.repeat(DOCUMENT_CLIP));
+
+/**
+ * The project description of a status answer that must be cut: its first DOCUMENT_CLIP characters, or
+ * fewer when escapes (quotes, line breaks, control characters) make those cost more than DESCRIPTION_ROOM.
+ */
+export function clipDescription(description: string): { text: string; truncated: boolean } {
+  const fits = (text: string) => new AnswerRoom({ text: 0, response: 0 }, DESCRIPTION_ROOM).fits(answerCost(text));
+  const first = clip(description, DOCUMENT_CLIP);
+  if (fits(first.text)) return first;
+  // The longest prefix (in code points) that fits: the cost only grows with the length.
+  let fitting = 0;
+  let over = DOCUMENT_CLIP;
+  while (over - fitting > 1) {
+    const middle = Math.floor((fitting + over) / 2);
+    if (fits(clip(description, middle).text)) fitting = middle;
+    else over = middle;
+  }
+  return { text: clip(description, fitting).text, truncated: true };
 }

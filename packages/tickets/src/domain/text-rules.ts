@@ -7,6 +7,14 @@ export const SUMMARY_CLIP = 200;
 /** Number of recently updated tickets in get_project_status. */
 export const RECENT_TICKETS = 5;
 
+// Control characters (C0, DEL, C1): line breaks, tabs and the like.
+const CONTROL = /\p{Cc}/u;
+
+/** Whether a text holds a control character (a line break, a tab, …): names and titles are one line. */
+export function hasControlCharacter(text: string): boolean {
+  return CONTROL.test(text);
+}
+
 /** Text cut to its first `max` characters, and whether it was cut. */
 export function clip(text: string, max: number): { text: string; truncated: boolean } {
   // A string no longer in UTF-16 units than max has at most max code points: nothing to cut (the common case).

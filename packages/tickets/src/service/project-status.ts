@@ -8,6 +8,7 @@ import {
   MOST_INDEX_ENTRIES,
   candidatesPerColumn,
   chooseDocuments,
+  clipDescription,
   cutIndexes,
   type ChosenDocuments,
   type ColumnIndex,
@@ -42,9 +43,17 @@ function documentsHint(documents: ChosenDocuments<unknown>, total: number): stri
   return undefined;
 }
 
+function descriptionHint(projectKey: string): string {
+  return `project.description shows only its beginning ("description_truncated": true); GET /api/projects/${projectKey}/settings with the same token answers all of it.`;
+}
+
 /** The hint of an answer that had to be cut: what was left out and which call shows it; undefined when nothing was. */
-function statusHint(indexCut: boolean, documents: ChosenDocuments<unknown> | undefined, totalDocuments: number): string | undefined {
-  const parts = [indexCut ? INDEX_HINT : undefined, documents && documentsHint(documents, totalDocuments)].filter((part) => part !== undefined);
+function statusHint(cut: { index: boolean; documents?: ChosenDocuments<unknown>; totalDocuments: number; descriptionOf?: string }): string | undefined {
+  const parts = [
+    cut.descriptionOf === undefined ? undefined : descriptionHint(cut.descriptionOf),
+    cut.index ? INDEX_HINT : undefined,
+    cut.documents && documentsHint(cut.documents, cut.totalDocuments),
+  ].filter((part) => part !== undefined);
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
@@ -189,10 +198,11 @@ type Fixed = Parameters<typeof statusAnswer>[0];
 
 /**
  * A status answer cut to ANSWER_BUDGET. Everything but the ticket indexes stays complete: stats, every board and
- * column with its exact ticket_count, the recent tickets, labels, and the documents unless listing them would leave
- * the indexes less than INDEX_FLOOR (then compact, then only the README and the most recently updated). The
- * columns share what is left (cutIndexes); a cut column says "index_truncated": true and the top-level "hint"
- * names the call that pages through it.
+ * column with its exact ticket_count, the recent tickets and labels (settings-rules.ts bounds them so that they
+ * always fit); the project description unless it would leave the indexes less than INDEX_FLOOR (then its beginning,
+ * DESCRIPTION_ROOM); and the documents unless listing them would leave the indexes less than INDEX_FLOOR (then
+ * compact, then only the README and the most recently updated). The columns share what is left (cutIndexes); a
+ * cut column says "index_truncated": true and the top-level "hint" names the call that pages through it.
  */
 function cutStatus(fixed: Fixed, indexes: Array<ColumnIndex<IndexEntry> & { column: BoardColumn }>, documents: Array<StatusDocument<object>>) {
   // Every column that has tickets may be cut: their flags and the longest hint are counted before the indexes are filled.
@@ -200,20 +210,35 @@ function cutStatus(fixed: Fixed, indexes: Array<ColumnIndex<IndexEntry> & { colu
     const column = presentColumn(entry.column, entry.total);
     return entry.total > 0 ? { ...column, index_truncated: true, tickets: [] } : { ...column, tickets: [] };
   });
-  const longestHint = statusHint(true, { entries: documents, form: 'compact', truncated: true }, documents.length);
-  const withoutDocuments = statusAnswer(fixed, columns, { entries: [], total: documents.length }, longestHint);
+  const key = fixed.project.key;
+  const longest = (descriptionCut: boolean) =>
+    statusHint({ index: true, documents: { entries: documents, form: 'compact', truncated: true }, totalDocuments: documents.length, descriptionOf: descriptionCut ? key : undefined });
   const indexNeeds = costUpTo(
     indexes.flatMap((entry) => entry.tickets.map((ticket) => ticket.entry)),
     INDEX_FLOOR,
   );
+  const noDocuments = { entries: [], total: documents.length };
+  const roomy = new AnswerRoom(answerCost(statusAnswer(fixed, columns, noDocuments, longest(false)))).fits(indexNeeds);
+  const clipped = roomy ? undefined : clipDescription(fixed.project.description);
+  const descriptionCut = clipped?.truncated === true;
+  const { name, settings } = fixed.project;
+  const shown: Fixed = descriptionCut ? { ...fixed, project: { key, name, description: clipped.text, description_truncated: true, settings } } : fixed;
+  const longestHint = longest(descriptionCut);
+  const withoutDocuments = statusAnswer(shown, columns, noDocuments, longestHint);
   const chosen = chooseDocuments(documents, minus(minus(ANSWER_BUDGET, answerCost(withoutDocuments)), indexNeeds));
   const listed = { entries: chosen.entries, total: chosen.truncated ? documents.length : undefined };
-  const cut = cutIndexes(indexes, new AnswerRoom(answerCost(statusAnswer(fixed, columns, listed, longestHint))));
+  const cut = cutIndexes(indexes, new AnswerRoom(answerCost(statusAnswer(shown, columns, listed, longestHint))));
   cut.forEach((kept, i) => {
     columns[i].tickets = kept.entries;
     if (!kept.truncated) delete columns[i].index_truncated;
   });
-  return statusAnswer(fixed, columns, listed, statusHint(cut.some((kept) => kept.truncated), chosen.form === 'full' ? undefined : chosen, documents.length));
+  const hint = statusHint({
+    index: cut.some((kept) => kept.truncated),
+    documents: chosen.form === 'full' ? undefined : chosen,
+    totalDocuments: documents.length,
+    descriptionOf: descriptionCut ? key : undefined,
+  });
+  return statusAnswer(shown, columns, listed, hint);
 }
 
 /**
@@ -222,7 +247,8 @@ function cutStatus(fixed: Fixed, indexes: Array<ColumnIndex<IndexEntry> & { colu
  */
 function statusAnswer(
   fixed: {
-    project: ReturnType<typeof presentProject>;
+    /** The project; a cut answer may shorten its description and say so. */
+    project: ReturnType<typeof presentProject> & { description_truncated?: true };
     stats: object;
     recent_tickets: object[];
     labels: object[];

@@ -3,13 +3,15 @@ import { AppError } from '@switchboard/core';
 import type { BoardContext } from './board-context.ts';
 import { validateColor } from '../domain/project-rules.ts';
 import {
-  PROJECT_DESCRIPTION_MAX,
-  PROJECT_NAME_MAX,
+  assertBoardFits,
   assertColumnDeletable,
+  assertColumnFits,
+  assertLabelFits,
   assertNameFree,
   doneColumnChange,
   newBoardColumns,
   reorderColumns,
+  validDescription,
   validName,
   type ColumnState,
 } from '../domain/settings-rules.ts';
@@ -18,12 +20,14 @@ import { deleteLabelRow, insertLabel, labelOfProject, listLabels, updateLabelRow
 import {
   columnOfProject,
   columnsOfBoard,
+  countColumnsOf,
   countTicketsIn,
   deleteColumnRow,
   insertBoard,
   insertColumns,
   listBoards,
   lockBoard,
+  lockProject,
   renameBoard,
   setCompletedAtIn,
   updateColumnRow,
@@ -85,10 +89,8 @@ export interface SettingsChanges {
 
 /** PUT …/settings: the project's name, description and Auto-Summary. Turning Auto-Summary on wakes the summary worker. */
 export async function updateSettings(ctx: BoardContext, input: SettingsChanges) {
-  const name = input.name === undefined ? undefined : validName('project', input.name, PROJECT_NAME_MAX);
-  if (input.description !== undefined && input.description.length > PROJECT_DESCRIPTION_MAX) {
-    throw new AppError('invalid_request', `A project description must be at most ${PROJECT_DESCRIPTION_MAX} characters.`, { field: 'description' });
-  }
+  const name = input.name === undefined ? undefined : validName('project', input.name);
+  if (input.description !== undefined) validDescription(input.description);
   const autoSummary = input.auto_summary ?? input.settings?.auto_summary;
   if (name === undefined && input.description === undefined && autoSummary === undefined) return getSettings(ctx);
   const project = await inTransaction(ctx, async (trx, log) => {
@@ -101,12 +103,17 @@ export async function updateSettings(ctx: BoardContext, input: SettingsChanges) 
   return getSettings({ ...ctx, project });
 }
 
-/** POST …/boards: a board with the given columns (the last is the done column) or the default ones, after the others. */
+/**
+ * POST …/boards: a board with the given columns (the last is the done column) or the default ones, after the
+ * others, within the project's limits of boards and columns.
+ */
 export async function createBoard(ctx: BoardContext, input: { name: string; columns?: string[] }) {
   const name = validName('board', input.name);
   const columns = newBoardColumns(input.columns);
   const board = await inTransaction(ctx, async (trx, log) => {
-    const boards = await listBoards(trx, ctx.project.id);
+    await lockProject(trx, ctx.dialect, ctx.project.id);
+    const [boards, columnCount] = await Promise.all([listBoards(trx, ctx.project.id), countColumnsOf(trx, ctx.project.id)]);
+    assertBoardFits({ boards: boards.length, columns: columnCount }, columns.length);
     assertNameFree('board', name, boards);
     const row: BoardRow = { id: randomUUID(), project_id: ctx.project.id, name, position: boards.reduce((max, b) => Math.max(max, b.position + 1), 0) };
     const now = ctx.now();
@@ -160,12 +167,18 @@ async function columnAnswer(ctx: BoardContext, columnId: string) {
   return presentSettingsColumn(column, columns.findIndex((c) => c.id === column.id), new Map([[column.id, await countTicketsIn(ctx.db, column.id)]]));
 }
 
-/** POST …/boards/{board_id}/columns: a column at `position` (default last); `is_done_column` makes it the done column. */
+/**
+ * POST …/boards/{board_id}/columns: a column at `position` (default last); `is_done_column` makes it the done
+ * column. Within the limits of columns of a board and of the project.
+ */
 export async function createColumn(ctx: BoardContext, input: { board_id: string; name: string; position?: number; is_done_column?: boolean }) {
   const name = validName('column', input.name);
   const id = await inTransaction(ctx, async (trx, log) => {
+    // The project's lock before the board's, as every change that takes both does.
+    await lockProject(trx, ctx.dialect, ctx.project.id);
     const board = await requireBoard(ctx, trx, input.board_id);
-    const columns = await columnsOfBoard(trx, board.id);
+    const [columns, columnCount] = await Promise.all([columnsOfBoard(trx, board.id), countColumnsOf(trx, ctx.project.id)]);
+    assertColumnFits(board.name, columns.length, columnCount);
     assertNameFree('column', name, columns);
     const row: ColumnRow = { id: randomUUID(), board_id: board.id, name, position: columns.length, is_done: 0 };
     await insertColumns(trx, [{ ...row, project_id: ctx.project.id }]);
@@ -235,12 +248,15 @@ async function requireLabel(ctx: BoardContext, db: Db, labelId: string): Promise
 /** The colour of a new label when none is given. */
 export const DEFAULT_LABEL_COLOR = '#6b7280';
 
-/** POST …/labels: a label (names unique in the project without case; colour #rgb or #rrggbb). */
+/** POST …/labels: a label (names unique in the project without case; colour #rgb or #rrggbb), within the project's limit of labels. */
 export async function createLabel(ctx: BoardContext, input: { name: string; color?: string }) {
   const name = validName('label', input.name);
   const color = validateColor(input.color ?? DEFAULT_LABEL_COLOR);
   return inTransaction(ctx, async (trx, log) => {
-    assertNameFree('label', name, await listLabels(trx, ctx.project.id));
+    await lockProject(trx, ctx.dialect, ctx.project.id);
+    const labels = await listLabels(trx, ctx.project.id);
+    assertLabelFits(labels.length);
+    assertNameFree('label', name, labels);
     const now = ctx.now();
     const row: LabelRow = { id: randomUUID(), project_id: ctx.project.id, name, color, created_at: now };
     await insertLabel(trx, row);

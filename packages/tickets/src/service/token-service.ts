@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, issueSecret } from '@switchboard/core';
 import type { BoardContext } from './board-context.ts';
-import { TOKEN_NAME_MAX, validName } from '../domain/settings-rules.ts';
+import { validName } from '../domain/settings-rules.ts';
 import { MCP_PATH } from '../http/paths.ts';
 import { insertToken, listTokens, revokeToken, type Db, type TokenRow } from '../store/project-store.ts';
 import { inTransaction } from './transaction.ts';
@@ -14,7 +14,7 @@ export function presentToken(row: TokenRow) {
 /** Issues a project token into the database and returns its secret (shown once; only its SHA-256 hash is kept). */
 export async function issueToken(db: Db, projectId: string, rawName: string, now: string): Promise<{ row: TokenRow; token: string }> {
   const secret = issueSecret('sbt_');
-  const row: TokenRow = { id: randomUUID(), project_id: projectId, name: validName('token', rawName, TOKEN_NAME_MAX), token_hash: secret.hash, hint: secret.hint, created_at: now, last_used_at: null, revoked_at: null };
+  const row: TokenRow = { id: randomUUID(), project_id: projectId, name: validName('token', rawName), token_hash: secret.hash, hint: secret.hint, created_at: now, last_used_at: null, revoked_at: null };
   await insertToken(db, row);
   return { row, token: secret.value };
 }

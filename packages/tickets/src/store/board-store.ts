@@ -35,6 +35,25 @@ export async function lockBoard(trx: Db, dialect: DialectName, projectId: string
   return query.executeTakeFirst();
 }
 
+/**
+ * Takes the project's row lock on PostgreSQL (FOR NO KEY UPDATE, as its ticket counter's update does), so
+ * changes that check a project-wide limit (boards, columns, labels) take turns and two cannot both pass it.
+ * SQLite runs one write transaction at a time anyway.
+ */
+export async function lockProject(trx: Db, dialect: DialectName, projectId: string): Promise<void> {
+  if (dialect === 'postgres') await trx.selectFrom('projects').select('id').where('id', '=', projectId).forNoKeyUpdate().execute();
+}
+
+/** Number of columns of a project, all its boards together. */
+export async function countColumnsOf(db: Db, projectId: string): Promise<number> {
+  const row = await db
+    .selectFrom('board_columns')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** A column of the project by id. */
 export async function columnOfProject(db: Db, projectId: string, columnId: string): Promise<ColumnRow | undefined> {
   return db.selectFrom('board_columns').select(['id', 'board_id', 'name', 'position', 'is_done']).where('id', '=', columnId).where('project_id', '=', projectId).executeTakeFirst();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DOC_TYPES, SEARCH_SCOPES } from '../domain/vocabulary.ts';
+import { LABELS_MAX, PROJECT_COLUMNS_MAX } from '../domain/settings-rules.ts';
 import { listColumns } from '../service/ticket-queries.ts';
 import { projectStatus } from '../service/project-status.ts';
 import { PAGE_LIMIT_MAX, allTickets, listDocumentsPage, listMembersPage } from '../service/listing-pages.ts';
@@ -17,7 +18,7 @@ export const projectTools = [
   defineTool({
     name: 'get_project_status',
     description:
-      'Call this FIRST in every session. Returns the project (key, name, settings), stats, every board with its columns (use these exact column names, never guess) and each column\'s ticket index, the 5 most recently updated tickets, documents (the README\'s first 3000 characters when Auto-Summary is on) and labels. On a large project the answer stays under 40,000 characters: a column whose index is cut says "index_truncated": true beside its exact ticket_count and keeps its most recently updated tickets (the done column its most recently completed), and "hint" says how to see the rest: list_tickets with column_name, following next_cursor.',
+      'Call this FIRST in every session. Returns the project (key, name, settings), stats, every board with its columns (use these exact column names, never guess) and each column\'s ticket index, the 5 most recently updated tickets, documents (the README\'s first 3000 characters when Auto-Summary is on) and labels. On a large project the answer stays under 40,000 characters: a column whose index is cut says "index_truncated": true beside its exact ticket_count and keeps its most recently updated tickets (the done column its most recently completed), and "hint" says how to see the rest: list_tickets with column_name, following next_cursor. Boards, columns, ticket_counts and labels are always complete; a long project description may be shortened ("description_truncated": true), and documents listed in short or in part (list_documents has them all).',
     input: z.strictObject({}),
     rest: { method: 'GET', path: '/status' },
     handler: (ctx) => projectStatus(ctx),
@@ -35,7 +36,8 @@ export const projectTools = [
   }),
   defineTool({
     name: 'list_columns',
-    description: 'All columns of all boards with name, is_done_column, board_name and ticket_count. Column names for column_name come from here or get_project_status.',
+    description:
+      `All columns of all boards with name, is_done_column, board_name and ticket_count (a project has at most ${PROJECT_COLUMNS_MAX}, so this is always the whole list). Column names for column_name come from here or get_project_status.`,
     input: z.strictObject({}),
     rest: { method: 'GET', path: '/columns' },
     handler: (ctx) => listColumns(ctx),
@@ -104,7 +106,8 @@ export const projectTools = [
   }),
   defineTool({
     name: 'list_labels',
-    description: 'All labels of the project ({id, name, color}); use their names in the labels parameter of create_ticket and update_ticket.',
+    description:
+      `All labels of the project ({id, name, color}; a project has at most ${LABELS_MAX}, so this is always the whole list); use their names in the labels parameter of create_ticket and update_ticket.`,
     input: z.strictObject({}),
     rest: { method: 'GET', path: '/labels' },
     handler: async (ctx) => ({ labels: (await listLabels(ctx.db, ctx.project.id)).map(presentLabel) }),

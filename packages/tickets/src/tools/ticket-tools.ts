@@ -2,10 +2,19 @@ import { z } from 'zod';
 import { LIST_LIMIT, PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '../domain/vocabulary.ts';
 import { addComment, convertToSubTicket, createSubTicket, createTicket, deleteTicket, moveTicket, updateTicket } from '../service/ticket-service.ts';
 import { getTicket, listTickets } from '../service/ticket-queries.ts';
+import { hasControlCharacter } from '../domain/text-rules.ts';
 import { cursorParam, defineTool, enumParam, limitParam, ticketIdParam, timestampParam } from './tool.ts';
 
 
-const title = z.string().trim().min(1).max(500).describe('Short title of the ticket.');
+// One line: a control character would cost six characters in every answer listing the title (get_project_status
+// lists five whole). U+0000 is left to the check every parameter gets (parseInput), which names it.
+const title = z
+  .string()
+  .trim()
+  .min(1)
+  .max(500)
+  .refine((text) => !hasControlCharacter(text.replaceAll('\0', '')), { error: 'must be one line: no line breaks, tabs or other control characters' })
+  .describe('Short title of the ticket (one line, at most 500 characters).');
 const description = z.string().max(100_000).describe('Markdown description: the what and why, acceptance criteria.');
 const columnName = z
   .string()

@@ -16,9 +16,11 @@ import {
 } from '../service/settings-service.ts';
 import { createProjectToken, projectTokens, revokeTokenInProject } from '../service/token-service.ts';
 import { defineTool } from './tool.ts';
+import { BOARDS_MAX, COLUMNS_MAX, LABEL_NAME_MAX, LABELS_MAX, NAME_MAX, PROJECT_COLUMNS_MAX, PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from '../domain/settings-rules.ts';
 
 const id = (what: string) => z.string().trim().min(1).describe(`The ${what}'s id (from GET /api/projects/{KEY}/settings).`);
-const name = (what: string) => z.string().describe(`The ${what}'s name (1 to 60 characters; unique without case).`);
+const name = (what: 'board' | 'column' | 'label') =>
+  z.string().describe(`The ${what}'s name (1 to ${what === 'label' ? LABEL_NAME_MAX : NAME_MAX} characters, one line, no " or \\; unique without case).`);
 const position = z.number().int().min(0).describe('Place on the board, from 0 (the first column); past the end means last.');
 const isDone = z.boolean().describe('true makes this the board\'s done column (the previous one becomes an ordinary column).');
 const color = z.string().describe('#rgb or #rrggbb, e.g. #e11d48.');
@@ -49,8 +51,8 @@ export const webEndpoints = [
     name: 'update_settings',
     description: 'Changes the project\'s name, description or Auto-Summary; answers the settings.',
     input: z.strictObject({
-      name: z.string().describe('The project\'s name (1 to 200 characters).').optional(),
-      description: z.string().describe('The project\'s description (at most 10,000 characters).').optional(),
+      name: z.string().describe(`The project's name (1 to ${PROJECT_NAME_MAX} characters, one line).`).optional(),
+      description: z.string().describe(`The project's description (at most ${PROJECT_DESCRIPTION_MAX} characters).`).optional(),
       auto_summary: z.boolean().describe('Auto-Summary on or off.').optional(),
       settings: z.strictObject({ auto_summary: z.boolean().optional() }).describe('The same Auto-Summary, as GET answers it.').optional(),
     }),
@@ -60,7 +62,7 @@ export const webEndpoints = [
   }),
   defineTool({
     name: 'create_board',
-    description: 'Adds a board after the others, with the given columns (the last is the done column) or the default ones.',
+    description: `Adds a board after the others, with the given columns (the last is the done column) or the default ones. A project has at most ${BOARDS_MAX} boards and ${PROJECT_COLUMNS_MAX} columns in all, a board at most ${COLUMNS_MAX} columns.`,
     input: z.strictObject({
       name: name('board'),
       columns: z.array(z.string()).describe('Column names in order; the last is the done column. Default: Backlog, To Do, In Progress, Review, Done.').optional(),
@@ -79,7 +81,7 @@ export const webEndpoints = [
   }),
   defineTool({
     name: 'create_column',
-    description: 'Adds a column to a board (default last).',
+    description: `Adds a column to a board (default last). A board has at most ${COLUMNS_MAX} columns, a project ${PROJECT_COLUMNS_MAX} in all.`,
     input: z.strictObject({ board_id: id('board'), name: name('column'), position: position.optional(), is_done_column: isDone.optional() }),
     rest: { method: 'POST', path: '/boards/{id}/columns', idParam: 'board_id', status: 201 },
     mcp: false,
@@ -103,7 +105,7 @@ export const webEndpoints = [
   }),
   defineTool({
     name: 'create_label',
-    description: 'Adds a label (default colour #6b7280).',
+    description: `Adds a label (default colour #6b7280). A project has at most ${LABELS_MAX} labels.`,
     input: z.strictObject({ name: name('label'), color: color.optional() }),
     rest: { method: 'POST', path: '/labels', status: 201 },
     mcp: false,

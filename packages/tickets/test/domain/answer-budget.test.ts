@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ANSWER_BUDGET, AnswerRoom, answerCost, entryCost, fillInTurns, replacingNullCost } from '../../src/domain/answer-budget.ts';
 import { decodeCursor, encodeCursor } from '../../src/domain/cursor.ts';
-import { MOST_INDEX_ENTRIES, candidatesPerColumn, chooseDocuments, cutIndexes, keepOrder, type IndexedTicket } from '../../src/domain/status-rules.ts';
+import { DESCRIPTION_ROOM, MOST_INDEX_ENTRIES, candidatesPerColumn, chooseDocuments, clipDescription, cutIndexes, keepOrder, type IndexedTicket } from '../../src/domain/status-rules.ts';
 
 /** The JSON-RPC response a tool result travels in (the shape the MCP server writes), and its text. */
 function mcpResponse(answer: unknown): { text: string; response: string } {
@@ -138,4 +138,18 @@ describe('get_project_status cuts', () => {
     const three = sum(documents.slice(0, 3).map((doc) => doc.compact));
     expect(chooseDocuments(documents, three)).toEqual({ entries: [0, 3, 4].map((i) => documents[i].compact), form: 'compact', truncated: true });
   });
+
+  it('shortens a description to its first 3000 characters, fewer when escapes make those cost more', () => {
+    expect(clipDescription('Short and plain.')).toEqual({ text: 'Short and plain.', truncated: false });
+    expect(clipDescription('x'.repeat(3000))).toEqual({ text: 'x'.repeat(3000), truncated: false });
+    expect(clipDescription('x'.repeat(10_000))).toEqual({ text: 'x'.repeat(3000), truncated: true });
+    const fits = (text: string) => new AnswerRoom({ text: 0, response: 0 }, DESCRIPTION_ROOM).fits(answerCost(text));
+    // A double quote costs 2 characters of text and 6 of response, a control character 6 and 13: the longest prefix that fits.
+    for (const character of ['"', '\n', '\u0001', '😀']) {
+      const { text, truncated } = clipDescription(character.repeat(5000));
+      expect([truncated, fits(text), fits(text + character)], JSON.stringify(character)).toEqual([true, true, false]);
+    }
+    expect(clipDescription('\u0001'.repeat(5000)).text).toHaveLength(461);
+  });
 });
+

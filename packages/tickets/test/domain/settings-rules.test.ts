@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { assertColumnDeletable, assertNameFree, doneColumnChange, newBoardColumns, reorderColumns, validName } from '../../src/domain/settings-rules.ts';
+import {
+  assertBoardFits,
+  assertColumnDeletable,
+  assertColumnFits,
+  assertLabelFits,
+  assertNameFree,
+  doneColumnChange,
+  newBoardColumns,
+  reorderColumns,
+  validDescription,
+  validName,
+} from '../../src/domain/settings-rules.ts';
 
 const columns = [
   { id: 'a', name: 'Backlog', isDone: false },
@@ -11,7 +22,36 @@ describe('settings rules', () => {
   it('trims names and refuses empty or too long ones', () => {
     expect(validName('column', '  Review ')).toBe('Review');
     expect(() => validName('board', ' ')).toThrow('A board name must not be empty.');
-    expect(() => validName('label', 'x'.repeat(61))).toThrow('A label name must be at most 60 characters.');
+    expect(() => validName('label', 'x'.repeat(51))).toThrow('A label name must be at most 50 characters.');
+    expect(() => validName('column', 'x'.repeat(61))).toThrow('A column name must be at most 60 characters.');
+  });
+
+  it('keeps names on one line, and board, column and label names free of the characters JSON escapes', () => {
+    for (const bad of ['In\nProgress', 'Tab\there', 'Bell\u0007', 'C1\u0085']) {
+      expect(() => validName('column', bad)).toThrow('A column name must be one line: no line breaks, tabs or other control characters.');
+      expect(() => validName('project', bad)).toThrow('A project name must be one line: no line breaks, tabs or other control characters.');
+    }
+    expect(() => validName('label', 'say "hi"')).toThrow('A label name must not contain double quotes (") or backslashes (\\).');
+    expect(() => validName('board', 'back\\slash')).toThrow('A board name must not contain double quotes (") or backslashes (\\).');
+    expect(validName('project', 'The "Phoenix" rewrite')).toBe('The "Phoenix" rewrite');
+    expect(validName('label', 'x'.repeat(50))).toBe('x'.repeat(50));
+    expect(validName('column', ' Ünïcödé 😀 / it\'s fine ')).toBe('Ünïcödé 😀 / it\'s fine');
+    expect(() => validName('project', 'x'.repeat(201))).toThrow('A project name must be at most 200 characters.');
+    expect(() => validName('token', 'x'.repeat(101))).toThrow('A token name must be at most 100 characters.');
+    expect(() => validDescription('x'.repeat(10_001))).toThrow('A project description must be at most 10000 characters.');
+  });
+
+  it('bounds boards, columns and labels per project so that every listing fits its answer', () => {
+    expect(() => assertBoardFits({ boards: 9, columns: 35 }, 5)).not.toThrow();
+    expect(() => assertBoardFits({ boards: 10, columns: 10 }, 1)).toThrow('A project has at most 10 boards and this one has 10: add columns to one of them instead.');
+    expect(() => assertBoardFits({ boards: 3, columns: 36 }, 5)).toThrow(
+      'A project has at most 40 columns on all its boards together and this one has 36: a board of 5 more would pass that. Give the board fewer columns, or delete empty ones first.',
+    );
+    expect(() => assertColumnFits('Main', 29, 39)).not.toThrow();
+    expect(() => assertColumnFits('Main', 30, 30)).toThrow('A board has at most 30 columns and "Main" has 30: delete an empty column first.');
+    expect(() => assertColumnFits('Ops', 5, 40)).toThrow('A project has at most 40 columns on all its boards together and this one has 40: delete an empty column first.');
+    expect(() => assertLabelFits(49)).not.toThrow();
+    expect(() => assertLabelFits(50)).toThrow('A project has at most 50 labels and this one has 50: delete one it no longer uses first.');
   });
 
   it('compares names without case, except with the one being renamed', () => {
