@@ -61,6 +61,11 @@ const MINIMAP_COLORS: Record<string, string> = {
   output: '#15803d',
 };
 const MINIMAP_SIZE = { width: 168, height: 112 };
+// Props React Flow copies into its store whenever they are a new object: a literal would be copied on every
+// render of the canvas (each copy runs every node's, edge's and minimap node's store selector).
+const SNAP_GRID: [number, number] = [8, 8];
+const DEFAULT_EDGE_OPTIONS = { interactionWidth: 16 };
+const MULTI_SELECTION_KEYS = ['Meta', 'Control'];
 const minimapColor = (node: { type?: string }) => MINIMAP_COLORS[node.type ?? ''] ?? '#94a3b8';
 
 interface Drawn {
@@ -73,10 +78,12 @@ interface Drawn {
 /**
  * The store's nodes with what the canvas shows on each element: `aria-invalid`
  * and the problem as `title`, the run's `data-status`. A node whose inputs did
- * not change keeps its object, so React Flow leaves it alone.
+ * not change keeps its object, so React Flow leaves it alone; when none changed
+ * the array is the previous one, so React Flow does not take in the nodes again.
  */
 function useDrawnNodes(nodes: CanvasNode[], problems: Record<string, string>, status: Readonly<Record<string, NodeStatus>>): CanvasNode[] {
   const cache = useRef(new Map<string, Drawn>());
+  const previous = useRef<CanvasNode[]>([]);
   return useMemo(() => {
     const next = new Map<string, Drawn>();
     const drawn = nodes.map((source) => {
@@ -103,6 +110,9 @@ function useDrawnNodes(nodes: CanvasNode[], problems: Record<string, string>, st
       return node;
     });
     cache.current = next;
+    const last = previous.current;
+    if (drawn.length === last.length && drawn.every((node, i) => node === last[i])) return last;
+    previous.current = drawn;
     return drawn;
   }, [nodes, problems, status]);
 }
@@ -181,16 +191,16 @@ export function FlowCanvas({ onNodeOpen, onReady }: { onNodeOpen?: (id: string) 
           onDrop={onDrop}
           // Delete and Backspace go through the page's shortcuts, which keep switch branches in step.
           deleteKeyCode={null}
-          multiSelectionKeyCode={['Meta', 'Control']}
+          multiSelectionKeyCode={MULTI_SELECTION_KEYS}
           selectionKeyCode="Shift"
           snapToGrid
-          snapGrid={[8, 8]}
+          snapGrid={SNAP_GRID}
           minZoom={0.1}
           maxZoom={2}
           defaultViewport={viewport}
           fitViewOptions={FIT}
           onlyRenderVisibleElements={visibleOnly}
-          defaultEdgeOptions={{ interactionWidth: 16 }}
+          defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
           aria-label="Flow canvas"
         >
           <Background variant={BackgroundVariant.Dots} gap={16} size={1} color="#d4d4dc" />
