@@ -13,6 +13,8 @@ export function webUiConfig(root: string, outDir: string): UserConfig {
       outDir,
       emptyOutDir: true,
       sourcemap: false,
+      // .vite/manifest.json: which chunks and CSS each page's module needs, so the service can preload them with the page's HTML.
+      manifest: true,
       // The canvas chunk is the largest and is loaded only on the builder page.
       chunkSizeWarningLimit: 600,
       reportCompressedSize: false,

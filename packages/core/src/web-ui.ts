@@ -1,14 +1,82 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { FastifyRequest } from 'fastify';
 import type { App } from './http-server.ts';
+import { sessionTokenOf } from './web-session.ts';
+
+/**
+ * What a page needs before it can draw, fetched while its HTML is parsed instead of one after the other
+ * (HTML → entry script → the page's lazy chunk → its API reads).
+ */
+export interface PagePreloads {
+  /** The page's source modules as the Vite manifest names them (e.g. `src/pages/builder-page.tsx`): their chunks, the chunks they import and their CSS. */
+  modules?: string[];
+  /**
+   * GET requests of the page's API (same-origin paths, exactly as the page's code writes them): the
+   * page's first `fetch` of each takes the answer instead of asking again. Read once: a later fetch
+   * goes to the service.
+   */
+  fetches?: string[];
+}
 
 /** Where a service's built UI is and which URL patterns are its pages. */
 export interface WebUiOptions {
-  /** The Vite build's output: `index.html`, `assets/`, `favicon.svg`. */
+  /** The Vite build's output: `index.html`, `assets/`, `favicon.svg`, `.vite/manifest.json`. */
   dir: string;
   /** Route patterns that answer the UI's `index.html` (the client router shows the page), e.g. `/`, `/orgs/*`. */
   pages: string[];
+  /**
+   * What a page needs first, by its URL's path segments (decoded; `/orgs/acme/flows` is `['orgs', 'acme', 'flows']`);
+   * `signedIn`: the request carries a session cookie (valid or not).
+   */
+  preloads?: (page: { segments: string[]; signedIn: boolean }) => PagePreloads | undefined;
+}
+
+/** A chunk of the Vite manifest (`build.manifest`). */
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  css?: string[];
+}
+
+const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The `<link>` tags of `preloads`, leaving out files `html` already loads. */
+function preloadLinks(preloads: PagePreloads, manifest: Record<string, ManifestChunk>, html: string): string {
+  const links: string[] = [];
+  for (const path of preloads.fetches ?? []) {
+    // Only the service's own paths: `//host` would be another origin.
+    if (path.startsWith('/') && !path.startsWith('//')) links.push(`<link rel="preload" as="fetch" crossorigin href="${attribute(path)}">`);
+  }
+  const scripts = new Set<string>();
+  const styles = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || scripts.has(chunk.file)) return;
+    scripts.add(chunk.file);
+    for (const css of chunk.css ?? []) styles.add(css);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  for (const module of preloads.modules ?? []) visit(module);
+  const loaded = (file: string) => html.includes(`/${file}"`);
+  // Crossorigin as the module loader and Vite's CSS loader ask for them, so the browser uses these answers.
+  for (const file of scripts) if (!loaded(file)) links.push(`<link rel="modulepreload" crossorigin href="/${attribute(file)}">`);
+  for (const file of styles) if (!loaded(file)) links.push(`<link rel="preload" as="style" crossorigin href="/${attribute(file)}">`);
+  return links.join('');
+}
+
+/** The decoded segments of a request URL's path (undefined when one is not valid percent-encoding). */
+function pathSegments(url: string): string[] | undefined {
+  try {
+    return url
+      .split('?')[0]!
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => decodeURIComponent(segment));
+  } catch {
+    return undefined;
+  }
 }
 
 // The UI talks only to its own service; inline styles are React Flow's and the kit's positioning.
@@ -39,9 +107,29 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 export async function registerWebUi(app: App, options: WebUiOptions): Promise<void> {
   const fastifyStatic = (await import('@fastify/static')).default;
   const indexFile = join(options.dir, 'index.html');
+  const manifestFile = join(options.dir, '.vite', 'manifest.json');
   let index: string | undefined;
+  let manifest: Record<string, ManifestChunk> | undefined;
   // Read when first asked: a UI built after the service started is picked up without a restart.
-  const readIndex = () => (index ??= existsSync(indexFile) ? readFileSync(indexFile, 'utf8') : undefined);
+  const readIndex = () => {
+    if (index === undefined && existsSync(indexFile)) {
+      index = readFileSync(indexFile, 'utf8');
+      try {
+        manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+      } catch {
+        // A build without a manifest serves its pages without preloads.
+        manifest = {};
+      }
+    }
+    return index;
+  };
+  const withPreloads = (html: string, request: FastifyRequest): string => {
+    if (!options.preloads) return html;
+    const segments = pathSegments(request.url);
+    const preloads = segments && options.preloads({ segments, signedIn: sessionTokenOf(request) !== undefined });
+    const links = preloads ? preloadLinks(preloads, manifest ?? {}, html) : '';
+    return links ? html.replace('</head>', `${links}</head>`) : html;
+  };
 
   await app.register(fastifyStatic, {
     root: join(options.dir, 'assets'),
@@ -60,7 +148,7 @@ export async function registerWebUi(app: App, options: WebUiOptions): Promise<vo
     return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(readFileSync(file));
   });
 
-  const page = async (_request: unknown, reply: import('fastify').FastifyReply) => {
+  const page = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const html = readIndex();
     reply
       .header('content-security-policy', CONTENT_SECURITY_POLICY)
@@ -69,7 +157,7 @@ export async function registerWebUi(app: App, options: WebUiOptions): Promise<vo
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8');
     if (!html) return reply.status(503).send(NOT_BUILT);
-    return reply.send(html);
+    return reply.send(withPreloads(html, request));
   };
   for (const url of options.pages) app.get(url, { schema: { hide: true } }, page);
 }

@@ -63,3 +63,57 @@ describe('a service serving its web UI', () => {
     expect(packageDirOf(new URL('../src/web-ui.ts', import.meta.url).href)).toBe(join(import.meta.dirname, '..'));
   });
 });
+
+describe('a page served with what it needs first', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sb-web-ui-preload-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("names the page's chunks, the chunks they import and their CSS, and its first API reads, in the page's head", async () => {
+    const dir = join(root, 'built');
+    mkdirSync(join(dir, 'assets'), { recursive: true });
+    mkdirSync(join(dir, '.vite'), { recursive: true });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><head><script type="module" crossorigin src="/assets/index-1.js"></script></head><body></body>');
+    writeFileSync(
+      join(dir, '.vite', 'manifest.json'),
+      JSON.stringify({
+        'index.html': { file: 'assets/index-1.js', imports: ['_shared-2.js'] },
+        '_shared-2.js': { file: 'assets/shared-2.js' },
+        'src/pages/canvas.tsx': { file: 'assets/canvas-3.js', imports: ['index.html', '_shared-2.js', '_graph-4.js'], css: ['assets/canvas-5.css'] },
+        '_graph-4.js': { file: 'assets/graph-4.js', css: ['assets/graph-6.css'] },
+      }),
+    );
+    const seen: Array<{ segments: string[]; signedIn: boolean }> = [];
+    const app = createHttpServer({ logger: createLogger({ service: 'test', level: 'silent' }), bodyLimit: 1024 });
+    await registerWebUi(app, {
+      dir,
+      pages: ['/', '/orgs/*'],
+      preloads: (page) => {
+        seen.push(page);
+        if (page.segments[2] !== 'canvas') return { fetches: ['/api/session'] };
+        return { modules: ['src/pages/canvas.tsx', 'src/pages/unknown.tsx'], fetches: ['/api/session', `/api/orgs/${encodeURIComponent(page.segments[1])}/graph`, '//elsewhere.example/x', 'https://elsewhere.example/y'] };
+      },
+    });
+    await app.ready();
+
+    const canvas = await app.inject({ url: '/orgs/a%22b%3Cc/canvas?x=1', headers: { cookie: 'sb_session=abc' } });
+    expect(canvas.statusCode).toBe(200);
+    expect(canvas.body).toBe(
+      '<!doctype html><head><script type="module" crossorigin src="/assets/index-1.js"></script>' +
+        '<link rel="preload" as="fetch" crossorigin href="/api/session">' +
+        '<link rel="preload" as="fetch" crossorigin href="/api/orgs/a%22b%3Cc/graph">' +
+        '<link rel="modulepreload" crossorigin href="/assets/canvas-3.js">' +
+        '<link rel="modulepreload" crossorigin href="/assets/shared-2.js">' +
+        '<link rel="modulepreload" crossorigin href="/assets/graph-4.js">' +
+        '<link rel="preload" as="style" crossorigin href="/assets/canvas-5.css">' +
+        '<link rel="preload" as="style" crossorigin href="/assets/graph-6.css">' +
+        '</head><body></body>',
+    );
+    const home = await app.inject({ url: '/' });
+    expect(home.body).toBe('<!doctype html><head><script type="module" crossorigin src="/assets/index-1.js"></script><link rel="preload" as="fetch" crossorigin href="/api/session"></head><body></body>');
+    expect(seen).toEqual([
+      { segments: ['orgs', 'a"b<c', 'canvas'], signedIn: true },
+      { segments: [], signedIn: false },
+    ]);
+    await app.close();
+  });
+});

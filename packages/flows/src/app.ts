@@ -12,6 +12,7 @@ import {
   registerWebUi,
   type App,
   type Database,
+  type PagePreloads,
   type PlatformTables,
   type SessionUser,
 } from '@switchboard/core';
@@ -31,6 +32,34 @@ import { AbandonedRunSweeper } from './worker/abandoned-runs.ts';
 
 /** URL patterns of the dashboard's pages (design/web.md, "Flows UI"). */
 export const FLOWS_UI_PAGES = ['/', '/login', '/orgs/*', '/flows/*'];
+
+/** The lazily loaded page module of each organization section (packages/flows/web/src/app.tsx's routes). */
+const ORG_PAGE_MODULES: Record<string, string> = {
+  '': 'src/pages/overview-page.tsx',
+  flows: 'src/pages/flows-page.tsx',
+  runs: 'src/pages/runs-page.tsx',
+  knowledge: 'src/pages/knowledge-page.tsx',
+  tokens: 'src/pages/tokens-page.tsx',
+  providers: 'src/pages/providers-page.tsx',
+  secrets: 'src/pages/secrets-page.tsx',
+};
+
+/**
+ * What a dashboard page needs first, loaded with its HTML: the session check (every page), the page's
+ * chunk, and a flow's canvas its flow (as builder-api.ts asks for it; only with a session cookie).
+ */
+export function flowsPagePreloads({ segments, signedIn }: { segments: string[]; signedIn: boolean }): PagePreloads {
+  const fetches = ['/api/session'];
+  if (segments[0] !== 'orgs' || !segments[1] || segments.length > 5) return { fetches };
+  const [, org, section = '', id, more] = segments;
+  let module: string | undefined;
+  if (section === 'flows' && id) {
+    module = more === 'api' ? 'src/pages/flow-api-page.tsx' : more === undefined ? 'src/pages/builder-page.tsx' : undefined;
+    if (more === undefined && signedIn) fetches.push(`/api/llm/${encodeURIComponent(org)}/flows/${encodeURIComponent(id)}`);
+  } else if (section === 'runs' && id && more === undefined) module = 'src/pages/run-page.tsx';
+  else if (id === undefined) module = ORG_PAGE_MODULES[section];
+  return { fetches, modules: module ? [module] : [] };
+}
 
 /** Options for tests. */
 export interface BuildOptions {
@@ -99,7 +128,7 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   registerRunRoutes(app, { runs });
   registerKnowledgeRoutes(app, { knowledge: stores.knowledge, knowledgeBases: stores.knowledgeBases, memory: stores.memory, flows: stores.flows, providers: stores.providers });
   // The dashboard (packages/flows/web, built into dist/web): page URLs answer its index.html.
-  await registerWebUi(app, { dir: join(packageDirOf(import.meta.url), 'dist', 'web'), pages: FLOWS_UI_PAGES });
+  await registerWebUi(app, { dir: join(packageDirOf(import.meta.url), 'dist', 'web'), pages: FLOWS_UI_PAGES, preloads: flowsPagePreloads });
   registerManageRoutes(app, { admin: stores.admin, flows: stores.flows, orgs: stores.orgs, runs: stores.runs, recorder, publicBaseUrl: config.publicBaseUrl });
   registerSecretRoutes(app, stores.secrets);
 

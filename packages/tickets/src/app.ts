@@ -12,6 +12,7 @@ import {
   registerWebUi,
   type App,
   type Database,
+  type PagePreloads,
   type PlatformTables,
   type SessionUser,
   type WakeBus,
@@ -50,6 +51,26 @@ export interface BuildOptions {
 
 /** URL patterns of the web UI's pages (design/web.md, "Ticket board UI"): they answer its index.html. */
 export const TICKETS_UI_PAGES = ['/', '/login', '/projects/*', '/tickets/*'];
+
+/** The lazily loaded page module of each project section (packages/tickets/web/src/app.tsx). */
+const PROJECT_PAGE_MODULES: Record<string, string> = {
+  board: 'src/board/board-page.tsx',
+  documents: 'src/pages/documents-page.tsx',
+  search: 'src/pages/search-page.tsx',
+  settings: 'src/settings/settings-page.tsx',
+};
+
+/**
+ * What a board page needs first, loaded with its HTML: the session check (every page) and the page's
+ * chunk (a ticket's URL: the board's and the ticket panel's). The board's own read depends on the board
+ * last shown in the browser, so the page's entry starts it (board/preload.ts).
+ */
+export function ticketsPagePreloads({ segments }: { segments: string[] }): PagePreloads {
+  const fetches = ['/api/session'];
+  if (segments[0] === 'tickets' && segments.length === 2) return { fetches, modules: ['src/board/board-page.tsx', 'src/ticket/ticket-panel.tsx'] };
+  const module = segments[0] === 'projects' && segments[1] ? PROJECT_PAGE_MODULES[segments[2] ?? ''] : undefined;
+  return { fetches, modules: module ? [module] : [] };
+}
 
 /** The wake-up channel: TICKETS_EVENTS_CHANNEL, else one per database schema (test runs and deployments sharing a server stay apart). */
 function eventsChannel(config: TicketsConfig, schema: string): string {
@@ -162,7 +183,7 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
   registerMcpEndpoint(app);
   registerEventRoutes(app, { hub, stillAllowed: (request) => stillAllowed(resolver, request), recheckMs: config.events.recheckMs, heartbeatMs: config.events.heartbeatMs });
   // The board's web UI (packages/tickets/web, built into dist/web): page URLs answer its index.html.
-  await registerWebUi(app, { dir: join(packageDirOf(import.meta.url), 'dist', 'web'), pages: TICKETS_UI_PAGES });
+  await registerWebUi(app, { dir: join(packageDirOf(import.meta.url), 'dist', 'web'), pages: TICKETS_UI_PAGES, preloads: ticketsPagePreloads });
 
   if (config.summary.worker) {
     worker.start();

@@ -168,12 +168,21 @@ describeInBrowser('the canvas builder: Run panel, untrusted text, a big flow', (
     expect(dialogs).toEqual([]);
   });
 
-  it('opens a 200-node flow laid out left to right', async () => {
+  it('opens a 200-node flow laid out left to right, drawing only the nodes in view from the first frame', async () => {
     await h.save(bigFlow(200, 'big'));
+    // The most nodes the page ever held while it opened the flow.
+    await page.addInitScript(`(() => {
+      window.__mostNodes = 0;
+      new MutationObserver(() => {
+        window.__mostNodes = Math.max(window.__mostNodes, document.querySelectorAll('.react-flow__node').length);
+      }).observe(document, { childList: true, subtree: true });
+    })()`);
     await canvas.open(h.base, 'acme', 'big');
-    // Only the nodes in view are drawn.
+    // Only the nodes in view are drawn, and never all of them first (to be measured, then culled).
     await expect.poll(() => canvas.nodes().count()).toBeGreaterThan(10);
-    expect(await canvas.nodes().count()).toBeLessThan(200);
+    const inView = await canvas.nodes().count();
+    expect(inView).toBeLessThan(200);
+    expect(await page.evaluate('window.__mostNodes')).toBeLessThanOrEqual(inView + 10);
     await expect.poll(() => canvas.problemTexts()).toEqual([]);
     expect(await page.getByRole('region', { name: 'Flow settings' }).getByText('200 nodes · 208 edges').count()).toBe(1);
     await screenshot(page, 'canvas-big-flow');

@@ -5,6 +5,9 @@ import { describeInBrowser, screenshot } from '@switchboard/web-kit/testing';
 import { startUiHarness, type UiHarness } from '../helpers/ui-harness.ts';
 import { everyNodeType } from '../web/fixtures.ts';
 import { CanvasPage } from './canvas-page.ts';
+import { approximateHandles } from '../../web/src/canvas/handles.ts';
+import { canvasNode } from '../../web/src/canvas/convert.ts';
+import type { DefNode } from '../../web/src/canvas/definition.ts';
 
 type Definition = { name: string; nodes: Array<{ id: string; type: string; data: Record<string, unknown>; position?: { x: number; y: number } }>; edges: unknown[] } & Record<string, unknown>;
 
@@ -141,6 +144,28 @@ describeInBrowser('the canvas builder in the browser', () => {
       if (node.position) expect(saved.nodes[index].position).toEqual(node.position);
       else expect(saved.nodes[index].position).toEqual({ x: expect.any(Number), y: expect.any(Number) });
     }
+
+    // The handles a node is given before it is drawn (so a big flow draws only the nodes in view) are
+    // where the drawn node's handles are, within 2 px: an edge to a node out of view ends at its handle.
+    const drawn = await page.locator('.react-flow__node').evaluateAll((elements) =>
+      elements.map((element) => {
+        const box = element.getBoundingClientRect();
+        const zoom = box.width / (element as HTMLElement).offsetWidth;
+        const handles = [...element.querySelectorAll<HTMLElement>('.react-flow__handle')].map((handle) => {
+          const at = handle.getBoundingClientRect();
+          return { id: handle.dataset.handleid ?? '', x: (at.left - box.left) / zoom, y: (at.top - box.top) / zoom };
+        });
+        return { id: element.getAttribute('data-id') ?? '', handles: handles.sort((a, b) => a.id.localeCompare(b.id)) };
+      }),
+    );
+    const near = (value: number) => ({ asymmetricMatch: (actual: number) => Math.abs(actual - value) <= 2, toString: () => `${value} ± 2` });
+    const approximated = definition.nodes.map((node) => ({
+      id: node.id,
+      handles: approximateHandles(canvasNode(node as DefNode, { x: 0, y: 0 }))
+        .map((handle) => ({ id: handle.id ?? '', x: near(handle.x), y: near(handle.y) }))
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    }));
+    expect(drawn).toEqual(approximated);
   });
 
   it('marks a dangling reference and a cycle on the node and in Problems, and shows the server refusing what only it knows', async () => {

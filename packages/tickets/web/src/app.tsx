@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import { EmptyState, Loading, SessionGate, useSession } from '@switchboard/web-kit';
 import type { TicketsSessionExtra } from './api/types.ts';
@@ -7,7 +7,27 @@ import { ProjectProvider } from './project-context.tsx';
 import { paths, projectOfTicketKey } from './routes.ts';
 import { Shell } from './shell.tsx';
 
-const BoardPage = lazy(() => import('./board/board-page.tsx'));
+type BoardPageComponent = ComponentType<{ ticketKey: string | undefined }>;
+let LoadedBoardPage: BoardPageComponent | undefined;
+const loadBoardPage = () =>
+  import('./board/board-page.tsx').then((module) => {
+    LoadedBoardPage = module.default;
+    return module;
+  });
+// A board or ticket opened directly (a link, a reload) fetches the board's chunk alongside the session check
+// (the service names it in the page's HTML, so it is usually loaded already).
+if (/^\/(projects\/[^/]+\/board|tickets\/[^/]+)\/?$/.test(window.location.pathname)) void loadBoardPage();
+const LazyBoardPage = lazy(loadBoardPage);
+
+/**
+ * The board: drawn at once when its chunk is already loaded, else lazily. A lazy page suspends even
+ * then, and React reveals suspended content no sooner than 300 ms after its fallback. Chosen once per
+ * mount, so a loaded board is never remounted.
+ */
+function BoardPage({ ticketKey }: { ticketKey: string | undefined }) {
+  const [Page] = useState<BoardPageComponent>(() => LoadedBoardPage ?? LazyBoardPage);
+  return <Page ticketKey={ticketKey} />;
+}
 const DocumentsPage = lazy(() => import('./pages/documents-page.tsx'));
 const SearchPage = lazy(() => import('./pages/search-page.tsx'));
 const SettingsPage = lazy(() => import('./settings/settings-page.tsx'));

@@ -1,3 +1,5 @@
+// First, before React and the app are evaluated: the board's read starts as soon as the page's script runs.
+import './board/start-preload.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
@@ -5,9 +7,6 @@ import { ToastProvider } from '@switchboard/web-kit';
 import '@switchboard/web-kit/styles.css';
 import './board.css';
 import { App } from './app.tsx';
-import { preloadBoard } from './board/preload.ts';
-
-preloadBoard(window.location.pathname, window.location.search);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -19,6 +19,7 @@ import {
   type Viewport,
 } from '@xyflow/react';
 import type { CanvasNode } from './convert.ts';
+import { approximateHandles } from './handles.ts';
 import { KIND_INFO, type NodeKind } from './kinds.ts';
 import { nodeTypes } from './nodes/index.ts';
 import { useBuilder, useBuilderStore } from '../builder/use-builder.ts';
@@ -77,7 +78,8 @@ interface Drawn {
 
 /**
  * The store's nodes with what the canvas shows on each element: `aria-invalid`
- * and the problem as `title`, the run's `data-status`. A node whose inputs did
+ * and the problem as `title`, the run's `data-status`; an unmeasured node its
+ * approximate handles. A node whose inputs did
  * not change keeps its object, so React Flow leaves it alone; when none changed
  * the array is the previous one, so React Flow does not take in the nodes again.
  */
@@ -102,6 +104,8 @@ function useDrawnNodes(nodes: CanvasNode[], problems: Record<string, string>, st
       if (state) attributes['data-status'] = state;
       const node: CanvasNode = {
         ...source,
+        // Until measured: where its handles are, so React Flow draws it only when in view (handles.ts).
+        ...(source.measured?.width === undefined ? { handles: approximateHandles(source) } : {}),
         ariaLabel: `${KIND_INFO[source.type as NodeKind]?.name ?? source.type} node ${source.id}`,
         // Typed as React's div attributes, which do not list data-*; React passes them on as they are.
         domAttributes: attributes as CanvasNode['domAttributes'],
