@@ -92,10 +92,15 @@ export class SessionStore {
  * (an onRequest hook registered before the plugin's runs first).
  */
 export function sessionTokenOf(request: FastifyRequest): string | undefined {
+  return cookiesOf(request)[SESSION_COOKIE] || undefined;
+}
+
+/** A request's cookies: as @fastify/cookie parsed them, else from the header (a service without the plugin). */
+export function cookiesOf(request: FastifyRequest): Readonly<Record<string, string | undefined>> {
   const parsed = request.cookies as Record<string, string | undefined> | null | undefined;
-  if (parsed) return parsed[SESSION_COOKIE] || undefined;
+  if (parsed) return parsed;
   const header = request.headers.cookie;
-  return header ? fastifyCookie.parse(header)[SESSION_COOKIE] || undefined : undefined;
+  return header ? fastifyCookie.parse(header) : {};
 }
 
 /** Whether the cookie gets `Secure`: PUBLIC_BASE_URL is https (TLS ends at a proxy), or the request itself came over TLS. */

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyRequest } from 'fastify';
 import type { App } from './http-server.ts';
-import { sessionTokenOf } from './web-session.ts';
+import { cookiesOf, sessionTokenOf } from './web-session.ts';
 
 /**
  * What a page needs before it can draw, fetched while its HTML is parsed instead of one after the other
@@ -20,17 +20,26 @@ export interface PagePreloads {
   fetches?: string[];
 }
 
+/** A page's request as `preloads` sees it. */
+export interface PageRequest {
+  /** The URL's path segments, decoded: `/orgs/acme/flows` is `['orgs', 'acme', 'flows']`. */
+  segments: string[];
+  /** The URL's query. */
+  query: URLSearchParams;
+  /** The request's cookies (decoded values). */
+  cookies: Readonly<Record<string, string | undefined>>;
+  /** The request carries a session cookie (valid or not). */
+  signedIn: boolean;
+}
+
 /** Where a service's built UI is and which URL patterns are its pages. */
 export interface WebUiOptions {
   /** The Vite build's output: `index.html`, `assets/`, `favicon.svg`, `.vite/manifest.json`. */
   dir: string;
   /** Route patterns that answer the UI's `index.html` (the client router shows the page), e.g. `/`, `/orgs/*`. */
   pages: string[];
-  /**
-   * What a page needs first, by its URL's path segments (decoded; `/orgs/acme/flows` is `['orgs', 'acme', 'flows']`);
-   * `signedIn`: the request carries a session cookie (valid or not).
-   */
-  preloads?: (page: { segments: string[]; signedIn: boolean }) => PagePreloads | undefined;
+  /** What a page needs first (see PageRequest). */
+  preloads?: (page: PageRequest) => PagePreloads | undefined;
 }
 
 /** A chunk of the Vite manifest (`build.manifest`). */
@@ -126,7 +135,15 @@ export async function registerWebUi(app: App, options: WebUiOptions): Promise<vo
   const withPreloads = (html: string, request: FastifyRequest): string => {
     if (!options.preloads) return html;
     const segments = pathSegments(request.url);
-    const preloads = segments && options.preloads({ segments, signedIn: sessionTokenOf(request) !== undefined });
+    const search = request.url.indexOf('?');
+    const preloads =
+      segments &&
+      options.preloads({
+        segments,
+        query: new URLSearchParams(search < 0 ? '' : request.url.slice(search + 1)),
+        cookies: cookiesOf(request),
+        signedIn: sessionTokenOf(request) !== undefined,
+      });
     const links = preloads ? preloadLinks(preloads, manifest ?? {}, html) : '';
     return links ? html.replace('</head>', `${links}</head>`) : html;
   };

@@ -82,20 +82,20 @@ describe('a page served with what it needs first', () => {
         '_graph-4.js': { file: 'assets/graph-4.js', css: ['assets/graph-6.css'] },
       }),
     );
-    const seen: Array<{ segments: string[]; signedIn: boolean }> = [];
+    const seen: Array<{ segments: string[]; query: string; cookies: Readonly<Record<string, string | undefined>>; signedIn: boolean }> = [];
     const app = createHttpServer({ logger: createLogger({ service: 'test', level: 'silent' }), bodyLimit: 1024 });
     await registerWebUi(app, {
       dir,
       pages: ['/', '/orgs/*'],
       preloads: (page) => {
-        seen.push(page);
+        seen.push({ ...page, query: page.query.toString() });
         if (page.segments[2] !== 'canvas') return { fetches: ['/api/session'] };
         return { modules: ['src/pages/canvas.tsx', 'src/pages/unknown.tsx'], fetches: ['/api/session', `/api/orgs/${encodeURIComponent(page.segments[1])}/graph`, '//elsewhere.example/x', 'https://elsewhere.example/y'] };
       },
     });
     await app.ready();
 
-    const canvas = await app.inject({ url: '/orgs/a%22b%3Cc/canvas?x=1', headers: { cookie: 'sb_session=abc' } });
+    const canvas = await app.inject({ url: '/orgs/a%22b%3Cc/canvas?x=1&y=%20z', headers: { cookie: 'sb_session=abc; sb_board_A=Sprint%20%232' } });
     expect(canvas.statusCode).toBe(200);
     expect(canvas.body).toBe(
       '<!doctype html><head><script type="module" crossorigin src="/assets/index-1.js"></script>' +
@@ -111,8 +111,8 @@ describe('a page served with what it needs first', () => {
     const home = await app.inject({ url: '/' });
     expect(home.body).toBe('<!doctype html><head><script type="module" crossorigin src="/assets/index-1.js"></script><link rel="preload" as="fetch" crossorigin href="/api/session"></head><body></body>');
     expect(seen).toEqual([
-      { segments: ['orgs', 'a"b<c', 'canvas'], signedIn: true },
-      { segments: [], signedIn: false },
+      { segments: ['orgs', 'a"b<c', 'canvas'], query: 'x=1&y=+z', cookies: { sb_session: 'abc', sb_board_A: 'Sprint #2' }, signedIn: true },
+      { segments: [], query: '', cookies: {}, signedIn: false },
     ]);
     await app.close();
   });

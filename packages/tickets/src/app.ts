@@ -13,6 +13,7 @@ import {
   type App,
   type Database,
   type PagePreloads,
+  type PageRequest,
   type PlatformTables,
   type SessionUser,
   type WakeBus,
@@ -31,6 +32,7 @@ import { extractiveSummarizer, llmSummarizer } from './worker/summarizer.ts';
 import { registerSummaryMetrics } from './worker/summary-metrics.ts';
 import { registerAuthentication, stillAllowed, type CallerResolver } from './http/caller.ts';
 import { EventHub } from './events/event-hub.ts';
+import { projectOfTicketKey } from './domain/ticket-key.ts';
 import { registerEventRoutes } from './http/event-routes.ts';
 
 declare module 'fastify' {
@@ -61,12 +63,18 @@ const PROJECT_PAGE_MODULES: Record<string, string> = {
 };
 
 /**
- * What a board page needs first, loaded with its HTML: the session check (every page) and the page's
- * chunk (a ticket's URL: the board's and the ticket panel's). The board's own read depends on the board
- * last shown in the browser, so the page's entry starts it (board/preload.ts).
+ * What a board page needs first, loaded with its HTML: the session check (every page), the page's chunk (a
+ * ticket's URL: the board's and the ticket panel's) and, signed in, the board's read: the `board` query, else
+ * the board the `sb_board_{KEY}` cookie remembers (web/src/project-memory.ts), at the URL the page's entry
+ * asks for it (web/src/board/preload.ts).
  */
-export function ticketsPagePreloads({ segments }: { segments: string[] }): PagePreloads {
+export function ticketsPagePreloads({ segments, query, cookies, signedIn }: PageRequest): PagePreloads {
   const fetches = ['/api/session'];
+  const project = segments[0] === 'projects' && segments[2] === 'board' ? segments[1]?.toUpperCase() : segments[0] === 'tickets' && segments.length === 2 ? projectOfTicketKey(segments[1]!) : undefined;
+  if (project && signedIn) {
+    const board = query.get('board') ?? cookies[`sb_board_${project}`];
+    fetches.push(`/api/projects/${encodeURIComponent(project)}/board${board ? `?board=${encodeURIComponent(board)}` : ''}`);
+  }
   if (segments[0] === 'tickets' && segments.length === 2) return { fetches, modules: ['src/board/board-page.tsx', 'src/ticket/ticket-panel.tsx'] };
   const module = segments[0] === 'projects' && segments[1] ? PROJECT_PAGE_MODULES[segments[2] ?? ''] : undefined;
   return { fetches, modules: module ? [module] : [] };

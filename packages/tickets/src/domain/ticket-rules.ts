@@ -1,5 +1,6 @@
 import { AppError } from '@switchboard/core';
 import type { Priority, TicketType } from './vocabulary.ts';
+import { TICKET_KEY } from './ticket-key.ts';
 
 /** What the hierarchy rules need to know about a ticket. */
 export interface TicketShape {
@@ -13,7 +14,6 @@ export interface TicketShape {
 export type TicketRef = { kind: 'number'; number: number; projectKey?: string } | { kind: 'uuid'; id: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const KEY_REF = /^([A-Za-z][A-Za-z0-9]{1,9})-(\d{1,9})$/;
 const NUMBER_REF = /^#?(\d{1,9})$/;
 // The largest number the string forms accept (9 digits); a JSON number gets the same bound, so it stays within
 // PostgreSQL's integer column instead of failing the query.
@@ -26,7 +26,7 @@ export function parseTicketRef(raw: string | number, field = 'ticket_id'): Ticke
   } else {
     const text = raw.trim();
     if (UUID.test(text)) return { kind: 'uuid', id: text.toLowerCase() };
-    const key = KEY_REF.exec(text);
+    const key = TICKET_KEY.exec(text);
     if (key) return { kind: 'number', number: Number(key[2]), projectKey: key[1].toUpperCase() };
     const number = NUMBER_REF.exec(text);
     if (number && Number(number[1]) > 0) return { kind: 'number', number: Number(number[1]) };

@@ -145,4 +145,32 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
     await page.waitForURL(/\/board$/);
     await screenshot(page, 'board');
   });
+
+  it('opens the board last shown in this browser, and reads it with the page itself (one read, asked for in the HTML)', async () => {
+    const created = await page.evaluate(async () => {
+      const response = await fetch('/api/projects/DEMO/boards', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ops & on-call', columns: ['Waiting', 'Handled'] }) });
+      return response.status;
+    });
+    expect(created).toBe(201);
+    await page.goto('/projects/DEMO/board');
+    await page.getByRole('combobox', { name: 'Board' }).selectOption('Ops & on-call');
+    await board.lane('Waiting').waitFor();
+    const remembered = (await page.context().cookies()).find((cookie) => cookie.name === 'sb_board_DEMO');
+    expect(remembered?.value).toBe('Ops%20%26%20on-call');
+
+    const html = await (await page.request.get('/projects/DEMO/board')).text();
+    expect(html).toContain('<link rel="preload" as="fetch" crossorigin href="/api/projects/DEMO/board?board=Ops%20%26%20on-call">');
+    const reads: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/api/projects/DEMO/board') reads.push(url.pathname + url.search);
+    };
+    page.on('request', onRequest);
+    await page.goto('/projects/DEMO/board');
+    await board.lane('Waiting').waitFor();
+    await board.lane('Handled').waitFor();
+    page.off('request', onRequest);
+    expect(reads).toEqual(['/api/projects/DEMO/board?board=Ops%20%26%20on-call']);
+    expect(await page.getByRole('combobox', { name: 'Board' }).inputValue()).toBe('Ops & on-call');
+  });
 });

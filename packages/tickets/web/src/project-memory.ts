@@ -30,12 +30,37 @@ export function currentProject(keys: string[]): string | undefined {
   return [...keys].sort()[0];
 }
 
-/** Remembers the board shown for a project. */
+/**
+ * The cookie that remembers a project's board: a cookie, not storage, so the service reads it too and starts
+ * reading that board with the page's HTML (packages/tickets/src/app.ts, ticketsPagePreloads).
+ */
+export const boardCookie = (project: string) => `sb_board_${project}`;
+
+/** Remembers the board shown for a project (a year; the value URI-encoded, as the service decodes it). */
 export function rememberBoard(project: string, board: string): void {
-  write(BOARD_KEY + project, board);
+  try {
+    document.cookie = `${boardCookie(project)}=${encodeURIComponent(board)}; path=/; max-age=31536000; samesite=lax`;
+  } catch {
+    // Cookies disabled: the first board shows next time.
+  }
 }
 
-/** The board last shown for a project, if any. */
+/** The board last shown for a project, if any: the cookie, else what an earlier version kept in storage. */
 export function lastBoard(project: string): string | undefined {
+  let cookies = '';
+  try {
+    cookies = document.cookie;
+  } catch {
+    return read(BOARD_KEY + project) ?? undefined;
+  }
+  const prefix = `${boardCookie(project)}=`;
+  const entry = cookies.split('; ').find((part) => part.startsWith(prefix));
+  if (entry) {
+    try {
+      return decodeURIComponent(entry.slice(prefix.length));
+    } catch {
+      return undefined;
+    }
+  }
   return read(BOARD_KEY + project) ?? undefined;
 }

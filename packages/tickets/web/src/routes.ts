@@ -12,11 +12,7 @@ export const paths = {
   settings: (project: string, tab = 'boards') => `/projects/${enc(project)}/settings/${tab}`,
 };
 
-/** The project part of a ticket key (`demo-12` → `DEMO`), or undefined when it is not a key. */
-export function projectOfTicketKey(ticketKey: string): string | undefined {
-  const match = /^([A-Za-z][A-Za-z0-9]{1,9})-(\d+)$/.exec(ticketKey);
-  return match ? match[1].toUpperCase() : undefined;
-}
+export { projectOfTicketKey } from '../../src/domain/ticket-key.ts';
 
 /** A ticket key as the service writes it (`demo-12` → `DEMO-12`). */
 export function normalTicketKey(ticketKey: string): string {
