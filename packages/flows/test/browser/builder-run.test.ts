@@ -186,6 +186,29 @@ describeInBrowser('the canvas builder: Run panel, untrusted text, a big flow', (
     await expect.poll(() => canvas.problemTexts()).toEqual([]);
     expect(await page.getByRole('region', { name: 'Flow settings' }).getByText('200 nodes · 208 edges').count()).toBe(1);
     await screenshot(page, 'canvas-big-flow');
+
+    // The minimap draws every node in its kind's colour (LLM nodes indigo, templates slate), and pans and zooms the canvas.
+    const minimap = page.getByRole('img', { name: 'Minimap' });
+    const colours = await minimap.evaluate((element) => {
+      const canvasElement = element as HTMLCanvasElement;
+      const { data } = canvasElement.getContext('2d')!.getImageData(0, 0, canvasElement.width, canvasElement.height);
+      const seen = new Set<string>();
+      for (let i = 0; i < data.length; i += 4) seen.add(`${data[i]},${data[i + 1]},${data[i + 2]}`);
+      return [...seen];
+    });
+    expect(colours).toEqual(expect.arrayContaining(['79,70,229', '100,116,139']));
+    const viewport = () => page.locator('.react-flow__viewport').evaluate((element) => (element as HTMLElement).style.transform);
+    const before = await viewport();
+    const box = (await minimap.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 30, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    const panned = await viewport();
+    expect(panned).not.toBe(before);
+    expect(panned.match(/scale\(([\d.]+)\)/)?.[1]).toBe(before.match(/scale\(([\d.]+)\)/)?.[1]);
+    await page.mouse.wheel(0, -200);
+    await expect.poll(() => viewport().then((after) => after.match(/scale\(([\d.]+)\)/)?.[1])).not.toBe(panned.match(/scale\(([\d.]+)\)/)?.[1]);
     expect(dialogs).toEqual([]);
   });
 });

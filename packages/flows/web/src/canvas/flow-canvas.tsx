@@ -5,7 +5,6 @@ import {
   Background,
   BackgroundVariant,
   Controls,
-  MiniMap,
   ReactFlow,
   getViewportForBounds,
   useReactFlow,
@@ -20,6 +19,7 @@ import {
 } from '@xyflow/react';
 import type { CanvasNode } from './convert.ts';
 import { approximateHandles } from './handles.ts';
+import { CanvasMiniMap } from './minimap.tsx';
 import { KIND_INFO, type NodeKind } from './kinds.ts';
 import { nodeTypes } from './nodes/index.ts';
 import { useBuilder, useBuilderStore } from '../builder/use-builder.ts';
@@ -209,7 +209,7 @@ export function FlowCanvas({ onNodeOpen, onReady }: { onNodeOpen?: (id: string) 
         >
           <Background variant={BackgroundVariant.Dots} gap={16} size={1} color="#d4d4dc" />
           <Controls position="bottom-left" showInteractive={false} />
-          <MiniMap position="bottom-right" pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={0} ariaLabel="Minimap" style={MINIMAP_SIZE} />
+          <CanvasMiniMap width={MINIMAP_SIZE.width} height={MINIMAP_SIZE.height} color={minimapColor} ariaLabel="Minimap" />
         </ReactFlow>
       ) : null}
     </div>
