@@ -62,18 +62,21 @@ const PROJECT_PAGE_MODULES: Record<string, string> = {
   settings: 'src/settings/settings-page.tsx',
 };
 
+/** The cards per lane of a board's first read (web/src/board/preload.ts, FIRST_CARDS). */
+const BOARD_FIRST_READ_CARDS = 50;
+
 /**
  * What a board page needs first, loaded with its HTML: the session check (every page), the page's chunk (a
  * ticket's URL: the board's and the ticket panel's) and, signed in, the board's read: the `board` query, else
- * the board the `sb_board_{KEY}` cookie remembers (web/src/project-memory.ts), at the URL the page's entry
- * asks for it (web/src/board/preload.ts).
+ * the board the `sb_board_{KEY}` cookie remembers (web/src/project-memory.ts), each lane's first cards, at
+ * the URL the page's entry asks for them (web/src/board/preload.ts).
  */
 export function ticketsPagePreloads({ segments, query, cookies, signedIn }: PageRequest): PagePreloads {
   const fetches = ['/api/session'];
   const project = segments[0] === 'projects' && segments[2] === 'board' ? segments[1]?.toUpperCase() : segments[0] === 'tickets' && segments.length === 2 ? projectOfTicketKey(segments[1]!) : undefined;
   if (project && signedIn) {
     const board = query.get('board') ?? cookies[`sb_board_${project}`];
-    fetches.push(`/api/projects/${encodeURIComponent(project)}/board${board ? `?board=${encodeURIComponent(board)}` : ''}`);
+    fetches.push(`/api/projects/${encodeURIComponent(project)}/board?${board ? `board=${encodeURIComponent(board)}&` : ''}cards=${BOARD_FIRST_READ_CARDS}`);
   }
   if (segments[0] === 'tickets' && segments.length === 2) return { fetches, modules: ['src/board/board-page.tsx', 'src/ticket/ticket-panel.tsx'] };
   const module = segments[0] === 'projects' && segments[1] ? PROJECT_PAGE_MODULES[segments[2] ?? ''] : undefined;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { webUiOutput } from '../../cli/src/web-build.ts';
 import { ticketsPagePreloads } from '../src/app.ts';
-import { boardUrlFor } from '../web/src/board/preload.ts';
+import { FIRST_CARDS, boardUrlFor } from '../web/src/board/preload.ts';
 import { boardCookie } from '../web/src/project-memory.ts';
 
 const page = (path: string, { cookies = {}, signedIn = true }: { cookies?: Record<string, string>; signedIn?: boolean } = {}) => {
@@ -16,9 +16,9 @@ const page = (path: string, { cookies = {}, signedIn = true }: { cookies?: Recor
 
 describe('the board pages preloads', () => {
   it("names each page's chunks, and a board's or ticket's board read when signed in", () => {
-    expect(page('/projects/ACME/board')).toEqual({ fetches: ['/api/session', '/api/projects/ACME/board'], modules: ['src/board/board-page.tsx'] });
+    expect(page('/projects/ACME/board')).toEqual({ fetches: ['/api/session', '/api/projects/ACME/board?cards=50'], modules: ['src/board/board-page.tsx'] });
     expect(page('/projects/acme/board', { signedIn: false })).toEqual({ fetches: ['/api/session'], modules: ['src/board/board-page.tsx'] });
-    expect(page('/tickets/acme-12')).toEqual({ fetches: ['/api/session', '/api/projects/ACME/board'], modules: ['src/board/board-page.tsx', 'src/ticket/ticket-panel.tsx'] });
+    expect(page('/tickets/acme-12')).toEqual({ fetches: ['/api/session', '/api/projects/ACME/board?cards=50'], modules: ['src/board/board-page.tsx', 'src/ticket/ticket-panel.tsx'] });
     expect(page('/tickets/not-a-key')).toEqual({ fetches: ['/api/session'], modules: ['src/board/board-page.tsx', 'src/ticket/ticket-panel.tsx'] });
     expect(page('/projects/ACME/documents/handbook')).toEqual({ fetches: ['/api/session'], modules: ['src/pages/documents-page.tsx'] });
     expect(page('/projects/ACME/search')).toEqual({ fetches: ['/api/session'], modules: ['src/pages/search-page.tsx'] });
@@ -27,13 +27,15 @@ describe('the board pages preloads', () => {
     expect(page('/')).toEqual({ fetches: ['/api/session'], modules: [] });
   });
 
-  it('reads the board the query names, else the one the cookie remembers, at exactly the URL the page asks for', () => {
+  it("reads each lane's first cards of the board the query names, else the one the cookie remembers, at exactly the URL the page asks for", () => {
     const cookies = { [boardCookie('ACME')]: 'Sprint #2 & "more"', [boardCookie('OTHER')]: 'Elsewhere' };
-    expect(page('/projects/ACME/board', { cookies }).fetches).toEqual(['/api/session', boardUrlFor('ACME', 'Sprint #2 & "more"')]);
-    expect(boardUrlFor('ACME', 'Sprint #2 & "more"')).toBe('/api/projects/ACME/board?board=Sprint%20%232%20%26%20%22more%22');
-    expect(page('/tickets/ACME-3', { cookies }).fetches).toEqual(['/api/session', boardUrlFor('ACME', 'Sprint #2 & "more"')]);
-    expect(page('/projects/ACME/board?board=Ops%2FOn-call', { cookies }).fetches).toEqual(['/api/session', boardUrlFor('ACME', 'Ops/On-call')]);
-    expect(page('/projects/NEW/board', { cookies }).fetches).toEqual(['/api/session', boardUrlFor('NEW', undefined)]);
+    expect(FIRST_CARDS).toBe(50);
+    expect(page('/projects/ACME/board', { cookies }).fetches).toEqual(['/api/session', boardUrlFor('ACME', 'Sprint #2 & "more"', FIRST_CARDS)]);
+    expect(boardUrlFor('ACME', 'Sprint #2 & "more"', FIRST_CARDS)).toBe('/api/projects/ACME/board?board=Sprint%20%232%20%26%20%22more%22&cards=50');
+    expect(page('/tickets/ACME-3', { cookies }).fetches).toEqual(['/api/session', boardUrlFor('ACME', 'Sprint #2 & "more"', FIRST_CARDS)]);
+    expect(page('/projects/ACME/board?board=Ops%2FOn-call', { cookies }).fetches).toEqual(['/api/session', boardUrlFor('ACME', 'Ops/On-call', FIRST_CARDS)]);
+    expect(page('/projects/NEW/board', { cookies }).fetches).toEqual(['/api/session', boardUrlFor('NEW', undefined, FIRST_CARDS)]);
+    expect(boardUrlFor('NEW', undefined)).toBe('/api/projects/NEW/board');
   });
 
   it('names only modules the built UI has (a renamed page would otherwise lose its preload unnoticed)', () => {

@@ -3,7 +3,7 @@ import { boardColumns, sortColumns } from '../domain/board-rules.ts';
 import { ticketKey } from '../domain/ticket-rules.ts';
 import { invalidValue } from '../domain/vocabulary.ts';
 import { projectColumns } from '../store/project-store.ts';
-import { boardCardRows, parentSummaries, projectTicketLabels } from '../store/board-store.ts';
+import { boardCardRows, laneTicketCounts, parentSummaries, projectTicketLabels } from '../store/board-store.ts';
 import type { TicketLabel } from '../store/ticket-store.ts';
 import { presentLabel } from './presenters.ts';
 
@@ -29,12 +29,17 @@ function presentCard(row: CardRow, projectKey: string, labels: readonly TicketLa
   };
 }
 
+/** The most cards per lane a first read of a board (`cards`) may ask for. */
+export const BOARD_FIRST_CARDS_MAX = 1000;
+
 /**
- * GET …/board?board=NAME: one board (by name, without case; the first by default) with every ticket of it as
- * a card in its lane, most recently updated first. Four queries whatever the board's size, none per ticket:
- * columns, the cards, the parents with their epics' progress, the labels.
+ * GET …/board?board=NAME[&cards=N]: one board (by name, without case; the first by default) with its tickets
+ * as cards in their lanes, most recently updated first: every ticket, or each lane's first `cards` (its
+ * `ticket_count` is still the lane's whole count, and `complete` says whether any lane was cut). Four queries
+ * whatever the board's size, none per ticket: columns, the cards (each lane's first ones ranked by the
+ * database), the parents with their epics' progress, the labels; a cut board adds the lanes' counts.
  */
-export async function boardView(ctx: BoardContext, input: { board?: string }) {
+export async function boardView(ctx: BoardContext, input: { board?: string; cards?: number }) {
   const columns = sortColumns(await projectColumns(ctx.db, ctx.project.id));
   const boards = [...new Map(columns.map((column) => [column.boardId, column.boardName])).entries()];
   const wanted = input.board?.trim();
@@ -47,14 +52,12 @@ export async function boardView(ctx: BoardContext, input: { board?: string }) {
     );
   }
   const lanes = boardColumns(columns, board[0]);
-  const [rows, parents, labelRows] = await Promise.all([
-    boardCardRows(
-      ctx.db,
-      ctx.project.id,
-      lanes.map((lane) => lane.id),
-    ),
+  const laneIds = lanes.map((lane) => lane.id);
+  const [rows, parents, labelRows, counts] = await Promise.all([
+    boardCardRows(ctx.db, ctx.project.id, laneIds, input.cards),
     parentSummaries(ctx.db, ctx.project.id),
     projectTicketLabels(ctx.db, ctx.project.id),
+    input.cards === undefined ? undefined : laneTicketCounts(ctx.db, ctx.project.id, laneIds),
   ]);
   const labels = new Map<string, TicketLabel[]>();
   for (const { ticket_id, ...label } of labelRows) {
@@ -64,11 +67,9 @@ export async function boardView(ctx: BoardContext, input: { board?: string }) {
   }
   const cards = new Map(lanes.map((lane) => [lane.id, [] as Array<ReturnType<typeof presentCard>>]));
   for (const row of rows) cards.get(row.column_id)?.push(presentCard(row, ctx.project.key, labels.get(row.id) ?? [], parents));
-  return {
-    board: { name: board[1] },
-    columns: lanes.map((lane) => {
-      const laneCards = cards.get(lane.id)!;
-      return { name: lane.name, is_done_column: lane.isDone, ticket_count: laneCards.length, cards: laneCards };
-    }),
-  };
+  const shown = lanes.map((lane) => {
+    const laneCards = cards.get(lane.id)!;
+    return { name: lane.name, is_done_column: lane.isDone, ticket_count: counts?.get(lane.id) ?? laneCards.length, cards: laneCards };
+  });
+  return { board: { name: board[1] }, columns: shown, complete: shown.every((lane) => lane.cards.length === lane.ticket_count) };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { boardView } from '../service/board-view.ts';
+import { BOARD_FIRST_CARDS_MAX, boardView } from '../service/board-view.ts';
 import {
   addMember,
   createBoard,
@@ -15,7 +15,7 @@ import {
   updateSettings,
 } from '../service/settings-service.ts';
 import { createProjectToken, projectTokens, revokeTokenInProject } from '../service/token-service.ts';
-import { defineTool } from './tool.ts';
+import { defineTool, limitParam } from './tool.ts';
 import { BOARDS_MAX, COLUMNS_MAX, LABEL_NAME_MAX, LABELS_MAX, NAME_MAX, PROJECT_COLUMNS_MAX, PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from '../domain/settings-rules.ts';
 
 const id = (what: string) => z.string().trim().min(1).describe(`The ${what}'s id (from GET /api/projects/{KEY}/settings).`);
@@ -33,8 +33,11 @@ const color = z.string().describe('#rgb or #rrggbb, e.g. #e11d48.');
 export const webEndpoints = [
   defineTool({
     name: 'get_board',
-    description: 'Every ticket of one board as cards in their lanes (most recently updated first), with labels, assignee, parent and an epic\'s progress.',
-    input: z.strictObject({ board: z.string().describe('The board\'s name, without case; default the first board.').optional() }),
+    description: `Every ticket of one board as cards in their lanes (most recently updated first), with labels, assignee, parent and an epic's progress; with \`cards\`, only each lane's first ones (\`ticket_count\` stays the lane's whole count, \`complete\` says whether every card is there).`,
+    input: z.strictObject({
+      board: z.string().describe('The board\'s name, without case; default the first board.').optional(),
+      cards: limitParam(BOARD_FIRST_CARDS_MAX, `At most this many cards per lane (1 to ${BOARD_FIRST_CARDS_MAX}): what a page shows first of a big board. Default: every card.`).optional(),
+    }),
     rest: { method: 'GET', path: '/board' },
     mcp: false,
     handler: (ctx, input) => boardView(ctx, input),

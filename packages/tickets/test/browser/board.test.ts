@@ -159,7 +159,7 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
     expect(remembered?.value).toBe('Ops%20%26%20on-call');
 
     const html = await (await page.request.get('/projects/DEMO/board')).text();
-    expect(html).toContain('<link rel="preload" as="fetch" crossorigin href="/api/projects/DEMO/board?board=Ops%20%26%20on-call">');
+    expect(html).toContain('<link rel="preload" as="fetch" crossorigin href="/api/projects/DEMO/board?board=Ops%20%26%20on-call&amp;cards=50">');
     const reads: string[] = [];
     const onRequest = (request: { url(): string }) => {
       const url = new URL(request.url());
@@ -170,7 +170,8 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
     await board.lane('Waiting').waitFor();
     await board.lane('Handled').waitFor();
     page.off('request', onRequest);
-    expect(reads).toEqual(['/api/projects/DEMO/board?board=Ops%20%26%20on-call']);
+    // A board whose lanes hold fewer than 50 cards each is read once.
+    expect(reads).toEqual(['/api/projects/DEMO/board?board=Ops%20%26%20on-call&cards=50']);
     expect(await page.getByRole('combobox', { name: 'Board' }).inputValue()).toBe('Ops & on-call');
   });
 });

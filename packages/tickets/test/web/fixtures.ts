@@ -14,6 +14,7 @@ export function board(): BoardView {
       { name: 'In Progress', is_done_column: false, ticket_count: 1, cards: [card('A-3')] },
       { name: 'Done', is_done_column: true, ticket_count: 0, cards: [] },
     ],
+    complete: true,
   };
 }
 

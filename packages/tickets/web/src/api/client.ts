@@ -46,8 +46,9 @@ export function projectApi(key: string) {
   const base = `/api/projects/${path(key)}`;
   return {
     base,
-    board: async (board: string | undefined, signal?: AbortSignal) => {
-      const url = boardUrlFor(key, board);
+    /** A board: every card, or each lane's first `cards`. */
+    board: async (board: string | undefined, signal?: AbortSignal, cards?: number) => {
+      const url = boardUrlFor(key, board, cards);
       // The read main.tsx started while the page's code loaded, if it was for this board and went well.
       const early = takePreloaded(url);
       if (early) {

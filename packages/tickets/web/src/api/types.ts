@@ -69,10 +69,12 @@ export interface BoardLane {
   cards: BoardCard[];
 }
 
-/** `GET /api/projects/{KEY}/board?board=NAME`. */
+/** `GET /api/projects/{KEY}/board?board=NAME[&cards=N]`. */
 export interface BoardView {
   board: { name: string };
   columns: BoardLane[];
+  /** Every card is there (false: a lane was cut to its first `cards`). */
+  complete: boolean;
 }
 
 /** A ticket as the tools answer it. */

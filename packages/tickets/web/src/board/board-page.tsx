@@ -42,8 +42,10 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
   const navigate = useNavigate();
   const location = useLocation();
   const boards = useMemo(() => [...new Set(project.columns.map((c) => c.board_name))], [project.columns]);
-  // The board in the URL, else the one last shown here (read at once: waiting for the board list would read the board twice).
-  const boardName = query.get('board') ?? lastBoard(project.key);
+  // The board in the URL, else the one last shown here (read at once: waiting for the board list would read the
+  // board twice), as it was when the page opened: remembering the board shown does not read it again.
+  const remembered = useMemo(() => lastBoard(project.key), [project.key]);
+  const boardName = query.get('board') ?? remembered;
   const board = useBoard(boardName, !query.get('board'));
   const { view } = board;
   const shownBoard = view?.board.name;

@@ -8,18 +8,26 @@ import { projectOfTicketKey } from '../routes.ts';
 
 const started = new Map<string, Promise<Response>>();
 
-/** The board URL the page at `pathname` + `search` shows first: the `board` query, else the board last shown in this browser. */
-export function boardUrlFor(project: string, board: string | undefined): string {
-  return `/api/projects/${encodeURIComponent(project)}/board${board ? `?board=${encodeURIComponent(board)}` : ''}`;
+/**
+ * The cards per lane a board's first read asks for: a screenful and some scrolling. The rest follows in a
+ * second read (board/use-board.ts), so a board's first cards take as long on ten thousand tickets as on fifty.
+ * The service's page preloads ask for the same (ticketsPagePreloads in src/app.ts).
+ */
+export const FIRST_CARDS = 50;
+
+/** The URL of a board's read: `board` by name (default the first board), each lane's first `cards` or all of them. */
+export function boardUrlFor(project: string, board: string | undefined, cards?: number): string {
+  const query = [board ? `board=${encodeURIComponent(board)}` : '', cards === undefined ? '' : `cards=${cards}`].filter(Boolean).join('&');
+  return `/api/projects/${encodeURIComponent(project)}/board${query ? `?${query}` : ''}`;
 }
 
-/** Starts the read for a board or ticket URL (nothing for other pages). */
+/** Starts the first read for a board or ticket URL (nothing for other pages). */
 export function preloadBoard(pathname: string, search: string): void {
   const parts = pathname.split('/').filter(Boolean);
   const project = parts[0] === 'projects' && parts[2] === 'board' ? parts[1]?.toUpperCase() : parts[0] === 'tickets' && parts[1] ? projectOfTicketKey(decodeURIComponent(parts[1])) : undefined;
   if (!project) return;
   const board = new URLSearchParams(search).get('board') ?? lastBoard(project);
-  const url = boardUrlFor(project, board);
+  const url = boardUrlFor(project, board, FIRST_CARDS);
   started.set(url, fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin' }));
 }
 

@@ -4,6 +4,7 @@ import type { BoardView, Ticket } from '../api/types.ts';
 import { planRefresh, relatedTickets } from '../live/live-plan.ts';
 import { useLiveChanges, useProject } from '../project-context.tsx';
 import { findCard, moveCard, placeTicket, removeCard, rollbackMove } from './board-state.ts';
+import { FIRST_CARDS } from './preload.ts';
 
 /** A move the service refused: the card is back where it was and this says why. */
 export interface Refusal {
@@ -31,31 +32,60 @@ export function useBoard(requested: string | undefined, fallback = false) {
   // The newest read of each ticket wins: an older answer arriving late is dropped.
   const reads = useRef(new Map<string, number>());
 
+  // While the whole board is being read after its first cards: the tickets changed meanwhile, read again once it lands.
+  const wholePending = useRef(false);
+  const touched = useRef(new Set<string>());
+  const refreshRef = useRef<(keys: string[]) => Promise<void>>(async () => {});
+  const reloading = useRef(false);
+
   useEffect(() => {
     const controller = new AbortController();
-    api
-      .board(boardName, controller.signal)
-      .then((loaded) => {
-        if (controller.signal.aborted) return;
-        setView(loaded);
-        setError(undefined);
-      })
-      .catch((reason: Error) => {
-        if (controller.signal.aborted || reason.name === 'AbortError') return;
-        if (fallback && boardName && reason instanceof ApiError && reason.status === 400) {
-          setGone(boardName);
-          return;
-        }
-        setError(reason);
-      });
-    return () => controller.abort();
+    // A board opened (or switched to) shows each lane's first cards, then the rest; a reload reads it whole.
+    const progressive = !reloading.current;
+    reloading.current = false;
+    const readWhole = async () => {
+      wholePending.current = true;
+      touched.current.clear();
+      const whole = await api.board(boardName, controller.signal);
+      if (controller.signal.aborted) return;
+      wholePending.current = false;
+      setView(whole);
+      setError(undefined);
+      const again = [...touched.current];
+      touched.current.clear();
+      if (again.length > 0) void refreshRef.current(again);
+    };
+    const read = async () => {
+      if (!progressive) return readWhole();
+      const first = await api.board(boardName, controller.signal, FIRST_CARDS);
+      if (controller.signal.aborted) return;
+      setView(first);
+      setError(undefined);
+      if (!first.complete) await readWhole();
+    };
+    read().catch((reason: Error) => {
+      if (controller.signal.aborted || reason.name === 'AbortError') return;
+      if (fallback && boardName && reason instanceof ApiError && reason.status === 400) {
+        setGone(boardName);
+        return;
+      }
+      setError(reason);
+    });
+    return () => {
+      controller.abort();
+      wholePending.current = false;
+    };
   }, [api, boardName, generation, fallback]);
 
-  const reload = useCallback(() => setGeneration((n) => n + 1), []);
+  const reload = useCallback(() => {
+    reloading.current = true;
+    setGeneration((n) => n + 1);
+  }, []);
 
   /** Reads tickets again and places them; a ticket that is gone leaves the board. */
   const refreshTickets = useCallback(
     async (keys: string[], known: Map<string, Ticket> = new Map()) => {
+      if (wholePending.current) for (const key of keys) touched.current.add(key);
       const related = new Set<string>();
       await Promise.all(
         keys.map(async (key) => {
@@ -85,6 +115,8 @@ export function useBoard(requested: string | undefined, fallback = false) {
     [api],
   );
 
+  refreshRef.current = refreshTickets;
+
   useLiveChanges({
     changes: (events) => {
       const plan = planRefresh(events, lastSeq.current);
@@ -102,6 +134,7 @@ export function useBoard(requested: string | undefined, fallback = false) {
       if (!current) return;
       const { view: next, from } = moveCard(current, key, column);
       if (!from) return;
+      if (wholePending.current) touched.current.add(key);
       setRefusal(undefined);
       setView(next);
       try {
