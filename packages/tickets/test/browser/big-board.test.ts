@@ -73,4 +73,35 @@ describeInBrowser('A board of 10,000 tickets', () => {
     await page.getByRole('searchbox', { name: 'Filter' }).fill('Ticket 00042');
     await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
   });
+
+  it('keeps a change that arrives while the whole board is on its way (the older whole board does not undo it)', async () => {
+    // The whole board is read now, but reaches the page only after an agent moved a ticket.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let answered!: () => void;
+    const read = new Promise<void>((resolve) => (answered = resolve));
+    const wholeBoard = (url: URL) => url.pathname === '/api/projects/DEMO/board' && !url.searchParams.has('cards');
+    await page.route(
+      wholeBoard,
+      async (route) => {
+        const response = await route.fetch();
+        answered();
+        await held;
+        await route.fulfill({ response });
+      },
+    );
+    await page.goto('/projects/DEMO/board');
+    const moved = (await board.lane('Backlog').getByRole('button').first().innerText()).split(/\s/)[0]!;
+    await read;
+    await h.call('move_ticket', { ticket_id: moved, column_name: 'Review' });
+    await board.card(moved, 'Review').waitFor();
+    release();
+    // The whole board (read before the move) lands, and the moved ticket is read again.
+    await expect.poll(() => board.lane('Backlog').locator('.lane-more').count()).toBe(0);
+    await page.waitForTimeout(300);
+    await board.card(moved, 'Review').waitFor();
+    expect(await board.card(moved, 'Backlog').count()).toBe(0);
+    expect(await board.count('Review')).toBe('1,001');
+    await page.unroute(wholeBoard);
+  });
 });
