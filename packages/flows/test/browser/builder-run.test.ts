@@ -177,7 +177,18 @@ describeInBrowser('the canvas builder: Run panel, untrusted text, a big flow', (
         window.__mostNodes = Math.max(window.__mostNodes, document.querySelectorAll('.react-flow__node').length);
       }).observe(document, { childList: true, subtree: true });
     })()`);
+    // The page's HTML names the flow's read and the canvas's chunk, so they load with the entry script; the page takes that answer.
+    const html = await (await page.request.get(`${h.base}/orgs/acme/flows/big`)).text();
+    expect(html).toContain('<link rel="preload" as="fetch" crossorigin href="/api/llm/acme/flows/big">');
+    expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/builder-page-[\w-]+\.js">/);
+    const reads: string[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (new URL(request.url()).pathname === '/api/llm/acme/flows/big') reads.push(request.url());
+    };
+    page.on('request', onRequest);
     await canvas.open(h.base, 'acme', 'big');
+    page.off('request', onRequest);
+    expect(reads).toEqual([`${h.base}/api/llm/acme/flows/big`]);
     // Only the nodes in view are drawn, and never all of them first (to be measured, then culled).
     await expect.poll(() => canvas.nodes().count()).toBeGreaterThan(10);
     const inView = await canvas.nodes().count();
