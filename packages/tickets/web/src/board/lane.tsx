@@ -1,11 +1,24 @@
 import { memo, useCallback, useRef } from 'react';
 import { useDroppable } from '@dnd-kit/core';
-import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import type { BoardCard, BoardLane } from '../api/types.ts';
 import { TicketCard } from './ticket-card.tsx';
 
 /** The estimated height of a card with its gap, before it is measured. */
 const CARD_ESTIMATE = 96;
+
+/**
+ * A card's height: what the lane's ResizeObserver reports (after layout), else what is known of it. The
+ * virtualizer also measures a card when it mounts, with getBoundingClientRect: one forced layout per card as a
+ * lane fills (60 ms of a cold board's first frame here), for a size the observer reports right after anyway.
+ */
+const cardHeight = (element: Element, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLDivElement, Element>): number => {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  if (entry) return Math.round(entry.contentRect.height);
+  const index = instance.indexFromElement(element);
+  return instance.itemSizeCache.get(instance.options.getItemKey(index)) ?? CARD_ESTIMATE;
+};
 
 /**
  * One column as a lane: its name and count as the heading, its cards in a
@@ -45,6 +58,7 @@ export const Lane = memo(function Lane({
     count: cards.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => CARD_ESTIMATE,
+    measureElement: cardHeight,
     overscan: 6,
     getItemKey: (index) => cards[index]!.key,
     rangeExtractor,
