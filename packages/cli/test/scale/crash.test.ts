@@ -139,6 +139,9 @@ describe.each(dialectsUnderTest())('kill -9 of a service instance on %s', (diale
       run: 'failed',
       error: { message: 'The instance running this flow stopped before the run finished (a crash or a kill); run it again.', type: 'api_error', param: null, code: 'run_abandoned' },
     });
+    // Its 1-second run timeout would count the next test's slower runs (recorded running after a second) as
+    // abandoned: it shares the database with them.
+    await survivor.kill();
   }, 60_000);
 
   it('loses no acknowledged webhook, half-stores none, and sends a message it had claimed after the restart', async () => {
