@@ -77,7 +77,8 @@ describeInBrowser('Runs and a run with its trace timeline, in the browser', () =
     expect(recorded.usage).toEqual({ prompt_tokens: 7, completion_tokens: 5, total_tokens: 12 });
     const row = page.getByRole('row').filter({ hasText: supportRun });
     await row.waitFor();
-    expect((await row.innerText()).replace(/\s+/g, ' ').trim()).toMatch(new RegExp(`^\\S.* ${supportRun} Support bot support-bot 1 succeeded \\d+ ms 12$`));
+    // The flow's name replaces its slug once the flows are listed.
+    await expect.poll(async () => (await row.innerText()).replace(/\s+/g, ' ').trim()).toMatch(new RegExp(`^\\S.* ${supportRun} Support bot support-bot 1 succeeded \\d+ ms 12$`));
     expect(await page.getByRole('row').count()).toBe(26);
     await screenshot(page, 'runs');
 
