@@ -75,14 +75,12 @@ function preloadLinks(preloads: PagePreloads, manifest: Record<string, ManifestC
   return links.join('');
 }
 
-/** The decoded segments of a request URL's path (undefined when one is not valid percent-encoding). */
-function pathSegments(url: string): string[] | undefined {
+/** A request URL's decoded path segments and its query (undefined when a segment is not valid percent-encoding). */
+function pageUrl(url: string): Pick<PageRequest, 'segments' | 'query'> | undefined {
+  const at = url.indexOf('?');
   try {
-    return url
-      .split('?')[0]!
-      .split('/')
-      .filter(Boolean)
-      .map((segment) => decodeURIComponent(segment));
+    const segments = (at < 0 ? url : url.slice(0, at)).split('/').filter(Boolean).map(decodeURIComponent);
+    return { segments, query: new URLSearchParams(at < 0 ? '' : url.slice(at + 1)) };
   } catch {
     return undefined;
   }
@@ -134,16 +132,8 @@ export async function registerWebUi(app: App, options: WebUiOptions): Promise<vo
   };
   const withPreloads = (html: string, request: FastifyRequest): string => {
     if (!options.preloads) return html;
-    const segments = pathSegments(request.url);
-    const search = request.url.indexOf('?');
-    const preloads =
-      segments &&
-      options.preloads({
-        segments,
-        query: new URLSearchParams(search < 0 ? '' : request.url.slice(search + 1)),
-        cookies: cookiesOf(request),
-        signedIn: sessionTokenOf(request) !== undefined,
-      });
+    const url = pageUrl(request.url);
+    const preloads = url && options.preloads({ ...url, cookies: cookiesOf(request), signedIn: sessionTokenOf(request) !== undefined });
     const links = preloads ? preloadLinks(preloads, manifest ?? {}, html) : '';
     return links ? html.replace('</head>', `${links}</head>`) : html;
   };

@@ -32,7 +32,7 @@ import { extractiveSummarizer, llmSummarizer } from './worker/summarizer.ts';
 import { registerSummaryMetrics } from './worker/summary-metrics.ts';
 import { registerAuthentication, stillAllowed, type CallerResolver } from './http/caller.ts';
 import { EventHub } from './events/event-hub.ts';
-import { projectOfTicketKey } from './domain/ticket-key.ts';
+import { FIRST_CARDS, boardCookie, boardPageProject, boardUrlFor } from './domain/board-page.ts';
 import { registerEventRoutes } from './http/event-routes.ts';
 
 declare module 'fastify' {
@@ -62,23 +62,16 @@ const PROJECT_PAGE_MODULES: Record<string, string> = {
   settings: 'src/settings/settings-page.tsx',
 };
 
-/** The cards per lane of a board's first read (web/src/board/preload.ts, FIRST_CARDS). */
-const BOARD_FIRST_READ_CARDS = 50;
-
 /**
  * What a board page needs first, loaded with its HTML: the session check (every page), the page's chunk (a
- * ticket's URL: the board's and the ticket panel's) and, signed in, the board's read: the `board` query, else
- * the board the `sb_board_{KEY}` cookie remembers (web/src/project-memory.ts), each lane's first cards, at
- * the URL the page's entry asks for them (web/src/board/preload.ts).
+ * ticket's URL: the board's and the ticket panel's) and, signed in, the board's first read, as the page asks
+ * for it (domain/board-page.ts): the `board` query, else the board its cookie remembers.
  */
 export function ticketsPagePreloads({ segments, query, cookies, signedIn }: PageRequest): PagePreloads {
   const fetches = ['/api/session'];
-  const project = segments[0] === 'projects' && segments[2] === 'board' ? segments[1]?.toUpperCase() : segments[0] === 'tickets' && segments.length === 2 ? projectOfTicketKey(segments[1]!) : undefined;
-  if (project && signedIn) {
-    const board = query.get('board') ?? cookies[`sb_board_${project}`];
-    fetches.push(`/api/projects/${encodeURIComponent(project)}/board?${board ? `board=${encodeURIComponent(board)}&` : ''}cards=${BOARD_FIRST_READ_CARDS}`);
-  }
-  if (segments[0] === 'tickets' && segments.length === 2) return { fetches, modules: ['src/board/board-page.tsx', 'src/ticket/ticket-panel.tsx'] };
+  const project = boardPageProject(segments);
+  if (project && signedIn) fetches.push(boardUrlFor(project, query.get('board') ?? cookies[boardCookie(project)], FIRST_CARDS));
+  if (segments[0] === 'tickets') return { fetches, modules: segments.length === 2 ? ['src/board/board-page.tsx', 'src/ticket/ticket-panel.tsx'] : [] };
   const module = segments[0] === 'projects' && segments[1] ? PROJECT_PAGE_MODULES[segments[2] ?? ''] : undefined;
   return { fetches, modules: module ? [module] : [] };
 }

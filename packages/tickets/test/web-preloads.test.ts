@@ -1,13 +1,12 @@
 // What each board page asks for with its HTML (packages/tickets/src/app.ts): the session check, the page's
 // chunks as the real build's manifest names them, and, signed in, the board's read at the URL the page's entry
-// asks for it (web/src/board/preload.ts), for the board the query or the page's cookie names.
+// asks for it (src/domain/board-page.ts), for the board the query or the page's cookie names.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { webUiOutput } from '../../cli/src/web-build.ts';
 import { ticketsPagePreloads } from '../src/app.ts';
-import { FIRST_CARDS, boardUrlFor } from '../web/src/board/preload.ts';
-import { boardCookie } from '../web/src/project-memory.ts';
+import { FIRST_CARDS, boardCookie, boardUrlFor } from '../src/domain/board-page.ts';
 
 const page = (path: string, { cookies = {}, signedIn = true }: { cookies?: Record<string, string>; signedIn?: boolean } = {}) => {
   const [pathname, search = ''] = path.split('?');

@@ -5,6 +5,7 @@ import type { TicketsSessionExtra } from './api/types.ts';
 import { currentProject, rememberProject } from './project-memory.ts';
 import { ProjectProvider } from './project-context.tsx';
 import { paths, projectOfTicketKey } from './routes.ts';
+import { boardPageProject } from '../../src/domain/board-page.ts';
 import { Shell } from './shell.tsx';
 
 type BoardPageComponent = ComponentType<{ ticketKey: string | undefined }>;
@@ -16,7 +17,7 @@ const loadBoardPage = () =>
   });
 // A board or ticket opened directly (a link, a reload) fetches the board's chunk alongside the session check
 // (the service names it in the page's HTML, so it is usually loaded already).
-if (/^\/(projects\/[^/]+\/board|tickets\/[^/]+)\/?$/.test(window.location.pathname)) void loadBoardPage();
+if (boardPageProject(window.location.pathname.split('/').filter(Boolean))) void loadBoardPage();
 const LazyBoardPage = lazy(loadBoardPage);
 
 /**

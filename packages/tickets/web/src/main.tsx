@@ -1,5 +1,3 @@
-// First, before React and the app are evaluated: the board's read starts as soon as the page's script runs.
-import './board/start-preload.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';

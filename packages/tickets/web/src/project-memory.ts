@@ -1,4 +1,6 @@
-/** The project (and board per project) last used in this browser, so `/` opens where the user left off. */
+// The project (and board per project) last used in this browser, so `/` opens where the user left off.
+import { boardCookie } from '../../src/domain/board-page.ts';
+
 const PROJECT_KEY = 'switchboard.tickets.project';
 const BOARD_KEY = 'switchboard.tickets.board.';
 
@@ -29,12 +31,6 @@ export function currentProject(keys: string[]): string | undefined {
   if (last && keys.includes(last)) return last;
   return [...keys].sort()[0];
 }
-
-/**
- * The cookie that remembers a project's board: a cookie, not storage, so the service reads it too and starts
- * reading that board with the page's HTML (packages/tickets/src/app.ts, ticketsPagePreloads).
- */
-export const boardCookie = (project: string) => `sb_board_${project}`;
 
 /** Remembers the board shown for a project (a year; the value URI-encoded, as the service decodes it). */
 export function rememberBoard(project: string, board: string): void {

@@ -63,7 +63,7 @@ const MINIMAP_COLORS: Record<string, string> = {
 };
 const MINIMAP_SIZE = { width: 168, height: 112 };
 // Props React Flow copies into its store whenever they are a new object: a literal would be copied on every
-// render of the canvas (each copy runs every node's, edge's and minimap node's store selector).
+// render of the canvas (each copy runs every node's and edge's store selector).
 const SNAP_GRID: [number, number] = [8, 8];
 const DEFAULT_EDGE_OPTIONS = { interactionWidth: 16 };
 const MULTI_SELECTION_KEYS = ['Meta', 'Control'];
@@ -79,9 +79,9 @@ interface Drawn {
 /**
  * The store's nodes with what the canvas shows on each element: `aria-invalid`
  * and the problem as `title`, the run's `data-status`; an unmeasured node its
- * approximate handles. A node whose inputs did
- * not change keeps its object, so React Flow leaves it alone; when none changed
- * the array is the previous one, so React Flow does not take in the nodes again.
+ * approximate handles. A node whose inputs did not change keeps its object, so
+ * React Flow leaves it alone; when none changed the array is the previous one,
+ * so React Flow does not take in the nodes again.
  */
 function useDrawnNodes(nodes: CanvasNode[], problems: Record<string, string>, status: Readonly<Record<string, NodeStatus>>): CanvasNode[] {
   const cache = useRef(new Map<string, Drawn>());

@@ -3,9 +3,9 @@
 // nodes in view, and measures each exactly when it first comes into view. The figures follow the node
 // styles in builder.css (220 px wide; head and summary 51 px; a switch adds a row per case and else).
 import { Position, type NodeHandle } from '@xyflow/react';
-import { HANDLE, type CanvasNode } from './convert.ts';
+import { HANDLE, NODE_SIZE, type CanvasNode } from './convert.ts';
 
-const WIDTH = 220;
+const WIDTH = NODE_SIZE.width;
 /** A node's head and summary line. */
 const BODY = 51;
 /** A switch's branch rows: the first's handle top, and the distance between rows. */

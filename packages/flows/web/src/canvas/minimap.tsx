@@ -4,7 +4,7 @@
 // outside React, and pans and zooms the canvas with React Flow's own minimap handler (XYMinimap).
 import { useEffect, useRef } from 'react';
 import { Panel, useStoreApi, type ReactFlowState } from '@xyflow/react';
-import { XYMinimap, getBoundsOfRects, getInternalNodesBounds, type Rect, type XYMinimapInstance } from '@xyflow/system';
+import { XYMinimap, getBoundsOfRects, getInternalNodesBounds, getNodeDimensions, type Rect, type XYMinimapInstance } from '@xyflow/system';
 
 /** The frame around the nodes, in minimap pixels (React Flow's default `offsetScale`). */
 const OFFSET = 5;
@@ -20,7 +20,7 @@ interface View {
 }
 
 /** What the minimap shows: the nodes' bounds and the pane's view together, centered, with a margin (as React Flow's). */
-export function minimapView(state: Pick<ReactFlowState, 'transform' | 'width' | 'height' | 'nodeLookup'>, width: number, height: number): View {
+function minimapView(state: Pick<ReactFlowState, 'transform' | 'width' | 'height' | 'nodeLookup'>, width: number, height: number): View {
   const [tx, ty, zoom] = state.transform;
   const view = { x: -tx / zoom, y: -ty / zoom, width: state.width / zoom, height: state.height / zoom };
   const bounds = state.nodeLookup.size > 0 ? getBoundsOfRects(getInternalNodesBounds(state.nodeLookup, { filter: (node) => !node.hidden }), view) : view;
@@ -63,8 +63,8 @@ export function CanvasMiniMap({ width, height, color, ariaLabel }: { width: numb
       for (const node of state.nodeLookup.values()) {
         if (node.hidden) continue;
         const { x, y } = node.internals.positionAbsolute;
-        const w = (node.measured.width ?? node.width ?? node.initialWidth ?? 0) * k;
-        const h = (node.measured.height ?? node.height ?? node.initialHeight ?? 0) * k;
+        const size = getNodeDimensions(node);
+        const [w, h] = [size.width * k, size.height * k];
         context.fillStyle = color(node);
         context.beginPath();
         context.roundRect(px(x), py(y), w, h, Math.min(NODE_RADIUS * k, w / 2, h / 2));
@@ -93,17 +93,16 @@ export function CanvasMiniMap({ width, height, color, ariaLabel }: { width: numb
   // Pan and zoom: React Flow's minimap handler, given the pane's pan-zoom once React Flow has it.
   useEffect(() => {
     let handler: XYMinimapInstance | undefined;
+    const update = (state: ReactFlowState) => handler!.update({ translateExtent: state.translateExtent, width: state.width, height: state.height, pannable: true, zoomable: true, inversePan: false, zoomStep: 1 });
     const attach = (state: ReactFlowState) => {
       if (handler || !state.panZoom) return;
       handler = XYMinimap({ domNode: canvas.current!, panZoom: state.panZoom, getTransform: () => store.getState().transform, getViewScale: () => scale.current });
-      handler.update({ translateExtent: state.translateExtent, width: state.width, height: state.height, pannable: true, zoomable: true, inversePan: false, zoomStep: 1 });
+      update(state);
     };
     attach(store.getState());
     const unsubscribe = store.subscribe((state, previous) => {
       if (!handler) attach(state);
-      else if (state.width !== previous.width || state.height !== previous.height || state.translateExtent !== previous.translateExtent) {
-        handler.update({ translateExtent: state.translateExtent, width: state.width, height: state.height, pannable: true, zoomable: true, inversePan: false, zoomStep: 1 });
-      }
+      else if (state.width !== previous.width || state.height !== previous.height || state.translateExtent !== previous.translateExtent) update(state);
     });
     return () => {
       unsubscribe();

@@ -1,5 +1,5 @@
 import { api } from '@switchboard/web-kit';
-import { boardUrlFor, takePreloaded } from '../board/preload.ts';
+import { boardUrlFor } from '../../../src/domain/board-page.ts';
 import type {
   BoardView,
   ColumnInfo,
@@ -41,22 +41,26 @@ export interface TicketChanges {
 
 const path = encodeURIComponent;
 
+/** Every entry of a listing the service pages (40,000 characters a page): follows next_cursor to the end. */
+async function allPages<K extends string, T>(url: string, field: K, signal?: AbortSignal): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | null | undefined;
+  do {
+    const page = await api<Record<K, T[]> & { next_cursor?: string | null }>(`${url}${cursor ? `?cursor=${path(cursor)}` : ''}`, { signal });
+    all.push(...page[field]);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return all;
+}
+
 /** The API of one project, `/api/projects/{KEY}/…`: the 19 tools' REST paths with the session cookie, plus the board and settings. */
 export function projectApi(key: string) {
   const base = `/api/projects/${path(key)}`;
   return {
     base,
     /** A board: every card, or each lane's first `cards`. */
-    board: async (board: string | undefined, signal?: AbortSignal, cards?: number) => {
-      const url = boardUrlFor(key, board, cards);
-      // The read main.tsx started while the page's code loaded, if it was for this board and went well.
-      const early = takePreloaded(url);
-      if (early) {
-        const response = await early.catch(() => undefined);
-        if (response?.ok) return (await response.json()) as BoardView;
-      }
-      return api<BoardView>(url, { signal });
-    },
+    // A page opened at a board has this read preloaded by its HTML (the service's ticketsPagePreloads).
+    board: (board: string | undefined, signal?: AbortSignal, cards?: number) => api<BoardView>(boardUrlFor(key, board, cards), { signal }),
     columns: (signal?: AbortSignal) => api<{ columns: ColumnInfo[] }>(`${base}/columns`, { signal }),
     ticket: (ticketKey: string, signal?: AbortSignal) => api<TicketDetail>(`${base}/tickets/${path(ticketKey)}`, { signal }),
     createTicket: (body: NewTicket) => api<Ticket>(`${base}/tickets`, { method: 'POST', body }),
@@ -67,33 +71,13 @@ export function projectApi(key: string) {
     addComment: (ticketKey: string, content: string) => api<Comment>(`${base}/tickets/${path(ticketKey)}/comment`, { method: 'POST', body: { content } }),
     deleteTicket: (ticketKey: string) => api<{ deleted: true; key: string }>(`${base}/tickets/${path(ticketKey)}`, { method: 'DELETE' }),
     search: (q: string, scope: string, signal?: AbortSignal) => api<{ results: SearchResult[] }>(`${base}/search?q=${path(q)}&scope=${path(scope)}&limit=50`, { signal }),
-    documents: async (signal?: AbortSignal): Promise<DocumentMeta[]> => {
-      // Paged by the service (40,000 characters a page): follow next_cursor to the end.
-      const all: DocumentMeta[] = [];
-      let cursor: string | null | undefined;
-      do {
-        const page: { documents: DocumentMeta[]; next_cursor?: string | null } = await api(`${base}/documents${cursor ? `?cursor=${path(cursor)}` : ''}`, { signal });
-        all.push(...page.documents);
-        cursor = page.next_cursor;
-      } while (cursor);
-      return all;
-    },
+    documents: (signal?: AbortSignal) => allPages<'documents', DocumentMeta>(`${base}/documents`, 'documents', signal),
     document: (slug: string, signal?: AbortSignal) => api<Document>(`${base}/documents/${path(slug)}`, { signal }),
     createDocument: (body: { title: string; content: string; doc_type: string; slug?: string }) => api<Document>(`${base}/documents`, { method: 'POST', body }),
     updateDocument: (slug: string, body: { title?: string; content?: string; doc_type?: string }) => api<Document>(`${base}/documents/${path(slug)}`, { method: 'PUT', body }),
     deleteDocument: (slug: string) => api<unknown>(`${base}/documents/${path(slug)}`, { method: 'DELETE' }),
     labels: (signal?: AbortSignal) => api<{ labels: Label[] }>(`${base}/labels`, { signal }),
-    members: async (signal?: AbortSignal): Promise<{ members: Member[] }> => {
-      // Paged by the service like the documents: follow next_cursor to the end.
-      const all: Member[] = [];
-      let cursor: string | null | undefined;
-      do {
-        const page: { members: Member[]; next_cursor?: string | null } = await api(`${base}/members${cursor ? `?cursor=${path(cursor)}` : ''}`, { signal });
-        all.push(...page.members);
-        cursor = page.next_cursor;
-      } while (cursor);
-      return { members: all };
-    },
+    members: async (signal?: AbortSignal) => ({ members: await allPages<'members', Member>(`${base}/members`, 'members', signal) }),
 
     settings: (signal?: AbortSignal) => api<ProjectSettings>(`${base}/settings`, { signal }),
     saveSettings: (body: { name?: string; description?: string; settings?: { auto_summary?: boolean } }) => api<ProjectSettings>(`${base}/settings`, { method: 'PUT', body }),

@@ -4,7 +4,7 @@ import type { BoardView, Ticket } from '../api/types.ts';
 import { planRefresh, relatedTickets } from '../live/live-plan.ts';
 import { useLiveChanges, useProject } from '../project-context.tsx';
 import { findCard, moveCard, placeTicket, removeCard, rollbackMove } from './board-state.ts';
-import { FIRST_CARDS } from './preload.ts';
+import { FIRST_CARDS } from '../../../src/domain/board-page.ts';
 
 /** A move the service refused: the card is back where it was and this says why. */
 export interface Refusal {
