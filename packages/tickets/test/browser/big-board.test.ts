@@ -104,4 +104,19 @@ describeInBrowser('A board of 10,000 tickets', () => {
     expect(await board.count('Review')).toBe('1,001');
     await page.unroute(wholeBoard);
   });
+
+  it('says so when the rest of the board cannot be read after its first cards, and Retry reads it', async () => {
+    const wholeBoard = (url: URL) => url.pathname === '/api/projects/DEMO/board' && !url.searchParams.has('cards');
+    await page.route(wholeBoard, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'service_unavailable', message: 'The database is not answering.' } }) }));
+    await page.goto('/projects/DEMO/board');
+    const alert = page.getByRole('alert').filter({ hasText: 'Not every card could be loaded' });
+    await alert.waitFor();
+    expect((await alert.innerText()).replace(/\s+/g, ' ').trim()).toBe('Not every card could be loaded: The database is not answering. Retry');
+    await board.lane('Backlog').getByText(/^3,9\d\d more not shown$/).waitFor();
+    await screenshot(page, 'board-10k-partial-error');
+    await page.unroute(wholeBoard);
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await alert.waitFor({ state: 'detached' });
+    await expect.poll(() => board.lane('Backlog').locator('.lane-more').count()).toBe(0);
+  });
 });

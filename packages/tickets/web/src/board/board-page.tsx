@@ -140,6 +140,14 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
   else
     body = (
       <>
+        {board.error ? (
+          <div className="notice danger board-notice" role="alert">
+            <span>Not every card could be loaded: {board.error.message}</span>
+            <Button small variant="ghost" onClick={board.reload}>
+              Retry
+            </Button>
+          </div>
+        ) : null}
         {board.refusal ? (
           <div className="notice danger board-notice" role="alert">
             <span>
