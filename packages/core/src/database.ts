@@ -3,14 +3,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { ConfigError, ensureDir } from './config.ts';
-
-/** Which SQL engine a database runs on; queries are shared, DDL may differ. */
-export type DialectName = 'sqlite' | 'postgres';
-
-/** One migration step; `dialect` lets DDL differ where the engines do (identity columns, full-text search). */
-export interface VersionedMigration {
-  up(db: Kysely<any>, dialect: DialectName): Promise<void>;
-}
+import { migrate, type DialectName, type VersionedMigration } from './migrations.ts';
 
 /** An open database of one service. */
 export interface Database<DB> {
@@ -343,34 +336,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
       timer = setTimeout(() => reject(new Error('timeout')), ms);
     }),
   ]);
-}
-
-/**
- * Applies pending migrations in one transaction. Several processes starting
- * at once take turns: an advisory lock on PostgreSQL, the write lock on
- * SQLite. Our own small ledger (`switchboard_migrations`) instead of Kysely's
- * Migrator, whose catalogue introspection reads every schema and fails when
- * another schema is dropped at the same moment (parallel test runs do that).
- */
-export async function migrate(database: Database<any>, migrations: Record<string, VersionedMigration>): Promise<void> {
-  const db = database.db as Kysely<any>;
-  await db.transaction().execute(async (trx) => {
-    if (database.dialect === 'postgres') {
-      await sql`select pg_advisory_xact_lock(hashtext(${`switchboard-migrate:${database.schema}`}))`.execute(trx);
-    }
-    await sql`create table if not exists switchboard_migrations (name text primary key, applied_at text not null)`.execute(trx);
-    const applied = new Set((await trx.selectFrom('switchboard_migrations').select('name').execute()).map((row) => row.name as string));
-    for (const name of Object.keys(migrations).sort()) {
-      if (applied.has(name)) continue;
-      await migrations[name].up(trx, database.dialect);
-      await trx.insertInto('switchboard_migrations').values({ name, applied_at: isoNow() }).execute();
-    }
-  });
-}
-
-/** Column type of an auto-incrementing integer primary key. */
-export function serialPrimaryKey(dialect: DialectName): string {
-  return dialect === 'postgres' ? 'bigserial primary key' : 'integer primary key autoincrement';
 }
 
 /** The current time as stored everywhere: ISO 8601 UTC with milliseconds (sorts as text on both engines). */

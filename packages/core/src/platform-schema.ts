@@ -1,4 +1,4 @@
-import type { VersionedMigration } from './database.ts';
+import type { VersionedMigration } from './migrations.ts';
 
 /** A signed-in browser: the cookie's token is stored only as its SHA-256 hash. */
 export interface SessionTable {

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database, VersionedMigration } from './database.ts';
+import type { Database } from './database.ts';
+import type { VersionedMigration } from './migrations.ts';
 import type { Rate } from './config.ts';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from './logger.ts';

@@ -1,4 +1,4 @@
-import { coreMigrations, openDatabase, serialPrimaryKey, type Database, type VersionedMigration } from '@switchboard/core';
+import { coreMigrations, openDatabase, serialPrimaryKey, withCredentialColumns, type Database, type VersionedMigration } from '@switchboard/core';
 import { join } from 'node:path';
 import { sql, type Generated } from 'kysely';
 import type { FlowsConfig } from '../config.ts';
@@ -66,18 +66,13 @@ const migrations: Record<string, VersionedMigration> = {
         .addColumn('providers_version', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema
-        .createTable('tokens')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('org_id', 'integer', (c) => c.notNull().references('orgs.id').onDelete('cascade'))
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('scope', 'text', (c) => c.notNull())
-        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-        .addColumn('hint', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('last_used_at', 'text')
-        .addColumn('revoked_at', 'text')
-        .execute();
+      await withCredentialColumns(
+        db.schema
+          .createTable('tokens')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('org_id', 'integer', (c) => c.notNull().references('orgs.id').onDelete('cascade'))
+          .addColumn('scope', 'text', (c) => c.notNull()),
+      ).execute();
       await db.schema.createIndex('tokens_org').on('tokens').columns(['org_id', 'created_at']).execute();
       await db.schema
         .createTable('provider_connections')

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { coreMigrations, serialPrimaryKey, type VersionedMigration } from '@switchboard/core';
+import { coreMigrations, serialPrimaryKey, withCredentialColumns, type VersionedMigration } from '@switchboard/core';
 import { bodyColumns } from './message-body.ts';
 
 /** Schema of the SMS service, after core's shared tables. */
@@ -15,17 +15,13 @@ export const smsMigrations: Record<string, VersionedMigration> = {
         .addColumn('seq', 'bigint', (c) => c.notNull().defaultTo(0))
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
-      await db.schema
-        .createTable('api_keys')
-        .addColumn('id', sql.raw(serialPrimaryKey(dialect)))
-        .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.org_id'))
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('hash', 'text', (c) => c.notNull().unique())
-        .addColumn('hint', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'text', (c) => c.notNull())
-        .addColumn('last_used_at', 'text')
-        .addColumn('revoked_at', 'text')
-        .execute();
+      await withCredentialColumns(
+        db.schema
+          .createTable('api_keys')
+          .addColumn('id', sql.raw(serialPrimaryKey(dialect)))
+          .addColumn('org_id', 'text', (c) => c.notNull().references('organizations.org_id')),
+        'hash',
+      ).execute();
       await db.schema.createIndex('api_keys_org').on('api_keys').columns(['org_id', 'id']).execute();
       await db.schema
         .createTable('gateways')

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { coreMigrations, serialPrimaryKey, type DialectName, type VersionedMigration } from '@switchboard/core';
+import { coreMigrations, serialPrimaryKey, withCredentialColumns, type DialectName, type VersionedMigration } from '@switchboard/core';
 
 /** A text primary key on PostgreSQL; on SQLite the integer `seq` is the rowid and `id` a unique key. */
 function createSeqTable(db: Kysely<any>, dialect: DialectName, table: string) {
@@ -118,17 +118,12 @@ const schema: VersionedMigration = {
       .addUniqueConstraint('documents_project_slug', ['project_id', 'slug'])
       .execute();
 
-    await db.schema
-      .createTable('api_tokens')
-      .addColumn('id', 'text', (c) => c.primaryKey())
-      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade'))
-      .addColumn('name', 'text', (c) => c.notNull())
-      .addColumn('token_hash', 'text', (c) => c.notNull().unique())
-      .addColumn('hint', 'text', (c) => c.notNull())
-      .addColumn('created_at', 'text', (c) => c.notNull())
-      .addColumn('last_used_at', 'text')
-      .addColumn('revoked_at', 'text')
-      .execute();
+    await withCredentialColumns(
+      db.schema
+        .createTable('api_tokens')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id').onDelete('cascade')),
+    ).execute();
     await db.schema.createIndex('api_tokens_project').on('api_tokens').columns(['project_id']).execute();
   },
 };
