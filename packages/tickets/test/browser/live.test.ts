@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { describeInBrowser, screenshot } from '@switchboard/web-kit/testing';
+import { boardCaller } from '../helpers.ts';
 import { startUiHarness, type UiHarness } from '../helpers/ui-harness.ts';
 import { BoardScreen, latencyAfter, whenVisible } from './board-page.ts';
 
@@ -103,6 +104,23 @@ function liveScenario(label: string, options: Parameters<typeof startUiHarness>[
     await board.card('DEMO-1', 'Done').waitFor();
     await board.waitLive();
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  });
+
+  it('shows on an open epic panel every sub-ticket created over REST in quick succession, as its card does', async () => {
+    // Sub-tickets created in the epic's own column do not move it: no event names the epic, only each new sub-ticket.
+    const epic = await h.call('create_ticket', { title: 'Checkout', ticket_type: 'epic', column_name: 'Backlog' });
+    await board.card(epic.key, 'Backlog').click();
+    const panel = board.panel(epic.key);
+    const subTickets = panel.getByRole('region', { name: 'Sub-tickets' });
+    await subTickets.getByText('No sub-tickets.', { exact: false }).waitFor();
+    const rest = boardCaller(h.board);
+    const created: Array<{ key: string; title: string }> = [];
+    for (const title of ['Cart', 'Payment', 'Receipt']) created.push(await rest('create_sub_ticket', { parent_ticket_id: epic.key, title, column_name: 'Backlog' }));
+    await board.card(epic.key).getByText('0/3').waitFor();
+    await subTickets.getByRole('heading', { name: 'Sub-tickets 0/3 done' }).waitFor({ timeout: 2000 });
+    const links = await subTickets.getByRole('link').allInnerTexts();
+    expect(links.map((text) => text.replace(/\s+/g, ' ')).sort()).toEqual(created.map((sub) => `${sub.key} ${sub.title}`).sort());
+    await screenshot(page, `board-live-epic-panel-${label.replace(/\W+/g, '-')}`);
   });
 }
 

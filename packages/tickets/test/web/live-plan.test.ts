@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChangeEvent } from '../../web/src/api/types.ts';
-import { planRefresh, relatedTickets } from '../../web/src/live/live-plan.ts';
+import { panelNeedsRead, planRefresh, relatedTickets } from '../../web/src/live/live-plan.ts';
 import { board, card } from './fixtures.ts';
 
 const event = (seq: number, extra: Partial<ChangeEvent>): ChangeEvent => ({ seq, kind: 'ticket', action: 'updated', actor: 'token:agent', at: '2025-01-01T00:00:00Z', ...extra });
@@ -43,5 +43,25 @@ describe('relatedTickets (epics whose progress may have changed)', () => {
     expect(relatedTickets(view, 'A-1', 'a-3')).toEqual(['A-3']);
     expect(relatedTickets(view, 'A-2', null)).toEqual([]);
     expect(relatedTickets(undefined, 'A-2', 'A-3')).toEqual(['A-3']);
+  });
+});
+
+describe('panelNeedsRead (an open ticket panel follows the tickets the board read again)', () => {
+  const sub = (key: string) => ({ id: key, key, title: key, column: 'To Do', priority: 'medium', ticket_type: 'task' });
+  const epic = { parent: null, sub_tickets: [sub('A-2')] };
+
+  it('reads the panel\'s ticket again when the board read it: a new sub-ticket\'s read names its epic', () => {
+    // A-3 was created under A-1: its event names A-3 only; the board read A-3, then its epic A-1.
+    expect(panelNeedsRead('A-1', epic, ['A-3', 'A-1'])).toBe(true);
+    expect(panelNeedsRead('a-1', epic, ['A-1'])).toBe(true);
+    expect(panelNeedsRead('A-1', undefined, ['a-1'])).toBe(true);
+  });
+
+  it('reads it again when one of its sub-tickets or its epic was read, and not for unrelated tickets', () => {
+    expect(panelNeedsRead('A-1', epic, ['a-2'])).toBe(true);
+    expect(panelNeedsRead('A-2', { parent: { id: 'A-1', key: 'A-1', title: 'Epic' }, sub_tickets: [] }, ['A-1'])).toBe(true);
+    expect(panelNeedsRead('A-1', epic, ['A-3', 'A-4'])).toBe(false);
+    expect(panelNeedsRead('A-1', undefined, ['A-2'])).toBe(false);
+    expect(panelNeedsRead('A-1', epic, [])).toBe(false);
   });
 });

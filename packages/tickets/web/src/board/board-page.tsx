@@ -184,7 +184,7 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
             </aside>
           }
         >
-          <TicketPanel key={ticketKey} ticketKey={ticketKey} onClose={close} epics={epics} onChanged={board.placeChanged} onOpen={open} qualify={qualify} />
+          <TicketPanel key={ticketKey} ticketKey={ticketKey} onClose={close} epics={epics} onChanged={board.placeChanged} onOpen={open} qualify={qualify} onTicketsRead={board.onTicketsRead} />
         </Suspense>
       ) : null}
       {creating && view ? (

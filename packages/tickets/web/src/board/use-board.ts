@@ -35,7 +35,7 @@ export function useBoard(requested: string | undefined, fallback = false) {
   // While the whole board is being read after its first cards: the tickets changed meanwhile, read again once it lands.
   const wholePending = useRef(false);
   const touched = useRef(new Set<string>());
-  const refreshRef = useRef<(keys: string[]) => Promise<void>>(async () => {});
+  const refreshRef = useRef<(keys: string[]) => Promise<unknown>>(async () => {});
   const reloading = useRef(false);
 
   useEffect(() => {
@@ -82,9 +82,9 @@ export function useBoard(requested: string | undefined, fallback = false) {
     setGeneration((n) => n + 1);
   }, []);
 
-  /** Reads tickets again and places them; a ticket that is gone leaves the board. */
-  const refreshTickets = useCallback(
-    async (keys: string[], known: Map<string, Ticket> = new Map()) => {
+  /** Reads tickets again and places them; a ticket that is gone leaves the board. Answers the epics to read after them. */
+  const readAndPlace = useCallback(
+    async (keys: string[], known: Map<string, Ticket>) => {
       if (wholePending.current) for (const key of keys) touched.current.add(key);
       const related = new Set<string>();
       await Promise.all(
@@ -109,11 +109,34 @@ export function useBoard(requested: string | undefined, fallback = false) {
           setView((current) => (current ? placeTicket(current, settled) : current));
         }),
       );
-      const more = [...related].filter((key) => !keys.includes(key));
-      if (more.length > 0) await refreshTickets(more);
+      return [...related];
     },
     [api],
   );
+
+  /** Reads tickets again and places them, then the epics whose progress they may have changed; answers every ticket read. */
+  const refreshTickets = useCallback(
+    async (keys: string[], known: Map<string, Ticket> = new Map()) => {
+      const read = [...keys];
+      let next = keys;
+      let answers = known;
+      while (next.length > 0) {
+        next = (await readAndPlace(next, answers)).filter((key) => !read.includes(key));
+        answers = new Map();
+        read.push(...next);
+      }
+      return read;
+    },
+    [readAndPlace],
+  );
+
+  // Who follows the tickets the board read again after live changes (an open ticket panel).
+  const readListeners = useRef(new Set<(keys: readonly string[]) => void>());
+  /** Follows the tickets the board reads again after each batch of live changes; answers the function that stops. */
+  const onTicketsRead = useCallback((listener: (keys: readonly string[]) => void) => {
+    readListeners.current.add(listener);
+    return () => void readListeners.current.delete(listener);
+  }, []);
 
   refreshRef.current = refreshTickets;
 
@@ -122,7 +145,10 @@ export function useBoard(requested: string | undefined, fallback = false) {
       const plan = planRefresh(events, lastSeq.current);
       lastSeq.current = plan.lastSeq;
       if (plan.board) reload();
-      else if (plan.tickets.length > 0) void refreshTickets(plan.tickets);
+      else if (plan.tickets.length > 0)
+        void refreshTickets(plan.tickets).then((read) => {
+          for (const listener of readListeners.current) listener(read);
+        });
     },
     resync: reload,
   });
@@ -151,5 +177,5 @@ export function useBoard(requested: string | undefined, fallback = false) {
   /** Places a ticket the page itself just created or changed (the live event will confirm it). */
   const placeChanged = useCallback((ticket: Ticket) => void refreshTickets([ticket.key], new Map([[ticket.key, ticket]])), [refreshTickets]);
 
-  return { view, error, reload, move, refusal, dismissRefusal: () => setRefusal(undefined), placeChanged, findCard: (key: string) => (viewRef.current ? findCard(viewRef.current, key) : undefined) };
+  return { view, error, reload, move, refusal, dismissRefusal: () => setRefusal(undefined), placeChanged, onTicketsRead, findCard: (key: string) => (viewRef.current ? findCard(viewRef.current, key) : undefined) };
 }

@@ -3,7 +3,7 @@
  * read again. Pure, so the rules (skip replays, one read per ticket however
  * many events name it, the board again for project changes) are unit-tested.
  */
-import type { BoardView, ChangeEvent } from '../api/types.ts';
+import type { BoardView, ChangeEvent, Ticket } from '../api/types.ts';
 import { findCard } from '../board/board-state.ts';
 
 /**
@@ -56,4 +56,19 @@ export function planRefresh(events: readonly ChangeEvent[], lastSeq: number): Re
 export function relatedTickets(view: BoardView | undefined, key: string, parentNow: string | null | undefined): string[] {
   const before = view ? findCard(view, key)?.card.parent : undefined;
   return [...new Set([before, parentNow].filter((parent): parent is string => Boolean(parent)).map((parent) => parent.toUpperCase()))];
+}
+
+/** What an open ticket panel shows of its ticket's relations (undefined while it is first read). */
+export type PanelRelations = Pick<Ticket, 'parent' | 'sub_tickets'>;
+
+/**
+ * Whether the ticket panel of `panelKey` must read its ticket again after the board read `applied` again
+ * (the tickets a batch of changes named, and the epics whose progress they may have changed). A change event
+ * names only the ticket that changed: a new sub-ticket's event does not name its epic, which the board learns
+ * by reading the sub-ticket. So the panel follows the board's reads: its own ticket, its epic, or one of the
+ * sub-tickets it shows among them.
+ */
+export function panelNeedsRead(panelKey: string, shown: PanelRelations | undefined, applied: readonly string[]): boolean {
+  const related = new Set([panelKey, shown?.parent?.key, ...(shown?.sub_tickets.map((sub) => sub.key) ?? [])].filter((key): key is string => Boolean(key)).map((key) => key.toUpperCase()));
+  return applied.some((key) => related.has(key.toUpperCase()));
 }

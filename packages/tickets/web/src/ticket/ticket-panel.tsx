@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, Button, ConfirmDialog, ErrorState, Loading, useToast } from '@switchboard/web-kit';
 import type { BoardCard, Ticket, TicketDetail } from '../api/types.ts';
 import type { TicketChanges } from '../api/client.ts';
+import { panelNeedsRead } from '../live/live-plan.ts';
 import { useLiveChanges, useProject } from '../project-context.tsx';
 import { TicketFields, TitleEditor } from './ticket-fields.tsx';
 import { ActivityList, AiSummary, Comments, Description, SubTickets } from './ticket-sections.tsx';
@@ -18,6 +19,7 @@ export function TicketPanel({
   onChanged,
   onOpen,
   qualify,
+  onTicketsRead,
 }: {
   ticketKey: string;
   onClose: () => void;
@@ -25,6 +27,8 @@ export function TicketPanel({
   onChanged: (ticket: Ticket) => void;
   onOpen: (key: string) => void;
   qualify: (column: string) => string;
+  /** Follows the tickets the board reads again after live changes (useBoard's onTicketsRead). */
+  onTicketsRead: (listener: (keys: readonly string[]) => void) => () => void;
 }) {
   const { api } = useProject();
   const notify = useToast();
@@ -53,12 +57,20 @@ export function TicketPanel({
     void load();
   }, [load]);
 
-  // Another change to this ticket, its epic or one of its sub-tickets: read it again.
+  // A ticket change reaches the panel through the board, which reads each changed ticket and the epics whose
+  // progress it changed (an event names only the ticket that changed, not a new sub-ticket's epic): the panel
+  // reads its ticket again when it, its epic or one of its sub-tickets is among them.
+  useEffect(
+    () =>
+      onTicketsRead((keys) => {
+        if (panelNeedsRead(ticketKey, ticketRef.current, keys)) void load();
+      }),
+    [onTicketsRead, ticketKey, load],
+  );
+  // Project changes (columns renamed, labels) and a stream that could not catch up: read it again.
   useLiveChanges({
     changes: (events) => {
-      const current = ticketRef.current;
-      const related = new Set([ticketKey, current?.parent?.key, ...(current?.sub_tickets.map((sub) => sub.key) ?? [])].filter(Boolean).map((key) => key!.toUpperCase()));
-      if (events.some((event) => event.kind === 'project' || (event.kind === 'ticket' && event.key && related.has(event.key.toUpperCase())))) void load();
+      if (events.some((event) => event.kind === 'project')) void load();
     },
     resync: () => void load(),
   });
