@@ -23,7 +23,7 @@ function adminContext(db: Db, project: ProjectRow): BoardContext {
     project,
     actor: 'system',
     caller: { kind: 'system' },
-    baseUrl: '',
+    mcpUrl: '',
     now: () => isoNow(),
     members: { list: async () => [], add: nobody, remove: nobody },
     signal: { notifyChannel: undefined, publish: () => undefined },

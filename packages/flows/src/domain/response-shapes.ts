@@ -1,5 +1,5 @@
 /** The wire shapes of a run's answer (spec: ChatCompletion; design: chunks, JSON Lines). Pure. */
-import type { Usage } from '../store/run-store.ts';
+import type { Usage } from './usage.ts';
 import type { OutputFormat } from './flow-definition.ts';
 
 /** The model name every flow answers as. */

@@ -1,7 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3Usage } from '@ai-sdk/provider';
 import type OpenAI from 'openai';
 import type { ConversationMessage } from '../domain/run-request.ts';
-import { usageOf, type Usage } from '../store/run-store.ts';
+import { usageOf, type Usage } from '../domain/usage.ts';
 
 /** One chat call of an llm node without tools: its system text, the conversation, then its prompt. */
 export interface ChatRequest {

@@ -1,22 +1,10 @@
 import type { LlmNodeData } from '../domain/flow-definition.ts';
-import { renderTemplate } from '../domain/references.ts';
-import { usageOf } from '../store/run-store.ts';
+import { usageOf } from '../domain/usage.ts';
 import type { NodeContext, NodeResult } from './node-handler.ts';
 import type { ChatRequest } from './chat-models.ts';
+import { promptText, systemText } from './llm-prompt.ts';
 import { isRetryable, providerError } from './run-errors.ts';
 import { needsToolLoop, runToolLoop } from './tool-loop.ts';
-
-/** An llm node's system text: its rendered `system`, then the caller's system messages ('' when neither). */
-export function systemText(context: NodeContext): string {
-  const data = context.node.data as unknown as LlmNodeData;
-  return [data.system ? renderTemplate(data.system, context.scope) : '', context.callerSystem ?? ''].filter((s) => s !== '').join('\n\n');
-}
-
-/** An llm node's rendered prompt ('' without one). */
-export function promptText(context: NodeContext): string {
-  const data = context.node.data as unknown as LlmNodeData;
-  return data.prompt === undefined ? '' : renderTemplate(data.prompt, context.scope);
-}
 
 async function withRetries<T>(retries: number, signal: AbortSignal, call: () => PromiseLike<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {

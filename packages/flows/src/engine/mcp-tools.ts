@@ -4,7 +4,7 @@ import type { FlowNode, McpToolData } from '../domain/flow-definition.ts';
 import { renderTemplate, type Scope } from '../domain/references.ts';
 import type { RunServices } from './run-services.ts';
 import { policyFetch } from './safe-fetch.ts';
-import type { FlowTool } from './tool-nodes.ts';
+import type { FlowTool } from './flow-tool.ts';
 import { MissingSecret, toolSecrets, type ToolSecrets } from './tool-secrets.ts';
 
 /** The text of an MCP tool result: structured content when given, else its text parts (JSON parsed when it is JSON). */

@@ -1,7 +1,7 @@
 import type { FlowNode } from '../domain/flow-definition.ts';
 import type { Scope } from '../domain/references.ts';
 import type { CompiledFlow } from '../domain/compiled-flow.ts';
-import type { Usage } from '../store/run-store.ts';
+import type { Usage } from '../domain/usage.ts';
 import type { OrgProviders } from './provider-registry.ts';
 import type { RunServices } from './run-services.ts';
 

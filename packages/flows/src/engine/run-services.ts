@@ -1,7 +1,7 @@
 import type { AddressPolicy } from '../domain/ssrf-policy.ts';
 import type { InputVariable } from '../domain/flow-definition.ts';
 import type { MemoryStore } from '../store/memory-store.ts';
-import type { Usage } from '../store/run-store.ts';
+import type { Usage } from '../domain/usage.ts';
 import type { KnowledgeService } from './knowledge-service.ts';
 
 /** What a sub-flow run (agent node) returns. */

@@ -1,11 +1,12 @@
 import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet as AiToolSet } from 'ai';
 import type { LlmNodeData } from '../domain/flow-definition.ts';
-import { usageOf } from '../store/run-store.ts';
+import { usageOf } from '../domain/usage.ts';
 import type { ConversationMessage, NodeContext, NodeResult } from './node-handler.ts';
 import { toFinishReason } from './chat-models.ts';
-import { promptText, systemText } from './llm-node.ts';
+import { promptText, systemText } from './llm-prompt.ts';
 import { providerError } from './run-errors.ts';
-import { buildTools, type ToolSet } from './tool-nodes.ts';
+import type { ToolSet } from './flow-tool.ts';
+import { buildTools } from './tool-nodes.ts';
 
 const DEFAULT_MAX_STEPS = 5;
 

@@ -5,27 +5,10 @@ import { toolNameOf } from '../domain/node-validation.ts';
 import { callSubFlow, mappedInput } from './agent-node.ts';
 import { connectMcpTools } from './mcp-tools.ts';
 import type { NodeContext, NodeResult } from './node-handler.ts';
+import type { FlowTool, ToolSet } from './flow-tool.ts';
 import type { RunServices } from './run-services.ts';
 import { readLimited, safeRequest } from './safe-fetch.ts';
 import { toolSecrets } from './tool-secrets.ts';
-
-/** A tool offered to the model of an llm node. */
-export interface FlowTool {
-  name: string;
-  description: string;
-  /** JSON Schema of the arguments. */
-  parameters: Record<string, unknown>;
-  /** The node that provides it. */
-  node: string;
-  /** Runs the tool; a throw becomes an error result for the model, never a failed run. */
-  call(args: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
-}
-
-/** The tools of one llm node, and a way to release their connections (MCP sessions). */
-export interface ToolSet {
-  tools: FlowTool[];
-  close(): Promise<void>;
-}
 
 /** `tool` as a step of the graph: nothing to do until its llm node calls it; its output names the tool. */
 export async function runToolNode(context: NodeContext): Promise<NodeResult> {

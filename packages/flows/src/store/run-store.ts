@@ -3,20 +3,7 @@ import type { Logger } from '@switchboard/core';
 import type { FlowsDatabase } from './database.ts';
 import { runCursor, type RunsBefore } from '../domain/run-cursor.ts';
 import type { RunStatsRow } from '../domain/run-stats.ts';
-
-/** Token counts in OpenAI's names, summed over every model call of a run. */
-export interface Usage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-}
-
-/** The usage of a call from its prompt and completion token counts (0 when unknown), total computed. */
-export function usageOf(prompt?: number, completion?: number): Usage {
-  const promptTokens = prompt ?? 0;
-  const completionTokens = completion ?? 0;
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-}
+import type { Usage } from '../domain/usage.ts';
 
 /** One node's entry in a run's trace. */
 export interface TraceEntry {

@@ -1,7 +1,7 @@
 import { AppError, hashSecret, isSafeMethod, sessionTokenOf, type DialectName, type SessionUser, type WebSessions } from '@switchboard/core';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '@switchboard/core';
-import { BASE_PATH, PUBLIC_PATHS } from './paths.ts';
+import { BASE_PATH, MCP_PATH, PUBLIC_PATHS } from './paths.ts';
 import type { Db, ProjectRow } from '../store/project-store.ts';
 import { findProject, tokenByHash, touchToken } from '../store/project-store.ts';
 import type { BoardContext, Caller, ChangeSignal, MemberDirectory } from '../service/board-context.ts';
@@ -41,7 +41,7 @@ const MISSING_TOKEN = 'Missing bearer token: send Authorization: Bearer <token> 
 
 function context(resolver: CallerResolver, request: FastifyRequest, project: ProjectRow, actor: string, caller: Caller): BoardContext {
   return {
-    baseUrl: resolver.publicBaseUrl ?? `${request.protocol}://${request.host}`,
+    mcpUrl: `${resolver.publicBaseUrl ?? `${request.protocol}://${request.host}`}${MCP_PATH}`,
     db: resolver.db,
     dialect: resolver.dialect,
     project,

@@ -38,8 +38,8 @@ export interface BoardContext {
   actor: string;
   /** The token or user behind `actor` (settings check an admin; token management needs a user). */
   caller: Caller;
-  /** Where clients reach this service: PUBLIC_BASE_URL, else the origin the request came to (for the MCP URL of a new token). */
-  baseUrl: string;
+  /** The MCP endpoint's URL as clients reach it (PUBLIC_BASE_URL, else the request's origin), told with a new token; the transport knows it. */
+  mcpUrl: string;
   /** The current time as stored (ISO 8601); a function so tests and imports can fix it. */
   now(): string;
   members: MemberDirectory;

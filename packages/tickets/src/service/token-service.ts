@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { AppError, issueSecret } from '@switchboard/core';
 import type { BoardContext } from './board-context.ts';
 import { validName } from '../domain/settings-rules.ts';
-import { MCP_PATH } from '../http/paths.ts';
 import { insertToken, listTokens, revokeToken, type Db, type TokenRow } from '../store/project-store.ts';
 import { inTransaction } from './transaction.ts';
 
@@ -31,7 +30,7 @@ export async function createProjectToken(ctx: BoardContext, input: { name: strin
     log.project('token_created', issued.row.created_at);
     return issued;
   });
-  return { token_id: row.id, token, name: row.name, created_at: row.created_at, mcp_url: `${ctx.baseUrl}${MCP_PATH}` };
+  return { token_id: row.id, token, name: row.name, created_at: row.created_at, mcp_url: ctx.mcpUrl };
 }
 
 /** DELETE …/tokens/{token_id}: revokes a token; it is refused from its next call on, on every instance. */
