@@ -5,6 +5,11 @@ import { createLabel, withTicketsStore } from '../../src/index.ts';
 import { startUiHarness, type UiHarness } from '../helpers/ui-harness.ts';
 import { BoardScreen } from './board-page.ts';
 
+/** The texts of the page's live status regions that name `key` (what a screen reader announced of its drag), sorted. */
+async function announcements(page: Page, key: string): Promise<string[]> {
+  return (await page.getByRole('status').filter({ hasText: key }).allTextContents()).sort();
+}
+
 describeInBrowser('Board: drag and drop, New ticket, filters', () => {
   let h: UiHarness;
   let page: Page;
@@ -87,11 +92,14 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
     expect((await h.call('get_ticket', { ticket_id: 'DEMO-2' })).column).toBe('Done');
   });
 
-  it('snaps a refused move back and says why (an epic with sub-tickets advances by itself)', async () => {
+  it('snaps a refused move back and says why (an epic with sub-tickets advances by itself), to screen readers too', async () => {
     await board.drag('DEMO-2', 'Backlog');
     const alert = page.getByRole('alert').filter({ hasText: 'DEMO-2 could not move to Backlog' });
     await alert.waitFor();
-    expect(await alert.innerText()).toMatch(/epic/i);
+    const refusal = 'DEMO-2 could not move to Backlog: DEMO-2 is an epic with 2 sub-ticket(s); epics advance automatically as their sub-tickets move. Move its sub-tickets instead.';
+    expect(await alert.getByText('could not move to').innerText()).toBe(refusal);
+    // What a screen reader hears of the drop: the move asked for, then the refusal (the alert), never that it was dropped there.
+    expect(await announcements(page, 'DEMO-2')).toEqual(['Moving DEMO-2 to Backlog…']);
     await board.card('DEMO-2', 'Done').waitFor();
     expect(await board.card('DEMO-2', 'Backlog').count()).toBe(0);
     expect((await h.call('get_ticket', { ticket_id: 'DEMO-2' })).column).toBe('Done');
@@ -111,6 +119,8 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
     await page.keyboard.press('Space');
     await board.card('DEMO-1', 'In Progress').waitFor();
     await expect.poll(async () => (await h.call('get_ticket', { ticket_id: 'DEMO-1' })).column).toBe('In Progress');
+    // Announced once the service took the move.
+    await expect.poll(() => announcements(page, 'DEMO-1')).toEqual(['DEMO-1 moved to In Progress.', 'Moving DEMO-1 to In Progress…']);
   });
 
   it('filters by type, priority, label, assignee and text, kept in the URL; / focuses the text', async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { dropAnnouncement, movedAnnouncement } from '../../web/src/board/announcements.ts';
 import { isTypingTarget, shortcutOf } from '../../web/src/board/keyboard.ts';
 import { isSafeUrl } from '../../web/src/markdown/safe-url.ts';
 import { snippetParts } from '../../web/src/search/snippet.ts';
@@ -94,5 +95,18 @@ describe('ticket keys in URLs', () => {
     expect(projectOfTicketKey('DEMO')).toBeUndefined();
     expect(projectOfTicketKey('1AB-2')).toBeUndefined();
     expect(normalTicketKey('demo-3')).toBe('DEMO-3');
+  });
+});
+
+describe('drag announcements (what a screen reader hears of a drop)', () => {
+  it('says a drop on another lane asks for the move, whose outcome the service gives', () => {
+    expect(dropAnnouncement('DEMO-2', 'Done', 'Backlog')).toBe('Moving DEMO-2 to Backlog…');
+    expect(dropAnnouncement('DEMO-2', undefined, 'Backlog')).toBe('Moving DEMO-2 to Backlog…');
+    expect(movedAnnouncement('DEMO-2', 'Backlog')).toBe('DEMO-2 moved to Backlog.');
+  });
+
+  it('says a card dropped on its own lane, or on no lane, stays', () => {
+    expect(dropAnnouncement('DEMO-1', 'Review', 'review')).toBe('DEMO-1 stays in Review.');
+    expect(dropAnnouncement('DEMO-1', 'Review', undefined)).toBe('DEMO-1 dropped where it was.');
   });
 });

@@ -1,10 +1,11 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useSensor, useSensors, type CollisionDetection, type DragCancelEvent, type DragEndEvent, type DragOverEvent, type DragStartEvent } from '@dnd-kit/core';
+import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
 import { Button, ErrorState, Loading, useTitle } from '@switchboard/web-kit';
 import { useProject } from '../project-context.tsx';
 import { lastBoard, rememberBoard } from '../project-memory.ts';
 import { paths } from '../routes.ts';
+import { announcements, screenReaderInstructions } from './announcements.ts';
 import { findCard, ticketTotal } from './board-state.ts';
 import { EmptyBoard } from './empty-board.tsx';
 import { FilterBar } from './filter-bar.tsx';
@@ -18,16 +19,8 @@ import { useBoard } from './use-board.ts';
 const TicketPanel = lazy(() => import('../ticket/ticket-panel.tsx').then((module) => ({ default: module.TicketPanel })));
 const NewTicketDialog = lazy(() => import('./new-ticket-dialog.tsx').then((module) => ({ default: module.NewTicketDialog })));
 
-// What a screen reader hears while a card is dragged.
-const accessibility = {
-  screenReaderInstructions: { draggable: 'To move this ticket, press Space, then the left and right arrow keys to choose a column, and Space again to drop it (Escape cancels). Enter opens it.' },
-  announcements: {
-    onDragStart: ({ active }: DragStartEvent) => `Picked up ${String(active.id)}.`,
-    onDragOver: ({ active, over }: DragOverEvent) => (over ? `${String(active.id)} is over ${String(over.id)}.` : `${String(active.id)} is not over a column.`),
-    onDragEnd: ({ active, over }: DragEndEvent) => (over ? `${String(active.id)} dropped in ${String(over.id)}.` : `${String(active.id)} dropped where it was.`),
-    onDragCancel: ({ active }: DragCancelEvent) => `Moving ${String(active.id)} was cancelled.`,
-  },
-};
+// What a screen reader hears while a card is dragged (the outcome of a drop is announced when the service answers).
+const accessibility = { screenReaderInstructions, announcements };
 
 // The pointer decides while it is over a lane; the keyboard (no pointer) goes by the card's rectangle.
 const collision: CollisionDetection = (args) => {
@@ -158,6 +151,9 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
             </Button>
           </div>
         ) : null}
+        <div className="sr-only" role="status">
+          {board.moved}
+        </div>
         {ticketTotal(view) === 0 ? <EmptyBoard onNewTicket={() => setCreating(true)} /> : null}
         <DndContext sensors={sensors} collisionDetection={collision} accessibility={accessibility} onDragStart={(event) => setActiveKey(String(event.active.id))} onDragCancel={() => setActiveKey(undefined)} onDragEnd={onDragEnd}>
           <div className="lanes">

@@ -86,6 +86,7 @@ export const Lane = memo(function Lane({
                 <div key={item.key} role="listitem" style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
                   <TicketCard
                     card={card}
+                    column={lane.name}
                     index={item.index}
                     measureRef={virtualizer.measureElement}
                     onOpen={onOpen}

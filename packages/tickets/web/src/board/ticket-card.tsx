@@ -1,6 +1,7 @@
 import { memo, type CSSProperties, type KeyboardEvent, type Ref } from 'react';
 import { useDraggable } from '@dnd-kit/core';
 import type { Assignee, BoardCard, Label } from '../api/types.ts';
+import type { CardDragData } from './announcements.ts';
 import { safeColor } from './label-color.ts';
 
 /** A small square of the label's colour and its name. */
@@ -85,6 +86,7 @@ export function CardFace({ card }: { card: BoardCard }) {
  */
 export const TicketCard = memo(function TicketCard({
   card,
+  column,
   onOpen,
   selected,
   refused,
@@ -93,6 +95,8 @@ export const TicketCard = memo(function TicketCard({
   style,
 }: {
   card: BoardCard;
+  /** The lane the card is in (a drag says where it was picked up). */
+  column: string;
   onOpen: (key: string) => void;
   selected: boolean;
   refused: boolean;
@@ -100,7 +104,8 @@ export const TicketCard = memo(function TicketCard({
   index: number;
   style?: CSSProperties;
 }) {
-  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: card.key });
+  const data: CardDragData = { column };
+  const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: card.key, data });
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'Enter' && !isDragging) {
       event.preventDefault();

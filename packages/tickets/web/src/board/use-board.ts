@@ -3,6 +3,7 @@ import { ApiError } from '@switchboard/web-kit';
 import type { BoardView, Ticket } from '../api/types.ts';
 import { planRefresh, relatedTickets } from '../live/live-plan.ts';
 import { useLiveChanges, useProject } from '../project-context.tsx';
+import { movedAnnouncement } from './announcements.ts';
 import { findCard, moveCard, placeTicket, removeCard, rollbackMove } from './board-state.ts';
 import { FIRST_CARDS } from '../../../src/domain/board-page.ts';
 
@@ -23,6 +24,8 @@ export function useBoard(requested: string | undefined, fallback = false) {
   const [view, setView] = useState<BoardView | undefined>(undefined);
   const [error, setError] = useState<Error | undefined>(undefined);
   const [refusal, setRefusal] = useState<Refusal | undefined>(undefined);
+  // The last move the service took, as a screen reader hears it (a refusal is the page's alert).
+  const [moved, setMoved] = useState('');
   const [generation, setGeneration] = useState(0);
   const [gone, setGone] = useState<string | undefined>(undefined);
   const boardName = fallback && gone === requested ? undefined : requested;
@@ -162,9 +165,11 @@ export function useBoard(requested: string | undefined, fallback = false) {
       if (!from) return;
       if (wholePending.current) touched.current.add(key);
       setRefusal(undefined);
+      setMoved('');
       setView(next);
       try {
         const ticket = await api.moveTicket(key, qualified);
+        setMoved(movedAnnouncement(key, ticket.column ?? column));
         await refreshTickets([key], new Map([[key, ticket]]));
       } catch (reason) {
         setView((latest) => (latest ? rollbackMove(latest, key, from) : latest));
@@ -177,5 +182,5 @@ export function useBoard(requested: string | undefined, fallback = false) {
   /** Places a ticket the page itself just created or changed (the live event will confirm it). */
   const placeChanged = useCallback((ticket: Ticket) => void refreshTickets([ticket.key], new Map([[ticket.key, ticket]])), [refreshTickets]);
 
-  return { view, error, reload, move, refusal, dismissRefusal: () => setRefusal(undefined), placeChanged, onTicketsRead, findCard: (key: string) => (viewRef.current ? findCard(viewRef.current, key) : undefined) };
+  return { view, error, reload, move, refusal, moved, dismissRefusal: () => setRefusal(undefined), placeChanged, onTicketsRead, findCard: (key: string) => (viewRef.current ? findCard(viewRef.current, key) : undefined) };
 }
