@@ -47,4 +47,31 @@ describe.each(dialectsUnderTest())('recording runs on %s', (dialect) => {
       ['run_after', 'b'],
     ]);
   });
+
+  const failed = (id: string): RunRecord => ({ ...record(id, null), status: 'failed', error: { message: 'The run took longer than 1000 ms', type: 'api_error', param: null, code: 'timeout' } });
+  const running = (id: string): RunRecord => ({ ...record(id, null), status: 'running', latencyMs: null, finishedAt: null });
+  const stored = async (id: string) => {
+    const run = (await stores.runs.get(orgId, id))!;
+    return { status: run.status, error: run.error, finishedAt: run.finishedAt };
+  };
+  const timedOut = { status: 'failed', error: { message: 'The run took longer than 1000 ms', type: 'api_error', param: null, code: 'timeout' }, finishedAt: '2026-01-01T00:00:00.001Z' };
+
+  it("keeps a run's end when its `running` record is queued after it in the same batch", async () => {
+    const recorder = new RunRecorder(stores.runs, createLogger({ service: 'flows', level: 'silent' }));
+    void recorder.record(failed('run_same_batch'));
+    await recorder.record(running('run_same_batch'));
+    expect(await stored('run_same_batch')).toEqual(timedOut);
+  });
+
+  it("keeps a run's end when its `running` record is written after it (a later batch, or another instance)", async () => {
+    const recorder = new RunRecorder(stores.runs, createLogger({ service: 'flows', level: 'silent' }));
+    await recorder.record(failed('run_later_batch'));
+    await recorder.record(running('run_later_batch'));
+    await recorder.writeNow(running('run_later_batch'));
+    expect(await stored('run_later_batch')).toEqual(timedOut);
+    // The end still replaces a `running` row.
+    await recorder.writeNow(running('run_ends'));
+    await recorder.record(failed('run_ends'));
+    expect(await stored('run_ends')).toEqual(timedOut);
+  });
 });

@@ -238,3 +238,28 @@ describe.each(dialectsUnderTest())('run timeout and concurrency on %s', (dialect
     expect(h.upstream.calls.find((c) => c.model === 'hang')!.aborted).toBe(true);
   });
 });
+
+describe.each(dialectsUnderTest())('the record of a run answered 504 on %s', (dialect) => {
+  let h: Harness;
+  beforeAll(async () => {
+    // A timeout of one second: the run ends just as a run still going is recorded `running` (after a second).
+    h = await startHarness(dialect, { FLOWS_RUN_TIMEOUT_MS: '1000' });
+    await h.save(simpleFlow({ slug: 'late', model: 'late:3000:too late', format: 'raw' }));
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('says failed with code timeout before the 504 leaves, and still does once the upstream would have answered (3 s)', async () => {
+    const timeout = { message: 'The run took longer than 1000 ms', type: 'api_error', param: null, code: 'timeout' };
+    const response = await h.post('/api/llm/acme/flows/late/run', { input: { question: 'wait' } }, h.runToken);
+    expect([response.status, await response.json()]).toEqual([504, { error: timeout }]);
+    const read = async () => {
+      const run = (await (await h.get(`/api/llm/acme/runs/${response.headers.get('x-run-id')}`)).json()) as Record<string, unknown>;
+      return { status: run.status, error: run.error, output: run.output, finished: typeof run.finished_at };
+    };
+    expect(await read()).toEqual({ status: 'failed', error: timeout, output: null, finished: 'string' });
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(await read()).toEqual({ status: 'failed', error: timeout, output: null, finished: 'string' });
+  });
+});

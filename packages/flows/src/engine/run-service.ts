@@ -210,13 +210,16 @@ export class RunService {
       services: this.services(plan.principal.orgId, plan.principal.providersVersion, plan.flow.slug, []),
     }))
       .then(
-      // The outcome (and so the answer) waits for the run's record: a run answered 2xx survives a kill -9.
+      // The outcome (and so the answer, 2xx or error) waits for the run's end record: it survives a kill -9, and
+      // a `running` record due at the same moment (a run ending at RUNNING_RECORD_AFTER_MS) is no longer written.
       async (result): Promise<RunOutcome> => {
+        clearTimeout(runningTimer);
         const output = runOutput(compiled.output.format, ids, result.text, result.value, result.finishReason, result.usage);
         await this.record(plan, ids, startedAt, began, { status: 'succeeded', output, error: null, usage: result.usage, trace: result.trace });
         return { ok: true, result, output, usage: result.usage };
       },
       async (failure: unknown): Promise<RunOutcome> => {
+        clearTimeout(runningTimer);
         const known = failure instanceof RunFailure;
         const error = known ? failure.error : new AppError('internal', 'Internal error while running the flow');
         const usage = known ? failure.usage : usageOf();
@@ -225,7 +228,6 @@ export class RunService {
       },
     ).finally(() => {
         clearTimeout(timer);
-        clearTimeout(runningTimer);
         this.inFlight.delete(controller);
       });
     return { ids, outcome, abort: (reason) => controller.abort(reason) };

@@ -48,21 +48,28 @@ export type RunRow = FlowsDatabase['runs'];
 export class RunStore {
   constructor(private readonly db: Kysely<FlowsDatabase>) {}
 
-  /** Stores run rows in one statement; a row whose id exists (a `running` row) replaces it. */
+  /**
+   * Stores run rows in one statement: a run's end replaces the row its id has
+   * (`running`, or failed by a sweep); a `running` row never replaces one, so a
+   * late "still running" write cannot undo the run's end.
+   */
   async upsert(rows: RunRow[]): Promise<void> {
     await this.db
       .insertInto('runs')
       .values(rows)
       .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          status: eb.ref('excluded.status'),
-          output: eb.ref('excluded.output'),
-          error: eb.ref('excluded.error'),
-          usage: eb.ref('excluded.usage'),
-          latency_ms: eb.ref('excluded.latency_ms'),
-          finished_at: eb.ref('excluded.finished_at'),
-          trace: eb.ref('excluded.trace'),
-        })),
+        oc
+          .column('id')
+          .doUpdateSet((eb) => ({
+            status: eb.ref('excluded.status'),
+            output: eb.ref('excluded.output'),
+            error: eb.ref('excluded.error'),
+            usage: eb.ref('excluded.usage'),
+            latency_ms: eb.ref('excluded.latency_ms'),
+            finished_at: eb.ref('excluded.finished_at'),
+            trace: eb.ref('excluded.trace'),
+          }))
+          .where('excluded.status', '<>', 'running'),
       )
       .execute();
   }
@@ -221,9 +228,9 @@ export class RunRecorder {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.queue.length > 0) {
       const items = this.queue.splice(0, 100);
-      // One row per run in a statement: a later record of the same run (its end) wins over an earlier one (running).
+      // One row per run in a statement: its end wins over a `running` record, whichever was queued last.
       const latest = new Map<string, RunRecord>();
-      for (const { run } of items) latest.set(run.id, run);
+      for (const { run } of items) if (run.status !== 'running' || !latest.has(run.id)) latest.set(run.id, run);
       const rows: RunRow[] = [];
       for (const run of latest.values()) {
         try {

@@ -22,6 +22,7 @@ export interface UpstreamCall {
  * - `fail-mid`: streams two tokens, then drops the connection;
  * - `slow`: streams a token every 100 ms, 50 of them;
  * - `hang`: never answers;
+ * - `late:<ms>:<text>`: answers <text> after <ms> milliseconds (when its caller is still there);
  * - `barrier:<text>`: holds the answer until a second `barrier:` call arrives (proves two calls run concurrently);
  * - `gated:<text>`: answers <text>, streaming every token but the last at once and the last after `openGate()`
  *   (a test sees the stream arrive before it ends); offered tools and no tool result yet, it first calls the
@@ -155,6 +156,10 @@ export class FakeUpstream {
       }
     });
     if (model === 'hang') return;
+    if (model.startsWith('late:')) {
+      await new Promise((resolve) => setTimeout(resolve, Number(model.split(':')[1])));
+      if (res.destroyed) return;
+    }
     if (model.startsWith('barrier:')) {
       await new Promise<void>((resolve) => {
         this.barrier.push(resolve);
@@ -181,7 +186,7 @@ export class FakeUpstream {
       this.callFirstTool(body, model, res);
       return;
     }
-    const text = model.startsWith('reply:') || model.startsWith('barrier:') || gated ? model.slice(model.indexOf(':') + 1) : model === 'slow' ? Array.from({ length: 50 }, (_, i) => `t${i} `).join('') : `Echo: ${String(lastUser?.content ?? '')}`;
+    const text = model.startsWith('late:') ? model.split(':').slice(2).join(':') : model.startsWith('reply:') || model.startsWith('barrier:') || gated ? model.slice(model.indexOf(':') + 1) : model === 'slow' ? Array.from({ length: 50 }, (_, i) => `t${i} `).join('') : `Echo: ${String(lastUser?.content ?? '')}`;
     const tokens = text.match(/\S+\s*|\s+/g) ?? [];
     const usage = { prompt_tokens: 7, completion_tokens: tokens.length, total_tokens: 7 + tokens.length };
     const id = 'chatcmpl-upstream';
