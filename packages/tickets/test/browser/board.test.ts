@@ -127,6 +127,10 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
     await h.call('create_ticket', { title: 'Crash on login', ticket_type: 'bug', priority: 'highest', column_name: 'To Do', assignee: h.email, labels: ['backend', 'urgent'] });
     await board.card('DEMO-5', 'To Do').waitFor();
     await board.card('DEMO-5').getByText('urgent').waitFor();
+    // A card's name says its priority in words, without the glyphs drawn beside it.
+    await page.getByRole('button', { name: 'DEMO-5 bug highest priority Crash on login backend urgent Assigned to Ada Admin', exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'DEMO-1 story high priority Write the release notes', exact: true }).count()).toBe(1);
+    expect(await page.getByRole('main').getByRole('button', { name: /[▲▼]/ }).count()).toBe(0);
     await page.getByRole('combobox', { name: 'Label' }).selectOption('urgent');
     await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
     await page.getByRole('combobox', { name: 'Label' }).selectOption('');

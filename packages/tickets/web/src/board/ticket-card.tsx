@@ -40,9 +40,22 @@ export function TypeBadge({ type }: { type: string }) {
   );
 }
 
-/** The priority as bars and a word. */
+const PRIORITY_GLYPH: Record<string, string> = { highest: '▲▲', high: '▲', low: '▼', lowest: '▼▼' };
+
+/** The priority as arrows and a word; a screen reader hears the words ("highest priority"), not the arrows. */
 export function PriorityBadge({ priority }: { priority: string }) {
-  return <span className={`priority-badge priority-${priority}`}>{priority}</span>;
+  const glyph = PRIORITY_GLYPH[priority];
+  return (
+    <span className={`priority-badge priority-${priority}`}>
+      {glyph ? (
+        <span className="priority-glyph" aria-hidden="true">
+          {glyph}
+        </span>
+      ) : null}
+      {priority}
+      <span className="sr-only"> priority</span>
+    </span>
+  );
 }
 
 /** The card's face: key, type, priority, title, labels, assignee, and an epic's progress. */
