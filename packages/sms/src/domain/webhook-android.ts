@@ -1,4 +1,4 @@
-import { invalidWebhookBody, isRecord, optionalText, simFromSlot, toUtcIso, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
+import { gatewayReport, invalidWebhookBody, isRecord, optionalText, simFromSlot, toUtcIso, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
 
 /** True when a JSON body comes from the SMS Gateway for Android app (`deviceId`, `event`, `payload`). */
 export function isAndroidBody(body: Record<string, unknown>): boolean {
@@ -48,15 +48,8 @@ export function parseAndroid(body: Record<string, unknown>): ParsedWebhook {
       const externalId = optionalText(payload.messageId);
       if (externalId === null) throw invalidWebhookBody(`${body.event}: payload needs "messageId"`);
       const status = body.event === 'sms:sent' ? 'sent' : body.event === 'sms:delivered' ? 'delivered' : 'failed';
-      events.push({
-        kind: 'status',
-        eventId,
-        status,
-        messageId: null,
-        externalId,
-        error: status === 'failed' ? (optionalText(payload.reason) ?? 'failed') : null,
-        at: toUtcIso(payload.sentAt ?? payload.deliveredAt ?? payload.failedAt),
-      });
+      const at = toUtcIso(payload.sentAt ?? payload.deliveredAt ?? payload.failedAt);
+      events.push(gatewayReport({ eventId, status, externalId, failure: optionalText(payload.reason) ?? 'failed', at }));
       break;
     }
   }

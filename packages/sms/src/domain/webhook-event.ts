@@ -33,6 +33,15 @@ export interface StatusEvent {
   at: string | null;
 }
 
+/**
+ * A gateway's delivery report: it names the message by the gateway's own id
+ * (never ours), and carries a reason only when the message failed.
+ */
+export function gatewayReport(report: { eventId: string | null; status: StatusEvent['status']; externalId: string; failure: string; at: string | null }): StatusEvent {
+  const { eventId, status, externalId, failure, at } = report;
+  return { kind: 'status', eventId, status, messageId: null, externalId, error: status === 'failed' ? failure : null, at };
+}
+
 /** Something a webhook call reports. */
 export type WebhookEvent = ReceivedEvent | StatusEvent;
 

@@ -1,4 +1,4 @@
-import { invalidWebhookBody, isRecord, optionalText, simFromSlot, toUtcIso, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
+import { gatewayReport, invalidWebhookBody, isRecord, optionalText, simFromSlot, toUtcIso, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
 
 /** True when a JSON body is a CloudEvents envelope (httpSMS). */
 export function isHttpSmsBody(body: Record<string, unknown>): boolean {
@@ -38,15 +38,8 @@ export function parseHttpSms(body: Record<string, unknown>, eventTypeHeader: str
     const externalId = optionalText(data.id ?? data.message_id);
     if (externalId === null) throw invalidWebhookBody(`${type}: data needs "id"`);
     const status = STATUS[type];
-    events.push({
-      kind: 'status',
-      eventId,
-      status,
-      messageId: null,
-      externalId,
-      error: status === 'failed' ? (optionalText(data.failure_reason ?? data.reason) ?? (type === 'message.send.expired' ? 'expired' : 'failed')) : null,
-      at: toUtcIso(data.timestamp),
-    });
+    const failure = optionalText(data.failure_reason ?? data.reason) ?? (type === 'message.send.expired' ? 'expired' : 'failed');
+    events.push(gatewayReport({ eventId, status, externalId, failure, at: toUtcIso(data.timestamp) }));
   }
   return { format: 'httpsms', events };
 }

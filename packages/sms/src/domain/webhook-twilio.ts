@@ -1,4 +1,4 @@
-import { invalidWebhookBody, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
+import { gatewayReport, invalidWebhookBody, type ParsedWebhook, type WebhookEvent } from './webhook-event.ts';
 
 const STATUS: Record<string, 'sent' | 'delivered' | 'failed'> = {
   sent: 'sent',
@@ -31,15 +31,8 @@ export function parseTwilio(params: Map<string, string>): ParsedWebhook {
     });
   } else if (status && STATUS[status]) {
     const errorCode = params.get('ErrorCode');
-    events.push({
-      kind: 'status',
-      eventId: `${sid}:${status}`,
-      status: STATUS[status],
-      messageId: null,
-      externalId: sid,
-      error: STATUS[status] === 'failed' ? (errorCode ? `Twilio error ${errorCode} (${status})` : status) : null,
-      at: null,
-    });
+    const failure = errorCode ? `Twilio error ${errorCode} (${status})` : status;
+    events.push(gatewayReport({ eventId: `${sid}:${status}`, status: STATUS[status], externalId: sid, failure, at: null }));
   }
   return { format: 'twilio', events };
 }

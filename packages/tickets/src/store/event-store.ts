@@ -1,6 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { DialectName } from '@switchboard/core';
 import type { Db } from './project-store.ts';
+import type { EventsTable } from './tables.ts';
 
 /** What an event is about: a ticket (by key), a document (by slug), or the project itself (settings). */
 export type EventKind = 'ticket' | 'document' | 'project';
@@ -17,16 +18,8 @@ export interface NewEvent {
   at: string;
 }
 
-/** A recorded event, as the stream reads it. */
-export interface EventRow {
-  seq: number;
-  kind: string;
-  action: string;
-  ticket_key: string | null;
-  doc_slug: string | null;
-  actor: string;
-  created_at: string;
-}
+/** A recorded event, as the stream reads it (its project is the stream's). */
+export type EventRow = Omit<EventsTable, 'project_id'>;
 
 // SQLite's statements of insertEvents as text, per number of rows: written once, bound on every change
 // (building and compiling them with Kysely cost a write about 0.1 ms).
