@@ -10,8 +10,9 @@ export interface FlowsConfig extends PlatformConfig {
   /** Longest a run may take before it is aborted with 504 (FLOWS_RUN_TIMEOUT_MS, default 120000). */
   runTimeoutMs: number;
   /**
-   * How often every instance looks for runs left `running` by an instance that died (crash, kill -9), and how long
-   * past FLOWS_RUN_TIMEOUT_MS such a run waits before it is marked failed (FLOWS_RUN_SWEEP_MS, default 60000).
+   * How often every instance (also once as it starts) looks for runs left `running` by an instance that died (crash,
+   * kill -9); such a run is marked failed once older than FLOWS_RUN_TIMEOUT_MS plus 5 s, so at most timeout + 5 s +
+   * this after it started (FLOWS_RUN_SWEEP_MS, default 60000).
    */
   runSweepMs: number;
   /** Retries of a failed provider call by the AI SDK (FLOWS_PROVIDER_RETRIES, default 0: errors surface at once). */

@@ -110,7 +110,7 @@ describe.each(dialectsUnderTest())('kill -9 of a service instance on %s', (diale
     await database?.cleanup();
   });
 
-  it('leaves a flow run that was streaming recorded: running at once, then failed by the next sweep of a live instance', async () => {
+  it('leaves a flow run that was streaming recorded: running at once, then failed by a live instance within timeout + 5 s + one sweep interval', async () => {
     // The survivor sweeps with a short timeout and interval, so that the run counts as abandoned within seconds;
     // the doomed instance's own timeout is long, so that the run is still in flight however slowly the kill comes.
     const env = { ...database.env, FLOWS_RUN_TIMEOUT_MS: '1000', FLOWS_RUN_SWEEP_MS: '300' };
@@ -139,6 +139,11 @@ describe.each(dialectsUnderTest())('kill -9 of a service instance on %s', (diale
       run: 'failed',
       error: { message: 'The instance running this flow stopped before the run finished (a crash or a kill); run it again.', type: 'api_error', param: null, code: 'run_abandoned' },
     });
+    // Abandoned once older than the timeout (1 s) plus 5 s of grace, and found by the next sweep (every 300 ms;
+    // a busy machine's sweep may come a little late).
+    const abandonedAfter = Date.parse(failed.body.finished_at) - Date.parse(failed.body.started_at);
+    expect(abandonedAfter).toBeGreaterThanOrEqual(6000);
+    expect(abandonedAfter).toBeLessThan(6000 + 300 + 2000);
     // Its 1-second run timeout would count the next test's slower runs (recorded running after a second) as
     // abandoned: it shares the database with them.
     await survivor.kill();

@@ -1,4 +1,5 @@
 import type { Logger } from '@switchboard/core';
+import { abandonedBefore } from '../domain/run-abandonment.ts';
 import type { RunStore } from '../store/run-store.ts';
 
 /** The error an abandoned run is recorded with (OpenAI's error shape, as every run error). */
@@ -13,9 +14,11 @@ export const ABANDONED_RUN_ERROR = {
  * Marks runs that an instance left `running` when it died as failed, so that
  * their X-Run-Id answers with an outcome instead of `running` forever. Every
  * instance sweeps at start and then every `sweepMs`; a run counts as
- * abandoned once it is older than the run timeout plus one sweep interval,
- * since a live instance ends (and records) every run at its timeout.
- * Sweeps on several instances at once are harmless: a run is marked once.
+ * abandoned once it is older than the run timeout plus a short grace
+ * (domain/run-abandonment.ts), since a live instance ends (and records) every
+ * run at its timeout: a crash leaves a run `running` for at most timeout +
+ * grace + one sweep interval. Sweeps on several instances at once are
+ * harmless: a run is marked once.
  */
 export class AbandonedRunSweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -26,7 +29,7 @@ export class AbandonedRunSweeper {
     private readonly options: { runTimeoutMs: number; sweepMs: number; logger: Logger },
   ) {}
 
-  /** Sweeps now, then every sweepMs. */
+  /** Sweeps now (runs a dead instance left, found as this one starts), then every sweepMs. */
   start(): void {
     this.tick();
     this.timer = setInterval(() => this.tick(), this.options.sweepMs);
@@ -42,7 +45,7 @@ export class AbandonedRunSweeper {
 
   /** Marks the abandoned runs failed; returns their ids. */
   async sweep(now = new Date()): Promise<string[]> {
-    const before = new Date(now.getTime() - this.options.runTimeoutMs - this.options.sweepMs).toISOString();
+    const before = abandonedBefore(now, this.options.runTimeoutMs).toISOString();
     const ids = await this.runs.failAbandoned(before, ABANDONED_RUN_ERROR, now.toISOString());
     if (ids.length > 0) this.options.logger.warn({ run_ids: ids }, 'runs left running by a stopped instance marked failed');
     return ids;
