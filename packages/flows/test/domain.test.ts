@@ -115,7 +115,7 @@ describe('slugs and validation', () => {
     expect(error.status).toBe(422);
     expect(error.details.map((d: { message: string }) => d.message)).toEqual([
       'Node "input": default of "n" must be an integer',
-      'Node "route": case 0: "(" is not a valid regular expression',
+      'Node "route": case 1: "(" is not a valid regular expression',
       'Node "route": "else" must name a node this switch has an edge to',
       'Node "route": the edge to "b" is not a branch of any case or "else"',
       'Node "a": unknown reference {{b.text}}: node "b" does not run before "a" (add an edge)',

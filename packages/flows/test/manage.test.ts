@@ -95,6 +95,29 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
     expect([response.status, await json(response)]).toEqual([422, { error: { message, type: 'invalid_request_error', param: 'nodes[2].data', code: 'invalid_flow', details: [{ param: 'nodes[2].data', message }] } }]);
   });
 
+  it("numbers a switch's cases from 1 in its 422, as the canvas draws them (the param stays the definition's path)", async () => {
+    const when = (right: string) => ({ left: '{{input.question}}', op: 'equals', right });
+    const response = await h.post('/api/llm/acme/flows', {
+      name: 'Numbered cases',
+      nodes: [
+        { id: 'input', type: 'input', data: { variables: [{ name: 'question', type: 'string', required: true }] } },
+        { id: 'route', type: 'switch', data: { cases: [{ if: when('a'), then: 'first' }, { if: when('b'), then: '' }], else: 'first' } },
+        { id: 'first', type: 'template', data: { template: 'first' } },
+        { id: 'output', type: 'output', data: { format: 'raw' } },
+      ],
+      edges: [
+        { from: 'input', to: 'route' },
+        { from: 'route', to: 'first' },
+        { from: 'first', to: 'output' },
+      ],
+    });
+    const message = 'Node "route": case 2: "then" must name a node this switch has an edge to';
+    expect([response.status, await json(response)]).toEqual([
+      422,
+      { error: { message, type: 'invalid_request_error', param: 'nodes[1].data.cases[1].then', code: 'invalid_flow', details: [{ param: 'nodes[1].data.cases[1].then', message }] } },
+    ]);
+  });
+
   it('serves the input JSON Schema and snippets derived from the Input node', async () => {
     await h.save(simpleFlow({ slug: 'schema-flow', extraVariables: [{ name: 'tier', type: 'enum', values: ['free', 'pro'], default: 'free', description: 'Plan' }, { name: 'n', type: 'integer', minimum: 1, maximum: 5 }] }));
     const schema = await json(await h.get('/api/llm/acme/flows/schema-flow/schema'));

@@ -209,20 +209,21 @@ function checkNodeData(node: FlowNode, graph: FlowGraph, context: ValidationCont
       const cases = data.cases;
       if (!Array.isArray(cases)) return at('"cases" must be an array', 'cases');
       const targets = new Set<string>();
+      // Messages number cases from 1, as the canvas draws them; params stay paths into the definition (from 0).
       cases.forEach((entry, index) => {
         const condition = isObject(entry) ? entry.if : undefined;
-        if (!isObject(entry) || !isObject(condition)) return at(`case ${index} must be {"if": {...}, "then": NODE_ID}`, `cases[${index}]`);
-        if (!SWITCH_OPS.includes(condition.op as never)) at(`case ${index}: "op" must be one of ${SWITCH_OPS.join(', ')}`, `cases[${index}].if.op`);
-        if (!('left' in condition)) at(`case ${index}: the condition needs a "left" side`, `cases[${index}].if.left`);
-        if (condition.op !== 'exists' && !('right' in condition)) at(`case ${index}: the condition needs a "right" side`, `cases[${index}].if.right`);
+        if (!isObject(entry) || !isObject(condition)) return at(`case ${index + 1} must be {"if": {...}, "then": NODE_ID}`, `cases[${index}]`);
+        if (!SWITCH_OPS.includes(condition.op as never)) at(`case ${index + 1}: "op" must be one of ${SWITCH_OPS.join(', ')}`, `cases[${index}].if.op`);
+        if (!('left' in condition)) at(`case ${index + 1}: the condition needs a "left" side`, `cases[${index}].if.left`);
+        if (condition.op !== 'exists' && !('right' in condition)) at(`case ${index + 1}: the condition needs a "right" side`, `cases[${index}].if.right`);
         if (condition.op === 'matches' && typeof condition.right === 'string' && !condition.right.includes('{{')) {
           try {
             new RegExp(condition.right);
           } catch {
-            at(`case ${index}: "${condition.right}" is not a valid regular expression`, `cases[${index}].if.right`);
+            at(`case ${index + 1}: "${condition.right}" is not a valid regular expression`, `cases[${index}].if.right`);
           }
         }
-        if (typeof entry.then !== 'string' || !succs.includes(entry.then)) at(`case ${index}: "then" must name a node this switch has an edge to`, `cases[${index}].then`);
+        if (typeof entry.then !== 'string' || !succs.includes(entry.then)) at(`case ${index + 1}: "then" must name a node this switch has an edge to`, `cases[${index}].then`);
         else targets.add(entry.then);
       });
       if (data.else !== undefined) {
