@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInNewContext } from 'node:vm';
 import { listen } from '@switchboard/core';
+import { NO_DRIVER_WARNING } from '../src/http/send-routes.ts';
 import { bearer, eventually, startService, type TestService } from './helpers.ts';
 
 /** The smallest DOM the inbox script uses: elements by id with value, text, handlers and children. */
@@ -84,12 +85,15 @@ describe('the inbox in GET /', () => {
     $('to').value = '+15551234567';
     $('text').value = 'from the page';
     await $('send').onsubmit!({ preventDefault: () => undefined });
-    expect($('status').textContent).toMatch(/^Queued message \d+/);
+    const listed = (await service.app.inject({ method: 'GET', url: '/messages/acme?direction=outbound', headers: bearer(service.key) })).json();
+    expect(listed.messages.map((m: { body: string }) => m.body)).toEqual(['from the page']);
+    // No gateway is configured: the send's answer says so beside the form (the status line is the polling's).
+    expect($('sent').textContent).toBe(`Queued message ${listed.messages[0].id}: ${NO_DRIVER_WARNING}`);
     await eventually(async () => rows().length === 1);
     expect(rows()[0][5]).toBe('from the page');
     expect(rows()[0][6]).toBe('queued');
-    const listed = (await service.app.inject({ method: 'GET', url: '/messages/acme?direction=outbound', headers: bearer(service.key) })).json();
-    expect(listed.messages.map((m: { body: string }) => m.body)).toEqual(['from the page']);
+    expect($('messages').children[0].children[6].children.map((note) => note.textContent)).toEqual([NO_DRIVER_WARNING]);
+    expect($('status').textContent).toMatch(/^Connected/);
 
     $('key').value = 'sms_wrong';
     $('connect').onclick!();

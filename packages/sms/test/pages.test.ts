@@ -24,6 +24,20 @@ describe.each(dialectsUnderTest())('pages and operations on %s', (dialect) => {
     expect(html).not.toMatch(/<link[^>]+href="https?:/);
   });
 
+  it('serves its own icon, an SVG the page links (and /favicon.ico leads to it)', async () => {
+    const html = (await service.app.inject({ method: 'GET', url: '/' })).body;
+    expect(html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+    const icon = await service.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
+    expect(icon.headers['cache-control']).toBe('public, max-age=86400');
+    expect(icon.body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" width="32" height="32" viewBox="0 0 32 32">[\s\S]*<\/svg>$/);
+    expect(icon.body).not.toMatch(/https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+    const legacy = await service.app.inject({ method: 'GET', url: '/favicon.ico' });
+    expect(legacy.statusCode).toBe(301);
+    expect(legacy.headers.location).toBe('/favicon.svg');
+  });
+
   it('serves /llms.txt with a title, a summary and every endpoint with an example', async () => {
     const response = await service.app.inject({ method: 'GET', url: '/llms.txt', headers: { host: 'sms.test:8101' } });
     expect(response.statusCode).toBe(200);

@@ -1,3 +1,5 @@
+import { FAVICON_PATH } from './favicon.ts';
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
@@ -6,9 +8,12 @@ function escapeHtml(text: string): string {
 const SCRIPT = `
 const $ = (id) => document.getElementById(id);
 let sinceId = 0, timer = null, rows = [];
+// What the send answer said about a message it queued (its warning: no gateway is configured), by message id.
+const notes = new Map();
 function creds() { return { org: $('org').value.trim(), key: $('key').value.trim() }; }
 function headers() { return { 'Authorization': 'Bearer ' + creds().key }; }
 function show(text, bad) { $('status').textContent = text; $('status').className = bad ? 'bad' : ''; }
+function sent(text, kind) { $('sent').textContent = text; $('sent').className = kind || ''; }
 function render() {
   const dir = $('direction').value, sim = $('sim').value.trim();
   const list = rows.filter((m) => (!dir || m.direction === dir) && (!sim || m.sim === sim || m.to === sim || m.from === sim));
@@ -19,6 +24,9 @@ function render() {
     for (const v of [m.id, m.direction === 'inbound' ? '\\u2190 in' : '\\u2192 out', m.sim || '', m.from, m.to, m.body, m.status + (m.error ? ' (' + m.error + ')' : ''), (m.received_at || m.sent_at || m.created_at).replace('T', ' ').slice(0, 19)]) {
       const td = document.createElement('td'); td.textContent = String(v); tr.appendChild(td);
     }
+    // A message queued while no gateway was configured says so for as long as it waits.
+    const note = m.status === 'queued' ? notes.get(m.id) : undefined;
+    if (note) { const why = document.createElement('div'); why.className = 'note'; why.textContent = note; tr.children[6].appendChild(why); }
     body.appendChild(tr);
   }
   $('count').textContent = list.length + ' shown, ' + rows.length + ' loaded';
@@ -62,8 +70,10 @@ $('send').onsubmit = async (event) => {
   if ($('fromsim').value.trim()) payload.sim = $('fromsim').value.trim();
   const res = await fetch('/send/' + encodeURIComponent(org), { method: 'POST', headers: { ...headers(), 'Content-Type': 'application/json' }, body: JSON.stringify(payload) });
   const data = await res.json();
-  if (!res.ok) { show('Send failed: ' + (typeof data.detail === 'string' ? data.detail : data.detail.map((d) => d.loc.join('.') + ': ' + d.msg).join('; ')), true); return; }
-  show('Queued message ' + data.id + (data.warning ? ' \\u2014 ' + data.warning : ''));
+  if (!res.ok) { sent('Send failed: ' + (typeof data.detail === 'string' ? data.detail : data.detail.map((d) => d.loc.join('.') + ': ' + d.msg).join('; ')), 'bad'); return; }
+  if (data.warning) notes.set(data.id, data.warning);
+  // Beside the form, not in the inbox's status line, which each poll rewrites.
+  sent('Queued message ' + data.id + (data.warning ? ': ' + data.warning : '.'), data.warning ? 'warn' : '');
   $('text').value = '';
   poll();
 };
@@ -75,12 +85,13 @@ export function homePage(base: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Switchboard SMS message store</title>
+<link rel="icon" href="${FAVICON_PATH}" type="image/svg+xml">
 <style>
 body{font:15px/1.5 system-ui,sans-serif;margin:0 auto;max-width:1100px;padding:1rem 1.5rem;color:#1d2330}
 h1{margin-bottom:0}code,pre{font:13px ui-monospace,monospace;background:#f2f4f8;border-radius:4px}pre{padding:.6rem;overflow-x:auto}
 table{border-collapse:collapse;width:100%;font-size:14px}td,th{border-bottom:1px solid #dde;padding:4px 6px;text-align:left;vertical-align:top}
 fieldset{border:1px solid #ccd;border-radius:6px;margin:.6rem 0}input,select,button,textarea{font:inherit;padding:3px 6px}
-#status{margin:.4rem 0;color:#245}#status.bad{color:#a11}.muted{color:#667}
+#status,#sent{margin:.4rem 0;color:#245}#status.bad,#sent.bad{color:#a11}#sent.warn,.note{color:#8a4b00}.note{font-size:13px}.muted{color:#667}
 </style></head><body>
 <h1>Switchboard SMS message store</h1>
 <p class="muted">A multi-tenant SMS inbox and outbox. Gateways post received messages and delivery reports to <code>POST /webhook</code>; clients read them with a <code>since_id</code> cursor and send with <code>POST /send/{org_id}</code>, delivered durably with retries. Machine-readable: <a href="/llms.txt">/llms.txt</a>, <a href="/openapi.json">/openapi.json</a>, <a href="/docs">/docs</a>.</p>
@@ -98,7 +109,8 @@ fieldset{border:1px solid #ccd;border-radius:6px;margin:.6rem 0}input,select,but
 <label>to <input id="to" placeholder="+15551234567" required size="16"></label>
 <label>from SIM <input id="fromsim" placeholder="sim1 (optional)" size="12"></label>
 <label>text <input id="text" required size="50" maxlength="1600"></label>
-<button>Send</button></fieldset></form>
+<button>Send</button>
+<div id="sent" role="status"></div></fieldset></form>
 <table><thead><tr><th>id</th><th>dir</th><th>SIM</th><th>from</th><th>to</th><th>text</th><th>status</th><th>time (UTC)</th></tr></thead><tbody id="messages"></tbody></table>
 
 <h2>Endpoints</h2>

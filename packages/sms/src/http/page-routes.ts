@@ -1,16 +1,23 @@
 import { baseUrlOf, type App } from '@switchboard/core';
 import { z } from 'zod';
 import type { SmsContext } from './context.ts';
+import { FAVICON_PATH, FAVICON_SVG } from './favicon.ts';
 import { homePage } from './home-page.ts';
 import { llmsText } from './llms-text.ts';
 import { healthSchema } from './schema.ts';
 
-/** GET /, /llms.txt and /health. */
+/** GET /, its icon, /llms.txt and /health. */
 export function registerPageRoutes(app: App, context: SmsContext): void {
   app.get('/', { schema: { summary: 'HTML page: the service, its endpoints and a small inbox', response: { 200: z.string() } } }, async (request, reply) => {
     reply.type('text/html; charset=utf-8');
     return homePage(baseUrlOf(request, context.config.publicBaseUrl));
   });
+  // The page's icon, not part of the API (so not in /openapi.json); /favicon.ico, which browsers ask for on
+  // pages that name no icon, leads to it.
+  app.get(FAVICON_PATH, { schema: { hide: true } }, async (_request, reply) => {
+    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(FAVICON_SVG);
+  });
+  app.get('/favicon.ico', { schema: { hide: true } }, async (_request, reply) => reply.redirect(FAVICON_PATH, 301));
   app.get('/llms.txt', { schema: { summary: 'Plain-text guide for LLM agents (llms.txt)', response: { 200: z.string() } } }, async (request, reply) => {
     reply.type('text/plain; charset=utf-8');
     return llmsText(baseUrlOf(request, context.config.publicBaseUrl));
