@@ -1,30 +1,15 @@
-import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
-import { Link, Navigate, NavLink, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { AppShell, Button, EmptyState, Loading, SessionGate, useSession } from '@switchboard/web-kit';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Link, Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { AppShell, EmptyState, Loading, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
 import type { FlowsSessionExtra } from './api/types.ts';
 import { currentOrg, rememberOrg } from './org-memory.ts';
 
 const OverviewPage = lazy(() => import('./pages/overview-page.tsx'));
 const FlowsPage = lazy(() => import('./pages/flows-page.tsx'));
-let LoadedBuilderPage: ComponentType | undefined;
-const loadBuilderPage = () =>
-  import('./pages/builder-page.tsx').then((module) => {
-    LoadedBuilderPage = module.default;
-    return module;
-  });
+const builder = preloadablePage(() => import('./pages/builder-page.tsx'));
 // A canvas opened directly (a link, a reload) fetches its chunk alongside the session check.
-if (/^\/orgs\/[^/]+\/flows\/[^/]+\/?$/.test(window.location.pathname)) void loadBuilderPage();
-const LazyBuilderPage = lazy(loadBuilderPage);
-
-/**
- * The canvas page: drawn at once when its chunk is already loaded, else lazily. A lazy page suspends
- * even then, and React reveals suspended content no sooner than 300 ms after its fallback (250 ms of
- * nothing on a canvas opened directly). Chosen once per mount, so a loaded builder is never remounted.
- */
-function BuilderPage() {
-  const [Page] = useState<ComponentType>(() => LoadedBuilderPage ?? LazyBuilderPage);
-  return <Page />;
-}
+if (/^\/orgs\/[^/]+\/flows\/[^/]+\/?$/.test(window.location.pathname)) void builder.preload();
+const BuilderPage = builder.Page;
 const FlowApiPage = lazy(() => import('./pages/flow-api-page.tsx'));
 const RunsPage = lazy(() => import('./pages/runs-page.tsx'));
 const RunPage = lazy(() => import('./pages/run-page.tsx'));
@@ -112,52 +97,32 @@ function NotFound({ what }: { what: string }) {
 
 /** Top bar: navigation of the organization, the **Organization** switcher, the user and **Sign out**. */
 function Shell({ org, children }: { org: string | undefined; children: ReactNode }) {
-  const { session, signOut } = useSession<FlowsSessionExtra>();
+  const { session } = useSession<FlowsSessionExtra>();
   const navigate = useNavigate();
   const location = useLocation();
   const base = org ? `/orgs/${org}` : '';
-  const hubActive = /\/(tokens|providers|secrets)$/.test(location.pathname);
-  const nav = org ? (
-    <>
-      <NavLink to={base} end>
-        Overview
-      </NavLink>
-      <NavLink to={`${base}/flows`}>Flows</NavLink>
-      <NavLink to={`${base}/runs`}>Runs</NavLink>
-      <NavLink to={`${base}/knowledge`}>Knowledge</NavLink>
-      <NavLink to={`${base}/tokens`} className={hubActive ? 'active' : undefined}>
-        LLM Hub
-      </NavLink>
-    </>
-  ) : null;
+  const nav = org
+    ? [
+        { to: base, label: 'Overview', end: true },
+        { to: `${base}/flows`, label: 'Flows' },
+        { to: `${base}/runs`, label: 'Runs' },
+        { to: `${base}/knowledge`, label: 'Knowledge' },
+        { to: `${base}/tokens`, label: 'LLM Hub', active: /\/(tokens|providers|secrets)$/.test(location.pathname) },
+      ]
+    : [];
   const switchOrg = (next: string) => {
     rememberOrg(next);
     // Same section in the other organization; a detail page (one flow, one run) goes to its list.
     const section = location.pathname.split('/')[3] ?? '';
     navigate(`/orgs/${next}${section ? `/${section}` : ''}`);
   };
-  const right = (
-    <>
-      {session.organizations.length > 0 ? (
-        <select className="select" style={{ width: 'auto', height: 28 }} aria-label="Organization" value={org ?? ''} onChange={(event) => switchOrg(event.target.value)}>
-          {org ? null : <option value="">Choose…</option>}
-          {session.organizations.map((o) => (
-            <option key={o.org_code} value={o.org_code}>
-              {o.name} ({o.org_code})
-            </option>
-          ))}
-        </select>
-      ) : null}
-      <span className="muted truncate" style={{ maxWidth: 200 }} title={session.user.email}>
-        {session.user.email}
-      </span>
-      <Button small variant="ghost" onClick={() => void signOut()}>
-        Sign out
-      </Button>
-    </>
-  );
   return (
-    <AppShell product="Switchboard Flows" home={org ? base : '/'} nav={nav} right={right}>
+    <AppShell
+      product="Switchboard Flows"
+      home={org ? base : '/'}
+      nav={nav}
+      tenant={{ label: 'Organization', current: org, tenants: session.organizations.map((o) => ({ code: o.org_code, name: o.name })), onSwitch: switchOrg }}
+    >
       {children}
     </AppShell>
   );

@@ -1,6 +1,6 @@
-import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { EmptyState, Loading, SessionGate, useSession } from '@switchboard/web-kit';
+import { EmptyState, Loading, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
 import type { TicketsSessionExtra } from './api/types.ts';
 import { currentProject, rememberProject } from './project-memory.ts';
 import { ProjectProvider } from './project-context.tsx';
@@ -8,27 +8,11 @@ import { paths, projectOfTicketKey } from './routes.ts';
 import { boardPageProject } from '../../src/domain/board-page.ts';
 import { Shell } from './shell.tsx';
 
-type BoardPageComponent = ComponentType<{ ticketKey: string | undefined }>;
-let LoadedBoardPage: BoardPageComponent | undefined;
-const loadBoardPage = () =>
-  import('./board/board-page.tsx').then((module) => {
-    LoadedBoardPage = module.default;
-    return module;
-  });
+const board = preloadablePage(() => import('./board/board-page.tsx'));
 // A board or ticket opened directly (a link, a reload) fetches the board's chunk alongside the session check
 // (the service names it in the page's HTML, so it is usually loaded already).
-if (boardPageProject(window.location.pathname.split('/').filter(Boolean))) void loadBoardPage();
-const LazyBoardPage = lazy(loadBoardPage);
-
-/**
- * The board: drawn at once when its chunk is already loaded, else lazily. A lazy page suspends even
- * then, and React reveals suspended content no sooner than 300 ms after its fallback. Chosen once per
- * mount, so a loaded board is never remounted.
- */
-function BoardPage({ ticketKey }: { ticketKey: string | undefined }) {
-  const [Page] = useState<BoardPageComponent>(() => LoadedBoardPage ?? LazyBoardPage);
-  return <Page ticketKey={ticketKey} />;
-}
+if (boardPageProject(window.location.pathname.split('/').filter(Boolean))) void board.preload();
+const BoardPage = board.Page;
 const DocumentsPage = lazy(() => import('./pages/documents-page.tsx'));
 const SearchPage = lazy(() => import('./pages/search-page.tsx'));
 const SettingsPage = lazy(() => import('./settings/settings-page.tsx'));

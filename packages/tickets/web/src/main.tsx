@@ -1,17 +1,7 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router-dom';
-import { ToastProvider } from '@switchboard/web-kit';
+// The UI's entry: the kit's styles (then the UI's own), and the app mounted into the page.
+import { mountApp } from '@switchboard/web-kit';
 import '@switchboard/web-kit/styles.css';
 import './board.css';
 import { App } from './app.tsx';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <BrowserRouter>
-      <ToastProvider>
-        <App />
-      </ToastProvider>
-    </BrowserRouter>
-  </StrictMode>,
-);
+mountApp(<App />);
