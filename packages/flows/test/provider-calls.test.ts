@@ -106,7 +106,7 @@ describe('calls to an OpenAI-compatible provider', () => {
     });
   });
 
-  it('names the connection failure when the provider cannot be reached', async () => {
+  it('says the provider could not be reached, and where, when nothing answers at its address', async () => {
     const port = await closedPort();
     await h.stores.orgs.setProvider(orgId, { name: 'down', kind: 'openai-compatible', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'sk-down-key-0000000000' });
     const flow = simpleFlow({ slug: 'unreachable' });
@@ -114,6 +114,16 @@ describe('calls to an OpenAI-compatible provider', () => {
     await h.save(flow);
     const response = await run('unreachable');
     expect(response.status).toBe(502);
-    expect(await response.json()).toEqual({ error: { message: `Provider request failed: connect ECONNREFUSED 127.0.0.1:${port}`, type: 'api_error', param: null, code: 'upstream_error' } });
+    expect(await response.json()).toEqual({ error: { message: `Provider could not be reached at http://127.0.0.1:${port}/v1/chat/completions (connection refused)`, type: 'api_error', param: null, code: 'upstream_error' } });
+    // An Anthropic connection (the AI SDK, which wraps the failure as "Cannot connect to API"), streaming too.
+    await h.stores.orgs.setProvider(orgId, { name: 'claude-down', kind: 'anthropic', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'sk-ant-down-key-000000' });
+    flow.slug = 'unreachable-claude';
+    flow.nodes[1].data.provider = 'claude-down';
+    await h.save(flow);
+    const error = { message: `Provider could not be reached at http://127.0.0.1:${port}/v1/messages (connection refused)`, type: 'api_error', param: null, code: 'upstream_error' };
+    const plain = await run('unreachable-claude');
+    expect([plain.status, await plain.json()]).toEqual([502, { error }]);
+    const streamed = await run('unreachable-claude', { stream: true });
+    expect(JSON.parse((await streamed.text()).trim().split('\n').at(-1)!)).toEqual({ type: 'error', error });
   });
 });

@@ -22,6 +22,7 @@ describe.each(dialectsUnderTest())('POST /providers/{name}/test on %s', (dialect
     await h.stores.orgs.setProvider(org.id, { name: 'claude-nokey', kind: 'anthropic', baseUrl: h.upstream.url });
     await h.stores.orgs.setProvider(org.id, { name: 'claude-bad', kind: 'anthropic', baseUrl: h.upstream.url, apiKey: `sk-ant-${WRONG_KEY}` });
     await h.stores.orgs.setProvider(org.id, { name: 'down', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'sk-down-key-0000000000' });
+    await h.stores.orgs.setProvider(org.id, { name: 'claude-down', kind: 'anthropic', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'sk-ant-down-key-000000' });
   });
   afterAll(async () => {
     await h?.close();
@@ -56,8 +57,10 @@ describe.each(dialectsUnderTest())('POST /providers/{name}/test on %s', (dialect
     expect([anthropicStatus, anthropicBody]).toEqual([200, { ok: false, error: 'Provider error (HTTP 401): Incorrect API key provided: [redacted]' }]);
   });
 
-  it('answers ok:false when nothing answers at that address', async () => {
-    expect(await test('down')).toEqual([200, { ok: false, error: 'Provider request failed: connect ECONNREFUSED 127.0.0.1:1' }]);
+  it('answers ok:false saying the provider could not be reached, and where, when nothing answers at that address', async () => {
+    expect(await test('down')).toEqual([200, { ok: false, error: 'Provider could not be reached at http://127.0.0.1:1/v1/models (connection refused)' }]);
+    // The Anthropic SDK's request (its query string left out).
+    expect(await test('claude-down')).toEqual([200, { ok: false, error: 'Provider could not be reached at http://127.0.0.1:1/v1/models (connection refused)' }]);
   });
 
   it('reads nothing from OPENAI_* or ANTHROPIC_*: a connection without a key sends none', async () => {

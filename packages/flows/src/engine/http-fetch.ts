@@ -6,6 +6,38 @@ import https from 'node:https';
 const httpAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 256 });
 const httpsAgent = new https.Agent({ keepAlive: true, maxFreeSockets: 256 });
 
+// Socket errors that mean no answer could come: nothing listens, no such host, no route.
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be resolved',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+};
+
+/**
+ * A provider call that never reached the provider: it says so and where it
+ * was sent (without a query string), instead of a socket error that reads as
+ * if the provider had answered.
+ */
+export class ProviderUnreachable extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`Provider could not be reached at ${url} (${reason})`, options);
+    this.name = 'ProviderUnreachable';
+  }
+}
+
+/** `error` as a ProviderUnreachable when it is a socket error before any answer from `url`, else unchanged. */
+export function unreachableOr(error: Error, url: URL): Error {
+  const reason = UNREACHABLE[(error as NodeJS.ErrnoException).code ?? ''];
+  return reason ? new ProviderUnreachable(`${url.origin}${url.pathname}`, reason, { cause: error }) : error;
+}
+
 /** The URL a fetch call names. */
 export function urlOf(input: string | URL | Request): string {
   return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
@@ -48,7 +80,9 @@ export const providerFetch: typeof fetch = (input, init) => {
     const client = url.protocol === 'https:' ? https : http;
     const headers = headersOf(init);
     if (body) headers['content-length'] = String(Buffer.byteLength(body));
+    let answered = false;
     const request = client.request(url, { method: init?.method ?? 'GET', headers, agent: url.protocol === 'https:' ? httpsAgent : httpAgent }, (response) => {
+      answered = true;
       const status = response.statusCode ?? 500;
       const init2 = { status, statusText: response.statusMessage, headers: webHeaders(response.headers) };
       if (status === 204 || status === 304 || init?.method === 'HEAD') {
@@ -93,7 +127,7 @@ export const providerFetch: typeof fetch = (input, init) => {
     const onAbort = () => request.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
     signal?.addEventListener('abort', onAbort, { once: true });
     request.on('close', () => signal?.removeEventListener('abort', onAbort));
-    request.on('error', reject);
+    request.on('error', (error) => reject(answered || signal?.aborted ? error : unreachableOr(error, url)));
     request.end(body ?? undefined);
   });
 };

@@ -1,7 +1,7 @@
 import { isolatedOpenAIOptions } from '@switchboard/core';
 import type { ProviderConnection } from '../store/org-store.ts';
 import { providerFetch } from './http-fetch.ts';
-import { providerError, scrubSecrets } from './run-errors.ts';
+import { providerError, scrubSecrets, unreachableIn } from './run-errors.ts';
 
 /** What a provider check answers: the provider's model ids, or its error (never the key). */
 export type ProviderCheck = { ok: true; models: string[] } | { ok: false; error: string };
@@ -72,7 +72,10 @@ async function messageOf(error: unknown, apiKey: string | null): Promise<string>
   const { APIError } = await import('@anthropic-ai/sdk');
   if (error instanceof APIError) {
     // No status: the request never got an answer (refused, reset); what failed is its cause.
-    if (error.status === undefined) return scrubSecrets(`Provider request failed: ${(error.cause as Error | undefined)?.message ?? error.message}`, [apiKey]);
+    if (error.status === undefined) {
+      const unreachable = unreachableIn(error);
+      return scrubSecrets(unreachable ? unreachable.message : `Provider request failed: ${(error.cause as Error | undefined)?.message ?? error.message}`, [apiKey]);
+    }
     const message = error.apiMessage ?? error.message.replace(/^\d{3} /, '');
     return scrubSecrets(`Provider error${error.status ? ` (HTTP ${error.status})` : ''}: ${message}`, [apiKey]);
   }

@@ -2,6 +2,7 @@ import { APICallError, RetryError } from 'ai';
 import { APIConnectionError, APIError } from 'openai/error';
 import { AppError, fromDatabaseError, isAppError } from '@switchboard/core';
 import { FlowsError } from '../domain/errors.ts';
+import { ProviderUnreachable } from './http-fetch.ts';
 
 /** Abort reason when the run outlives FLOWS_RUN_TIMEOUT_MS. */
 export class RunTimeout extends Error {
@@ -51,6 +52,9 @@ export function providerError(error: unknown, signal: AbortSignal, secrets: Arra
   if (isAppError(error)) return error;
   let cause = error;
   if (RetryError.isInstance(cause)) cause = cause.lastError;
+  // Never reached (the SDKs wrap it: "Cannot connect to API", "Connection error."): said as such, with where.
+  const unreachable = unreachableIn(cause);
+  if (unreachable) return new FlowsError('upstream_error', scrubSecrets(unreachable.message, secrets), 'upstream_error');
   if (APICallError.isInstance(cause)) return upstreamError(cause.statusCode, cause.message, secrets);
   // The openai client's connection errors say "Connection error."; what failed is their cause.
   if (cause instanceof APIConnectionError) cause = cause.cause ?? cause;
@@ -58,6 +62,16 @@ export function providerError(error: unknown, signal: AbortSignal, secrets: Arra
   else if (cause instanceof APIError) return upstreamError(cause.status, cause.message.replace(/^\d{3} /, ''), secrets);
   const message = (cause as Error)?.message ?? String(cause);
   return new FlowsError('upstream_error', scrubSecrets(`Provider request failed: ${message}`, secrets), 'upstream_error');
+}
+
+/** The ProviderUnreachable an error is or wraps (as its cause, a few levels deep), if any. */
+export function unreachableIn(error: unknown): ProviderUnreachable | undefined {
+  let current = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    if (current instanceof ProviderUnreachable) return current;
+    current = current.cause;
+  }
+  return undefined;
 }
 
 function upstreamError(status: number | undefined, message: string, secrets: Array<string | null>): AppError {
