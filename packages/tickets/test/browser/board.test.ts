@@ -88,6 +88,8 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
     await board.drag('DEMO-3', 'Done');
     await board.card('DEMO-2', 'Done').getByText('2/2').waitFor();
     expect(await board.card('DEMO-2').getByRole('progressbar').getAttribute('aria-valuenow')).toBe('2');
+    // The card's name says the progress once, in words (it read '… 2/2 2' with the figures and the bar's value).
+    expect(await page.getByRole('main').getByRole('button', { name: 'DEMO-2 epic medium priority Checkout 2 of 2 sub-tickets done', exact: true }).count()).toBe(1);
     expect((await h.call('get_ticket', { ticket_id: 'DEMO-3' })).column).toBe('Done');
     expect((await h.call('get_ticket', { ticket_id: 'DEMO-2' })).column).toBe('Done');
   });

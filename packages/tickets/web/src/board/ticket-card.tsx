@@ -71,10 +71,19 @@ export function CardFace({ card }: { card: BoardCard }) {
       <div className="card-title">{card.title}</div>
       {progress ? (
         <div className="card-progress">
-          <span className="progress-text">
+          {/* Seen, not read: the bar's value text says it in words (a card's name read '2/2 2' with both). */}
+          <span className="progress-text" aria-hidden="true">
             {progress.done}/{progress.total}
           </span>
-          <div className="progress" role="progressbar" aria-label={`${card.key} sub-tickets done`} aria-valuemin={0} aria-valuemax={progress.total} aria-valuenow={progress.done}>
+          <div
+            className="progress"
+            role="progressbar"
+            aria-label={`${card.key} sub-tickets done`}
+            aria-valuemin={0}
+            aria-valuemax={progress.total}
+            aria-valuenow={progress.done}
+            aria-valuetext={`${progress.done} of ${progress.total} sub-tickets done`}
+          >
             <div style={{ width: `${progress.total ? Math.round((progress.done / progress.total) * 100) : 0}%` }} />
           </div>
         </div>
