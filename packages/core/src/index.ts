@@ -18,5 +18,7 @@ export * from './platform-schema.ts';
 export * from './session-routes.ts';
 export * from './sign-in-limit.ts';
 export * from './web-session.ts';
+export * from './safe-fetch.ts';
+export * from './ssrf-policy.ts';
 export * from './sse-stream.ts';
 export * from './wake-bus.ts';

@@ -1,5 +1,4 @@
-import { ConfigError, envInt, envRate, envUrl, loadPlatformConfig, type Env, type PlatformConfig, type Rate } from '@switchboard/core';
-import { parseAllowedHosts, type AddressPolicy } from './domain/ssrf-policy.ts';
+import { ConfigError, envInt, envRate, envUrl, loadPlatformConfig, parseAllowedHosts, type AddressPolicy, type Env, type PlatformConfig, type Rate } from '@switchboard/core';
 
 /** Settings of the flow-execution service: the shared platform settings plus its own. */
 export interface FlowsConfig extends PlatformConfig {
@@ -37,7 +36,7 @@ export interface FlowsConfig extends PlatformConfig {
 
 function allowedHosts(env: Env): AddressPolicy {
   try {
-    return parseAllowedHosts(env.FLOWS_ALLOWED_HOSTS);
+    return parseAllowedHosts(env.FLOWS_ALLOWED_HOSTS, 'FLOWS_ALLOWED_HOSTS');
   } catch (error) {
     throw new ConfigError('FLOWS_ALLOWED_HOSTS', (error as Error).message);
   }

@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
-import { parseAllowedHosts, refusalOf } from '../src/domain/ssrf-policy.ts';
-import { readLimited, safeRequest } from '../src/engine/safe-fetch.ts';
+import { parseAllowedHosts as parsePolicy, readLimited, refusalOf, safeRequest } from '@switchboard/core';
 import { startAgentHarness, toolFlow, type AgentHarness } from './helpers/agent-harness.ts';
+
+/** FLOWS_ALLOWED_HOSTS as the flows service parses it. */
+const parseAllowedHosts = (value: string) => parsePolicy(value, 'FLOWS_ALLOWED_HOSTS');
 
 const none = parseAllowedHosts('');
 

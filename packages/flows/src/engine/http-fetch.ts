@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { headersOf, urlOf, webHeaders } from '@switchboard/core';
 
 // Keep-alive pools shared by every provider call: the upstream connection is reused across runs.
 // No cap on open sockets: a cap would queue streams behind each other (1,000 open SSE runs need 1,000 upstream calls).
@@ -36,30 +37,6 @@ export class ProviderUnreachable extends Error {
 export function unreachableOr(error: Error, url: URL): Error {
   const reason = UNREACHABLE[(error as NodeJS.ErrnoException).code ?? ''];
   return reason ? new ProviderUnreachable(`${url.origin}${url.pathname}`, reason, { cause: error }) : error;
-}
-
-/** The URL a fetch call names. */
-export function urlOf(input: string | URL | Request): string {
-  return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-}
-
-/** A fetch call's request headers as node:http takes them (a plain object, lower-case names). */
-export function headersOf(init: RequestInit | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  new Headers(init?.headers).forEach((value, name) => {
-    out[name] = value;
-  });
-  return out;
-}
-
-/** A node:http response's headers as a fetch Response takes them (repeated headers appended). */
-export function webHeaders(headers: http.IncomingHttpHeaders): Headers {
-  const out = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
-    if (Array.isArray(value)) for (const item of value) out.append(name, item);
-    else if (value !== undefined) out.set(name, value);
-  }
-  return out;
 }
 
 /**

@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { FlowNode, McpToolData } from '../domain/flow-definition.ts';
 import { renderTemplate, type Scope } from '../domain/references.ts';
 import type { RunServices } from './run-services.ts';
-import { policyFetch } from './safe-fetch.ts';
+import { policyFetch } from '@switchboard/core';
 import type { FlowTool } from './flow-tool.ts';
 import { MissingSecret, toolSecrets, type ToolSecrets } from './tool-secrets.ts';
 

@@ -1,4 +1,4 @@
-import type { AddressPolicy } from '../domain/ssrf-policy.ts';
+import type { AddressPolicy } from '@switchboard/core';
 import type { InputVariable } from '../domain/flow-definition.ts';
 import type { MemoryStore } from '../store/memory-store.ts';
 import type { Usage } from '../domain/usage.ts';

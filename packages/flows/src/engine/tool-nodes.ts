@@ -7,7 +7,7 @@ import { connectMcpTools } from './mcp-tools.ts';
 import type { NodeContext, NodeResult } from './node-handler.ts';
 import type { FlowTool, ToolSet } from './flow-tool.ts';
 import type { RunServices } from './run-services.ts';
-import { readLimited, safeRequest } from './safe-fetch.ts';
+import { readLimited, safeRequest } from '@switchboard/core';
 import { toolSecrets } from './tool-secrets.ts';
 
 /** `tool` as a step of the graph: nothing to do until its llm node calls it; its output names the tool. */

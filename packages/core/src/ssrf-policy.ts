@@ -1,11 +1,15 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Which outbound addresses tools may reach. Private, link-local, loopback and
- * other non-public ranges are refused unless FLOWS_ALLOWED_HOSTS lists the
- * host name, the address or a CIDR containing it (`*` allows everything).
+ * Which outbound addresses a service may reach on a caller's behalf (flows'
+ * tools, the client ID metadata documents of OAuth). Private, link-local,
+ * loopback and other non-public ranges are refused unless the setting (e.g.
+ * FLOWS_ALLOWED_HOSTS) lists the host name, the address or a CIDR containing
+ * it (`*` allows everything).
  */
 export interface AddressPolicy {
+  /** The variable the allow-list comes from, named in refusals so an operator knows what to change. */
+  setting: string;
   /** True when every check is off (`*`). */
   allowAll: boolean;
   /** Host names allowed whatever they resolve to (lower case). */
@@ -37,9 +41,9 @@ for (const [net, prefix] of [
   ['64:ff9b::', 96],
 ] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
 
-/** Parses FLOWS_ALLOWED_HOSTS (comma-separated host names, IPs or CIDRs; `*` allows all); throws on a malformed entry. */
-export function parseAllowedHosts(value: string | undefined): AddressPolicy {
-  const policy: AddressPolicy = { allowAll: false, hosts: new Set(), allowed: new BlockList() };
+/** Parses an allow-list variable (comma-separated host names, IPs or CIDRs; `*` allows all) named `setting`; throws on a malformed entry. */
+export function parseAllowedHosts(value: string | undefined, setting: string): AddressPolicy {
+  const policy: AddressPolicy = { setting, allowAll: false, hosts: new Set(), allowed: new BlockList() };
   for (const raw of (value ?? '').split(',')) {
     const entry = raw.trim().toLowerCase();
     if (entry === '') continue;
@@ -91,5 +95,5 @@ export function refusalOf(policy: AddressPolicy, address: string): string | unde
   const type = family === 4 ? 'ipv4' : 'ipv6';
   if (!BLOCKED.check(ip, type)) return undefined;
   if (policy.allowed.check(ip, type)) return undefined;
-  return `the address ${address} is private, loopback or link-local (allow it with FLOWS_ALLOWED_HOSTS)`;
+  return `the address ${address} is private, loopback or link-local (allow it with ${policy.setting})`;
 }

@@ -3,10 +3,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
-import { hostAllowed, refusalOf, type AddressPolicy } from '../domain/ssrf-policy.ts';
-import { headersOf, urlOf, webHeaders } from './http-fetch.ts';
+import { hostAllowed, refusalOf, type AddressPolicy } from './ssrf-policy.ts';
 
-/** A request a tool may not make: its address is private, loopback or link-local. */
+/** A request that may not be made: its address is private, loopback or link-local. */
 export class AddressRefused extends Error {
   constructor(host: string, reason: string) {
     super(`Refused to connect to ${host}: ${reason}`);
@@ -20,8 +19,10 @@ export interface SafeRequest {
   headers: Record<string, string>;
   body?: string | Uint8Array;
   signal?: AbortSignal;
-  /** Redirects followed (each hop checked again); default 5. */
+  /** Redirects followed (each hop checked again); default 5, 0 refuses any redirect. */
   maxRedirects?: number;
+  /** Certificates (PEM) trusted for https besides the system's: a deployment's private CA. */
+  ca?: string;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -65,15 +66,16 @@ function once(url: URL, request: SafeRequest, policy: AddressPolicy): Promise<ht
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { ...request.headers };
     if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
-    // No agent: every tool request gets its own connection, so a socket checked for one host is never reused for another.
-    const outgoing = client.request(url, { method: request.method, headers, lookup, agent: false, signal: request.signal }, resolve);
+    // No agent: every checked request gets its own connection, so a socket checked for one host is never reused for another.
+    const tls = request.ca === undefined ? {} : { ca: request.ca };
+    const outgoing = client.request(url, { method: request.method, headers, lookup, agent: false, signal: request.signal, ...tls }, resolve);
     outgoing.on('error', reject);
     outgoing.end(request.body);
   });
 }
 
 /**
- * An outbound request for tools: refuses private, loopback and link-local
+ * An outbound request made for a caller (a flow's tool, an OAuth client's metadata document): refuses private, loopback and link-local
  * addresses (IP literals, every resolved address, every redirect hop) unless
  * the policy allows them, and follows redirects itself so that each hop is
  * checked. Resolves with the final response (its body unread).
@@ -129,4 +131,28 @@ export function policyFetch(policy: AddressPolicy): typeof fetch {
     if (nullBody) response.resume();
     return new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage, headers: webHeaders(response.headers) });
   };
+}
+
+/** The URL a fetch call names. */
+export function urlOf(input: string | URL | Request): string {
+  return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+}
+
+/** A fetch call's request headers as node:http takes them (a plain object, lower-case names). */
+export function headersOf(init: RequestInit | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  new Headers(init?.headers).forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
+}
+
+/** A node:http response's headers as a fetch Response takes them (repeated headers appended). */
+export function webHeaders(headers: http.IncomingHttpHeaders): Headers {
+  const out = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (Array.isArray(value)) for (const item of value) out.append(name, item);
+    else if (value !== undefined) out.set(name, value);
+  }
+  return out;
 }
