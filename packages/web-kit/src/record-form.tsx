@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog } from './dialog.tsx';
 import { Button, CheckboxField, FormError, SelectField, TextAreaField, TextField } from './forms.tsx';
+import { useToast } from './toast.tsx';
 
 /** A form's values, by field name. */
 export type FormValues = Record<string, string | boolean>;
@@ -28,11 +29,7 @@ export type FormField<V extends FormValues> =
 /** The fields top to bottom; an array is a row of fields side by side; null, false and undefined are left out (a field shown only sometimes). */
 export type FormLayout<V extends FormValues> = Array<FormField<V> | Array<FormField<V>> | null | false | undefined>;
 
-/**
- * A create or edit form, said as data: its fields, what is wrong before
- * sending, and the request. (Methods, not function properties, so that a
- * list can hold forms of different value types.)
- */
+/** A create or edit form, said as data: its fields, what is wrong before sending, and the request. */
 export interface FormSpec<V extends FormValues, R = unknown> {
   title: string;
   /** The submit button: **Create token**, **Save**. */
@@ -50,16 +47,25 @@ export interface FormSpec<V extends FormValues, R = unknown> {
   wide?: boolean;
 }
 
-/** A form spec with its value type taken from `initial` (the fields' names and the request's values are then checked). */
-export function form<V extends FormValues, R>(spec: FormSpec<V, R>): FormSpec<V, R> {
-  return spec;
+/** A form ready for a dialog: its value type checked where it was declared (see `form`). */
+export type Form<R = unknown> = FormSpec<FormValues, R>;
+
+/**
+ * Declares a form: its value type is taken from `initial`, and the field
+ * names, `check` and `submit` are checked against it. What it returns no
+ * longer names the value type, so one list can hold forms of different shapes
+ * (the kit hands a form only its own values back).
+ */
+export function form<V extends FormValues, R>(spec: FormSpec<V, R>): Form<R> {
+  return spec as unknown as Form<R>;
 }
 
 /** The state of a form being filled in: its values, its error, and its submit handler. */
-export function useRecordForm<V extends FormValues, R>(spec: Pick<FormSpec<V, R>, 'initial' | 'check' | 'submit'>, onDone: (result: R, values: V) => void) {
+export function useRecordForm<V extends FormValues, R>(spec: Pick<FormSpec<V, R>, 'initial' | 'check' | 'submit' | 'done'>, onDone: (result: R, values: V) => void) {
   const [values, setValues] = useState<V>(spec.initial);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  const notify = useToast();
   const latest = useRef(spec);
   latest.current = spec;
   const set = (change: Partial<V>) => setValues((current) => ({ ...current, ...change }));
@@ -80,6 +86,8 @@ export function useRecordForm<V extends FormValues, R>(spec: Pick<FormSpec<V, R>
       setBusy(false);
       return;
     }
+    const done = latest.current.done?.(result, values);
+    if (done) notify(done);
     // Busy until the form goes away: its owner closes it or shows what was saved.
     onDone(result, values);
   };
@@ -125,7 +133,7 @@ function OneField<V extends FormValues>({ field, values, set }: { field: FormFie
  * error (what `check` says, or the service's message), **Cancel** and the
  * submit button. `onDone` gets the answer; the dialog stays busy until its owner closes it.
  */
-export function FormDialog<V extends FormValues, R>({ spec, onClose, onDone }: { spec: FormSpec<V, R>; onClose: () => void; onDone: (result: R, values: V) => void }) {
+export function FormDialog<R>({ spec, onClose, onDone }: { spec: Form<R>; onClose: () => void; onDone: (result: R, values: FormValues) => void }) {
   const form = useRecordForm(spec, onDone);
   const id = useId();
   return (
@@ -153,7 +161,7 @@ export function FormDialog<V extends FormValues, R>({ spec, onClose, onDone }: {
 }
 
 /** The same form in place (an article being edited): the fields, then **Cancel** and the submit button at the end. */
-export function RecordForm<V extends FormValues, R>({ spec, className, onCancel, onDone }: { spec: Omit<FormSpec<V, R>, 'title'>; className?: string; onCancel: () => void; onDone: (result: R, values: V) => void }) {
+export function RecordForm<R>({ spec, className, onCancel, onDone }: { spec: Form<R>; className?: string; onCancel: () => void; onDone: (result: R, values: FormValues) => void }) {
   const form = useRecordForm(spec, (result, values) => {
     form.setBusy(false);
     onDone(result, values);

@@ -3,10 +3,9 @@ import { useConfirm, type ConfirmSpec } from './confirm.tsx';
 import { dateTime, timeAgo } from './format.ts';
 import { Button, type ButtonVariant } from './forms.tsx';
 import { pageSlice, pageStatus } from './paging.ts';
-import { FormDialog, type FormSpec, type FormValues } from './record-form.tsx';
+import { FormDialog, type Form } from './record-form.tsx';
 import { RevealOnceDialog } from './reveal-once.tsx';
 import { EmptyState, ErrorState, Loading } from './states.tsx';
-import { useToast } from './toast.tsx';
 
 /** A column of a resource list: its header and what each row shows in it. */
 export interface Column<T> {
@@ -19,19 +18,19 @@ export interface Column<T> {
   className?: string;
   /** A cell's tooltip. */
   title?: (row: T) => string | undefined;
-  cell: (row: T) => ReactNode;
+  /** What the cell shows; or, for a column of when something happened, `time`. */
+  cell?: (row: T) => ReactNode;
+  /** When it happened: the cell says "3 minutes ago" with the date and time as its tooltip, or `never` (faint). */
+  time?: (row: T) => string | null | undefined;
+  /** What a `time` cell says when it has not happened; "Never" unless said. */
+  never?: string;
 }
 
-/** A column of when something happened: "3 minutes ago", the date and time as its tooltip, `never` (faint) when it has not. */
-export function timeColumn<T>(header: string, at: (row: T) => string | null | undefined, never = 'Never'): Column<T> {
-  return {
-    header,
-    title: (row) => (at(row) ? dateTime(at(row)) : undefined),
-    cell: (row) => {
-      const when = at(row);
-      return when ? timeAgo(when) : <span className="faint">{never}</span>;
-    },
-  };
+/** A cell's content and tooltip. */
+function cellOf<T>(column: Column<T>, row: T): { content: ReactNode; title: string | undefined } {
+  if (!column.time) return { content: column.cell?.(row), title: column.title?.(row) };
+  const when = column.time(row);
+  return when ? { content: timeAgo(when), title: dateTime(when) } : { content: <span className="faint">{column.never ?? 'Never'}</span>, title: undefined };
 }
 
 /** What a dialog-opening row action shows: a dialog of its own, drawn by the page. */
@@ -56,8 +55,8 @@ export interface RowAction<T> {
   disabled?: (row: T) => boolean;
   onClick?: (row: T) => void;
   confirm?: ConfirmSpec<T>;
-  /** The edit form of the row (made with `form()`, so its values are typed). */
-  form?: (row: T) => FormSpec<FormValues, unknown>;
+  /** The row's edit form (declared with `form()`). */
+  form?: (row: T) => Form;
   dialog?: DialogOf<T>;
 }
 
@@ -72,9 +71,10 @@ export interface Revealed {
 }
 
 /** The **Create …** of a list: its form, and what the new item shows once (a token in full) or where it leads. */
-export interface CreateSpec<V extends FormValues, R = unknown> extends FormSpec<V, R> {
+export interface CreateSpec<R> {
   /** The button that opens the form, in the header and in the empty state. */
   label: string;
+  form: Form<R>;
   /** The secret shown this once, if the answer has one. */
   reveal?(result: R): Revealed;
   /** After creating (open what was made). */
@@ -96,10 +96,10 @@ export interface ListSource<T> {
 }
 
 /** What a resource list shows in a dialog. */
-type Open = { kind: 'form'; spec: FormSpec<FormValues, unknown>; create?: CreateSpec<FormValues> } | { kind: 'reveal'; props: Revealed } | { kind: 'dialog'; render: (close: () => void) => ReactNode };
+type Open = { kind: 'form'; spec: Form; create?: CreateSpec<unknown> } | { kind: 'reveal'; props: Revealed } | { kind: 'dialog'; render: (close: () => void) => ReactNode };
 
 /** Props of a resource list: what is listed and how. */
-export interface ResourceListProps<T, V extends FormValues, R> {
+export interface ResourceListProps<T, R> {
   /** What is listed, in the plural ("tokens"): the pager is named `Pages of tokens`. */
   noun: string;
   source: ListSource<T>;
@@ -107,7 +107,7 @@ export interface ResourceListProps<T, V extends FormValues, R> {
   rowKey: (row: T) => string;
   rowClassName?: (row: T) => string | undefined;
   actions?: Array<RowAction<T>>;
-  create?: CreateSpec<V, R>;
+  create?: CreateSpec<R>;
   /** Without it an empty list is an empty table. */
   empty?: EmptySpec;
   /** What stands above the list; it gets the create button to place. */
@@ -130,9 +130,8 @@ export interface ResourceListProps<T, V extends FormValues, R> {
  * states; the create and edit dialogs with their fields; the secret shown
  * once; and the confirmations.
  */
-export function ResourceList<T, V extends FormValues = FormValues, R = unknown>(props: ResourceListProps<T, V, R>) {
+export function ResourceList<T, R = unknown>(props: ResourceListProps<T, R>) {
   const { source, columns, actions = [], create, empty, pageSize = 50 } = props;
-  const notify = useToast();
   const [open, setOpen] = useState<Open | undefined>(undefined);
   const [page, setPage] = useState(1);
   const changed = props.onChanged ?? source.reload;
@@ -151,9 +150,9 @@ export function ResourceList<T, V extends FormValues = FormValues, R = unknown>(
     },
   });
 
-  // Field names (keyof V) make the spec invariant in V for the compiler; the dialog only hands it back its own values.
-  const createSpec = create as unknown as CreateSpec<FormValues> | undefined;
-  const openCreate = createSpec ? () => setOpen({ kind: 'form', spec: createSpec, create: createSpec }) : undefined;
+  // The list holds the answer as unknown and hands it back only to the same spec's reveal and after.
+  const createSpec = create as CreateSpec<unknown> | undefined;
+  const openCreate = createSpec ? () => setOpen({ kind: 'form', spec: createSpec.form, create: createSpec }) : undefined;
   const createButton = (key?: string) =>
     create ? (
       <Button key={key} variant="primary" onClick={openCreate}>
@@ -168,10 +167,8 @@ export function ResourceList<T, V extends FormValues = FormValues, R = unknown>(
       setOpen({ kind: 'dialog', render: (close) => dialog(row, close) });
     } else action.onClick?.(row);
   };
-  const saved = (result: unknown, values: FormValues) => {
+  const saved = (result: unknown) => {
     if (open?.kind !== 'form') return;
-    const text = open.spec.done?.(result, values);
-    if (text) notify(text);
     const shown = open.create?.reveal?.(result);
     setOpen(shown ? { kind: 'reveal', props: shown } : undefined);
     changed();
@@ -212,11 +209,14 @@ export function ResourceList<T, V extends FormValues = FormValues, R = unknown>(
         <tbody>
           {rows.slice(slice.start, slice.end).map((row) => (
             <tr key={props.rowKey(row)} className={props.rowClassName?.(row)}>
-              {columns.map((column) => (
-                <td key={column.header} className={[column.numeric ? 'num' : '', column.className ?? ''].filter(Boolean).join(' ') || undefined} title={column.title?.(row)}>
-                  {column.cell(row)}
-                </td>
-              ))}
+              {columns.map((column) => {
+                const { content, title } = cellOf(column, row);
+                return (
+                  <td key={column.header} className={[column.numeric ? 'num' : '', column.className ?? ''].filter(Boolean).join(' ') || undefined} title={title}>
+                    {content}
+                  </td>
+                );
+              })}
               {actions.length > 0 ? <td className="actions-cell">{actions.map((action, index) => actionButton(action, row, index, act))}</td> : null}
             </tr>
           ))}

@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
-import { Button, Dialog, FormError, SelectField, TextField, type ApiError } from '@switchboard/web-kit';
+import { FormDialog, form } from '@switchboard/web-kit';
 import { PRIORITIES, TICKET_TYPES, type BoardCard, type Ticket } from '../api/types.ts';
 import { MarkdownEditor } from '../markdown/markdown-editor.tsx';
 import { useProject } from '../project-context.tsx';
+
+const choices = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
 
 /** **New ticket**: title, description, type, priority, column, parent (an epic of this board). */
 export function NewTicketDialog({
@@ -22,68 +23,40 @@ export function NewTicketDialog({
   onCreated: (ticket: Ticket) => void;
 }) {
   const { api } = useProject();
-  const [title, setTitle] = useState('');
-  const [description, setDescription] = useState('');
-  const [type, setType] = useState('task');
-  const [priority, setPriority] = useState('medium');
-  const [column, setColumn] = useState(defaultColumn ?? columns[0] ?? '');
-  const [parent, setParent] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!title.trim()) {
-      setError('Give the ticket a title.');
-      return;
-    }
-    setBusy(true);
-    setError('');
-    const body = { title: title.trim(), description, ticket_type: type, priority, column_name: column ? qualify(column) : undefined };
-    try {
+  const spec = form({
+    title: 'New ticket',
+    submitLabel: 'Create ticket',
+    wide: true,
+    initial: { title: '', description: '', type: 'task', priority: 'medium', column: defaultColumn ?? columns[0] ?? '', parent: '' },
+    fields: () => [
+      { name: 'title', label: 'Title', maxLength: 500, required: true, autoFocus: true, placeholder: 'What needs doing' },
+      {
+        kind: 'custom',
+        name: 'description',
+        render: (values, set) => (
+          <MarkdownEditor label="Description" value={values.description} onChange={(description) => set({ description })} rows={6} placeholder="The what and why, acceptance criteria (Markdown)" />
+        ),
+      },
+      [
+        { name: 'type', label: 'Type', kind: 'select', options: choices(TICKET_TYPES) },
+        { name: 'priority', label: 'Priority', kind: 'select', options: choices(PRIORITIES) },
+        { name: 'column', label: 'Column', kind: 'select', options: choices(columns) },
+        {
+          name: 'parent',
+          label: 'Parent',
+          kind: 'select',
+          placeholder: 'None',
+          options: epics.map((epic) => ({ value: epic.key, label: `${epic.key} ${epic.title}` })),
+          hint: epics.length === 0 ? 'No epic on this board yet' : undefined,
+        },
+      ],
+    ],
+    check: (values) => (values.title.trim() ? undefined : 'Give the ticket a title.'),
+    submit: (values) => {
+      const body = { title: values.title.trim(), description: values.description, ticket_type: values.type, priority: values.priority, column_name: values.column ? qualify(values.column) : undefined };
       // A parent makes it a sub-ticket (create_sub_ticket); a sub-ticket cannot be an epic, as the service says if asked.
-      const created = parent ? await api.createSubTicket(parent, body) : await api.createTicket(body);
-      onCreated(created);
-    } catch (reason) {
-      setError((reason as ApiError).message);
-      setBusy(false);
-    }
-  };
-
-  return (
-    <Dialog
-      title="New ticket"
-      wide
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose} data-dialog-close>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form="new-ticket" busy={busy}>
-            Create ticket
-          </Button>
-        </>
-      }
-    >
-      <form id="new-ticket" className="stack" onSubmit={submit} noValidate>
-        <FormError>{error}</FormError>
-        <TextField label="Title" value={title} onChange={(e) => setTitle(e.target.value)} maxLength={500} required autoFocus placeholder="What needs doing" />
-        <MarkdownEditor label="Description" value={description} onChange={setDescription} rows={6} placeholder="The what and why, acceptance criteria (Markdown)" />
-        <div className="grid-4">
-          <SelectField label="Type" value={type} onChange={(e) => setType(e.target.value)} options={TICKET_TYPES.map((t) => ({ value: t, label: t }))} />
-          <SelectField label="Priority" value={priority} onChange={(e) => setPriority(e.target.value)} options={PRIORITIES.map((p) => ({ value: p, label: p }))} />
-          <SelectField label="Column" value={column} onChange={(e) => setColumn(e.target.value)} options={columns.map((c) => ({ value: c, label: c }))} />
-          <SelectField
-            label="Parent"
-            value={parent}
-            onChange={(e) => setParent(e.target.value)}
-            placeholder="None"
-            options={epics.map((epic) => ({ value: epic.key, label: `${epic.key} ${epic.title}` }))}
-            hint={epics.length === 0 ? 'No epic on this board yet' : undefined}
-          />
-        </div>
-      </form>
-    </Dialog>
-  );
+      return values.parent ? api.createSubTicket(values.parent, body) : api.createTicket(body);
+    },
+  });
+  return <FormDialog spec={spec} onClose={onClose} onDone={onCreated} />;
 }

@@ -1,6 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { NavLink, useNavigate, useParams } from 'react-router-dom';
-import { Button, ConfirmDialog, Dialog, EmptyState, ErrorState, FormError, Loading, PageHeader, SelectField, TextField, ApiError, timeAgo, dateTime, useResource, useTitle, useToast } from '@switchboard/web-kit';
+import { ApiError, Button, EmptyState, ErrorState, FormDialog, Loading, PageHeader, RecordForm, dateTime, form, timeAgo, useConfirm, useResource, useTitle } from '@switchboard/web-kit';
+import type { ProjectApi } from '../api/client.ts';
 import { DOC_TYPES, type Document, type DocumentMeta } from '../api/types.ts';
 import { MarkdownEditor } from '../markdown/markdown-editor.tsx';
 import { MarkdownView } from '../markdown/markdown-view.tsx';
@@ -54,9 +55,10 @@ export default function DocumentsPage() {
         </div>
       )}
       {creating ? (
-        <NewDocumentDialog
+        <FormDialog
+          spec={newDocumentForm(project.api)}
           onClose={() => setCreating(false)}
-          onCreated={(doc) => {
+          onDone={(doc) => {
             setCreating(false);
             list.reload();
             navigate(paths.document(project.key, doc.slug));
@@ -91,12 +93,16 @@ function DocumentNav({ docs, project }: { docs: DocumentMeta[]; project: string 
 
 function DocumentView({ slug, onDeleted, onSaved }: { slug: string; onDeleted: () => void; onSaved: () => void }) {
   const { api } = useProject();
-  const notify = useToast();
   const doc = useResource((signal) => api.document(slug, signal), [slug]);
-  const [editing, setEditing] = useState<{ title: string; content: string; doc_type: string } | undefined>(undefined);
-  const [deleting, setDeleting] = useState(false);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const deleting = useConfirm<Document>({
+    title: (current) => `Delete "${current.title}"?`,
+    message: () => 'The page is deleted for good; agents no longer see it.',
+    confirmLabel: 'Delete',
+    run: () => api.deleteDocument(slug),
+    done: (current) => `"${current.title}" deleted`,
+    after: onDeleted,
+  });
   // A change by someone else shows at once, unless this page is being edited here.
   useLiveChanges({ changes: (events) => !editing && events.some((e) => e.kind === 'document' && (!e.slug || e.slug === slug)) && doc.reload() });
 
@@ -112,40 +118,19 @@ function DocumentView({ slug, onDeleted, onSaved }: { slug: string; onDeleted: (
   if (!doc.data) return <Loading />;
   const current = doc.data;
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!editing) return;
-    setBusy(true);
-    setError('');
-    try {
-      doc.setData(await api.updateDocument(slug, editing));
-      setEditing(undefined);
-      onSaved();
-      notify('Document saved');
-    } catch (reason) {
-      setError((reason as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
-
   return (
     <article className="card doc-card" aria-label={current.title}>
       {editing ? (
-        <form className="card-body stack" onSubmit={save} noValidate>
-          <FormError>{error}</FormError>
-          <div className="grid-2">
-            <TextField label="Title" value={editing.title} onChange={(e) => setEditing({ ...editing, title: e.target.value })} required />
-            <SelectField label="Type" value={editing.doc_type} onChange={(e) => setEditing({ ...editing, doc_type: e.target.value })} options={typeOptions} />
-          </div>
-          <MarkdownEditor label="Content" value={editing.content} onChange={(content) => setEditing({ ...editing, content })} rows={18} />
-          <div className="row end">
-            <Button onClick={() => setEditing(undefined)}>Cancel</Button>
-            <Button type="submit" variant="primary" busy={busy}>
-              Save
-            </Button>
-          </div>
-        </form>
+        <RecordForm
+          className="card-body stack"
+          spec={documentForm(api, current)}
+          onCancel={() => setEditing(false)}
+          onDone={(saved) => {
+            doc.setData(saved);
+            setEditing(false);
+            onSaved();
+          }}
+        />
       ) : (
         <>
           <div className="card-header doc-header">
@@ -155,10 +140,10 @@ function DocumentView({ slug, onDeleted, onSaved }: { slug: string; onDeleted: (
                 {DOC_TYPE_LABEL[current.doc_type] ?? current.doc_type} · <span className="mono">{current.slug}</span> · updated <span title={dateTime(current.updated_at)}>{timeAgo(current.updated_at)}</span>
               </div>
             </div>
-            <Button small onClick={() => setEditing({ title: current.title, content: current.content, doc_type: current.doc_type })}>
+            <Button small onClick={() => setEditing(true)}>
               Edit
             </Button>
-            <Button small variant="danger" onClick={() => setDeleting(true)}>
+            <Button small variant="danger" onClick={() => deleting.ask(current)}>
               Delete
             </Button>
           </div>
@@ -167,73 +152,50 @@ function DocumentView({ slug, onDeleted, onSaved }: { slug: string; onDeleted: (
           </div>
         </>
       )}
-      {deleting ? (
-        <ConfirmDialog
-          title={`Delete "${current.title}"?`}
-          message="The page is deleted for good; agents no longer see it."
-          confirmLabel="Delete"
-          onCancel={() => setDeleting(false)}
-          onConfirm={async () => {
-            try {
-              await api.deleteDocument(slug);
-              notify(`"${current.title}" deleted`);
-              setDeleting(false);
-              onDeleted();
-            } catch (reason) {
-              setDeleting(false);
-              notify((reason as Error).message, 'error');
-            }
-          }}
-        />
-      ) : null}
+      {deleting.dialog}
     </article>
   );
 }
 
-function NewDocumentDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (doc: Document) => void }) {
-  const { api } = useProject();
-  const [form, setForm] = useState({ title: '', doc_type: 'wiki', slug: '', content: '' });
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.title.trim()) {
-      setError('Give the page a title.');
-      return;
-    }
-    setBusy(true);
-    try {
-      onCreated(await api.createDocument({ title: form.title.trim(), doc_type: form.doc_type, content: form.content, slug: form.slug.trim() || undefined }));
-    } catch (reason) {
-      setError((reason as Error).message);
-      setBusy(false);
-    }
-  };
-  return (
-    <Dialog
-      title="New document"
-      wide
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose} data-dialog-close>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form="new-document" busy={busy}>
-            Create document
-          </Button>
-        </>
-      }
-    >
-      <form id="new-document" className="stack" onSubmit={submit} noValidate>
-        <FormError>{error}</FormError>
-        <div className="grid-3">
-          <TextField label="Title" value={form.title} onChange={(e) => setForm({ ...form, title: e.target.value })} required autoFocus />
-          <SelectField label="Type" value={form.doc_type} onChange={(e) => setForm({ ...form, doc_type: e.target.value })} options={typeOptions} />
-          <TextField label="Slug" value={form.slug} onChange={(e) => setForm({ ...form, slug: e.target.value })} hint="Optional: made from the title" />
-        </div>
-        <MarkdownEditor label="Content" value={form.content} onChange={(content) => setForm({ ...form, content })} rows={12} />
-      </form>
-    </Dialog>
-  );
+/** A page's **Content** field: Markdown with Write and Preview. */
+function contentEditor(values: { content: string }, set: (change: { content: string }) => void, rows: number) {
+  return <MarkdownEditor label="Content" value={values.content} onChange={(content) => set({ content })} rows={rows} />;
+}
+
+/** Edits a page in place: **Title**, **Type**, **Content**, **Save**. */
+function documentForm(api: ProjectApi, current: Document) {
+  return form({
+    title: `Edit ${current.title}`,
+    submitLabel: 'Save',
+    initial: { title: current.title, content: current.content, doc_type: current.doc_type },
+    fields: () => [
+      [
+        { name: 'title', label: 'Title', required: true },
+        { name: 'doc_type', label: 'Type', kind: 'select', options: typeOptions },
+      ],
+      { kind: 'custom', name: 'content', render: (values, set) => contentEditor(values, set, 18) },
+    ],
+    submit: (values) => api.updateDocument(current.slug, values),
+    done: () => 'Document saved',
+  });
+}
+
+/** **New document**: **Title**, **Type**, **Slug** (optional), **Content**; **Create document**. */
+function newDocumentForm(api: ProjectApi) {
+  return form({
+    title: 'New document',
+    submitLabel: 'Create document',
+    wide: true,
+    initial: { title: '', doc_type: 'wiki', slug: '', content: '' },
+    fields: () => [
+      [
+        { name: 'title', label: 'Title', required: true, autoFocus: true },
+        { name: 'doc_type', label: 'Type', kind: 'select', options: typeOptions },
+        { name: 'slug', label: 'Slug', hint: 'Optional: made from the title' },
+      ],
+      { kind: 'custom', name: 'content', render: (values, set) => contentEditor(values, set, 12) },
+    ],
+    check: (values) => (values.title.trim() ? undefined : 'Give the page a title.'),
+    submit: (values) => api.createDocument({ title: values.title.trim(), doc_type: values.doc_type, content: values.content, slug: values.slug.trim() || undefined }),
+  });
 }

@@ -1,36 +1,12 @@
-import { useState, type FormEvent } from 'react';
-import { Badge, Button, CodeBlock, ConfirmDialog, CopyButton, Dialog, EmptyState, ErrorState, FormError, Loading, TextField, dateTime, timeAgo, useResource, useToast } from '@switchboard/web-kit';
-import type { CreatedToken, ProjectToken } from '../api/types.ts';
+import { Badge, CodeBlock, CopyButton, ResourceList, form, useResource } from '@switchboard/web-kit';
 import { useProject } from '../project-context.tsx';
 import { defaultMcpUrl, mcpSnippets } from './mcp-snippets.ts';
 
 /** **MCP Connection**: the endpoint, the project's tokens (name, created, last used), **Create token** (shown once with snippets) and **Revoke**. */
 export function McpTab() {
   const { api, key } = useProject();
-  const notify = useToast();
-  const tokens = useResource((signal) => api.tokens(signal), [key]);
-  const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<CreatedToken | undefined>(undefined);
-  const [revoking, setRevoking] = useState<ProjectToken | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
+  const tokens = useResource((signal) => api.tokens(signal).then((answer) => answer.tokens), [key]);
   const url = defaultMcpUrl(window.location.origin);
-
-  const revoke = async () => {
-    if (!revoking) return;
-    setBusy(true);
-    try {
-      await api.revokeToken(revoking.id);
-      notify(`Token "${revoking.name}" revoked`);
-      setRevoking(undefined);
-      tokens.reload();
-    } catch (reason) {
-      notify((reason as Error).message, 'error');
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const list = tokens.data?.tokens;
   return (
     <div className="stack">
       <p className="muted page-intro">
@@ -46,135 +22,61 @@ export function McpTab() {
           </div>
         </div>
       </div>
-      <div className="row between">
-        <h2>Tokens</h2>
-        <Button variant="primary" onClick={() => setCreating(true)}>
-          Create token
-        </Button>
-      </div>
-      {tokens.error ? (
-        <ErrorState error={tokens.error} onRetry={tokens.reload} />
-      ) : !list ? (
-        <Loading />
-      ) : list.length === 0 ? (
-        <div className="card">
-          <EmptyState title="No tokens yet">Create a token, then paste its snippet into your agent's configuration.</EmptyState>
-        </div>
-      ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Created</th>
-                <th>Last used</th>
-                <th>Status</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((token) => (
-                <tr key={token.id} className={token.revoked_at ? 'dimmed' : undefined}>
-                  <td className="cell-name">{token.name}</td>
-                  <td title={dateTime(token.created_at)}>{timeAgo(token.created_at)}</td>
-                  <td title={dateTime(token.last_used_at)}>{token.last_used_at ? timeAgo(token.last_used_at) : <span className="faint">Never</span>}</td>
-                  <td>{token.revoked_at ? <Badge kind="danger">Revoked</Badge> : <Badge kind="success">Active</Badge>}</td>
-                  <td className="actions-cell">
-                    {token.revoked_at ? null : (
-                      <Button small variant="danger" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
-                        Revoke
-                      </Button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {creating ? (
-        <CreateTokenDialog
-          onClose={() => setCreating(false)}
-          onCreated={(token) => {
-            setCreating(false);
-            setCreated(token);
-            tokens.reload();
-          }}
-        />
-      ) : null}
-      {created ? <NewTokenDialog token={created} url={created.mcp_url ?? url} onClose={() => setCreated(undefined)} /> : null}
-      {revoking ? (
-        <ConfirmDialog
-          title={`Revoke token "${revoking.name}"?`}
-          message="Every MCP or REST call with this token is refused from now on, on every instance. Agents using it need a new token."
-          confirmLabel="Revoke"
-          busy={busy}
-          onConfirm={() => void revoke()}
-          onCancel={() => setRevoking(undefined)}
-        />
-      ) : null}
+      <ResourceList
+        noun="tokens"
+        source={tokens}
+        header={(create) => (
+          <div className="row between">
+            <h2>Tokens</h2>
+            {create}
+          </div>
+        )}
+        rowKey={(token) => token.id}
+        rowClassName={(token) => (token.revoked_at ? 'dimmed' : undefined)}
+        columns={[
+          { header: 'Name', className: 'cell-name', cell: (token) => token.name },
+          { header: 'Created', time: (token) => token.created_at },
+          { header: 'Last used', time: (token) => token.last_used_at },
+          { header: 'Status', cell: (token) => (token.revoked_at ? <Badge kind="danger">Revoked</Badge> : <Badge kind="success">Active</Badge>) },
+        ]}
+        actions={[
+          {
+            label: 'Revoke',
+            name: (token) => `Revoke ${token.name}`,
+            variant: 'danger',
+            shown: (token) => !token.revoked_at,
+            confirm: {
+              title: (token) => `Revoke token "${token.name}"?`,
+              message: () => 'Every MCP or REST call with this token is refused from now on, on every instance. Agents using it need a new token.',
+              confirmLabel: 'Revoke',
+              run: (token) => api.revokeToken(token.id),
+              done: (token) => `Token "${token.name}" revoked`,
+            },
+          },
+        ]}
+        create={{
+          label: 'Create token',
+          form: form({
+            title: 'Create token',
+            submitLabel: 'Create token',
+            initial: { name: '' },
+            fields: () => [{ name: 'name', label: 'Name', placeholder: 'claude-code-laptop', maxLength: 100, required: true }],
+            check: (values) => (values.name.trim() ? undefined : 'Give the token a name, for example the agent or machine that will use it.'),
+            submit: (values) => api.createToken(values.name.trim()),
+          }),
+          reveal: (token) => ({ title: `Token "${token.name}" created`, what: 'token', value: token.token, wide: true, children: <Snippets url={token.mcp_url ?? url} token={token.token} /> }),
+        }}
+        empty={{ title: 'No tokens yet', children: "Create a token, then paste its snippet into your agent's configuration." }}
+      />
     </div>
   );
 }
 
-/** **Create token**: field **Name**. */
-function CreateTokenDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (token: CreatedToken) => void }) {
-  const { api } = useProject();
-  const [name, setName] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!name.trim()) {
-      setError('Give the token a name, for example the agent or machine that will use it.');
-      return;
-    }
-    setBusy(true);
-    try {
-      onCreated(await api.createToken(name.trim()));
-    } catch (reason) {
-      setError((reason as Error).message);
-      setBusy(false);
-    }
-  };
+/** A ready-to-paste connection snippet per client, each with **Copy**. */
+function Snippets({ url, token }: { url: string; token: string }) {
   return (
-    <Dialog
-      title="Create token"
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose} data-dialog-close>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form="create-token" busy={busy}>
-            Create token
-          </Button>
-        </>
-      }
-    >
-      <form id="create-token" className="stack" onSubmit={submit} noValidate>
-        <FormError>{error}</FormError>
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} placeholder="claude-code-laptop" maxLength={100} required />
-      </form>
-    </Dialog>
-  );
-}
-
-/** The new token in full, shown this once, with a snippet per client, each with **Copy**. */
-function NewTokenDialog({ token, url, onClose }: { token: CreatedToken; url: string; onClose: () => void }) {
-  const snippets = mcpSnippets(url, token.token);
-  return (
-    <Dialog title={`Token "${token.name}" created`} wide onClose={onClose} footer={<Button variant="primary" onClick={onClose}>Done</Button>}>
-      <div className="notice warning" role="note">
-        Copy the token now. It is shown only this once: Switchboard keeps only a hash of it.
-      </div>
-      <div className="secret-row">
-        <code className="secret">{token.token}</code>
-        <CopyButton text={token.token} what="token" small={false} />
-      </div>
-      {snippets.map((snippet) => (
+    <>
+      {mcpSnippets(url, token).map((snippet) => (
         <div key={snippet.id} className="stack tight token-snippets">
           <div className="muted">
             <strong>{snippet.title}</strong> · {snippet.where}
@@ -182,6 +84,6 @@ function NewTokenDialog({ token, url, onClose }: { token: CreatedToken; url: str
           <CodeBlock title={snippet.title} code={snippet.code} language={snippet.language} />
         </div>
       ))}
-    </Dialog>
+    </>
   );
 }

@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, ConfirmDialog, ErrorState, FormError, Loading, useResource, useSession, useToast } from '@switchboard/web-kit';
-import type { Member } from '../api/types.ts';
+import { Badge, Button, FormError, ResourceList, useResource, useSession, useToast } from '@switchboard/web-kit';
 import { useProject } from '../project-context.tsx';
 
 /** **Members**: who may see this project; an admin adds users by email and removes them. */
@@ -8,11 +7,10 @@ export function MembersTab() {
   const project = useProject();
   const { session } = useSession();
   const notify = useToast();
-  const members = useResource((signal) => project.api.members(signal), [project.key]);
+  const members = useResource((signal) => project.api.members(signal).then((answer) => answer.members), [project.key]);
   const [email, setEmail] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  const [removing, setRemoving] = useState<Member | undefined>(undefined);
   const admin = session.user.role === 'admin';
   const changed = () => {
     members.reload();
@@ -37,7 +35,6 @@ export function MembersTab() {
       setBusy(false);
     }
   };
-  const list = members.data?.members;
   return (
     <div className="stack">
       <p className="muted page-intro">
@@ -62,69 +59,41 @@ export function MembersTab() {
       ) : (
         <div className="notice">Only an administrator adds or removes members.</div>
       )}
-      {members.error ? (
-        <ErrorState error={members.error} onRetry={members.reload} />
-      ) : !list ? (
-        <Loading />
-      ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Email</th>
-                <th>Role</th>
-                {admin ? (
-                  <th>
-                    <span className="sr-only">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((member) => (
-                <tr key={member.id}>
-                  <td className="cell-name">{member.name}</td>
-                  <td>{member.email}</td>
-                  <td>{member.role === 'admin' ? <Badge kind="accent">admin</Badge> : <Badge>{member.role || 'member'}</Badge>}</td>
-                  {admin ? (
-                    <td className="actions-cell">
-                      {member.role === 'admin' ? (
-                        <span className="faint" title="Administrators see every project">
-                          Sees every project
-                        </span>
-                      ) : (
-                        <Button small variant="danger" aria-label={`Remove ${member.email}`} onClick={() => setRemoving(member)}>
-                          Remove
-                        </Button>
-                      )}
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {removing ? (
-        <ConfirmDialog
-          title={`Remove ${removing.email}?`}
-          message="They no longer see this project (an administrator still sees every project). Tickets assigned to them keep their assignee."
-          confirmLabel="Remove"
-          onCancel={() => setRemoving(undefined)}
-          onConfirm={async () => {
-            const member = removing;
-            setRemoving(undefined);
-            try {
-              await project.api.removeMember(member.id);
-              notify(`${member.email} removed`);
-              changed();
-            } catch (reason) {
-              notify((reason as Error).message, 'error');
-            }
-          }}
-        />
-      ) : null}
+      <ResourceList
+        noun="members"
+        source={members}
+        onChanged={changed}
+        rowKey={(member) => member.id}
+        columns={[
+          { header: 'Name', className: 'cell-name', cell: (member) => member.name },
+          { header: 'Email', cell: (member) => member.email },
+          { header: 'Role', cell: (member) => (member.role === 'admin' ? <Badge kind="accent">admin</Badge> : <Badge>{member.role || 'member'}</Badge>) },
+        ]}
+        actions={
+          admin
+            ? [
+                {
+                  label: 'Remove',
+                  name: (member) => `Remove ${member.email}`,
+                  variant: 'danger',
+                  shown: (member) => member.role !== 'admin',
+                  instead: () => (
+                    <span className="faint" title="Administrators see every project">
+                      Sees every project
+                    </span>
+                  ),
+                  confirm: {
+                    title: (member) => `Remove ${member.email}?`,
+                    message: () => 'They no longer see this project (an administrator still sees every project). Tickets assigned to them keep their assignee.',
+                    confirmLabel: 'Remove',
+                    run: (member) => project.api.removeMember(member.id),
+                    done: (member) => `${member.email} removed`,
+                  },
+                },
+              ]
+            : []
+        }
+      />
     </div>
   );
 }
