@@ -18,3 +18,4 @@ export * from './record-form.tsx';
 export * from './resource-list.tsx';
 export * from './reveal-once.tsx';
 export * from './entry.tsx';
+export * from './credentials.tsx';

@@ -1,4 +1,4 @@
-import { Badge, CodeBlock, CopyButton, ResourceList, form, useResource } from '@switchboard/web-kit';
+import { CodeBlock, CopyButton, ResourceList, credentialColumns, dimRevoked, form, revokeAction, useResource } from '@switchboard/web-kit';
 import { useProject } from '../project-context.tsx';
 import { defaultMcpUrl, mcpSnippets } from './mcp-snippets.ts';
 
@@ -32,28 +32,12 @@ export function McpTab() {
           </div>
         )}
         rowKey={(token) => token.id}
-        rowClassName={(token) => (token.revoked_at ? 'dimmed' : undefined)}
+        rowClassName={dimRevoked}
         columns={[
           { header: 'Name', className: 'cell-name', cell: (token) => token.name },
-          { header: 'Created', time: (token) => token.created_at },
-          { header: 'Last used', time: (token) => token.last_used_at },
-          { header: 'Status', cell: (token) => (token.revoked_at ? <Badge kind="danger">Revoked</Badge> : <Badge kind="success">Active</Badge>) },
+          ...credentialColumns,
         ]}
-        actions={[
-          {
-            label: 'Revoke',
-            name: (token) => `Revoke ${token.name}`,
-            variant: 'danger',
-            shown: (token) => !token.revoked_at,
-            confirm: {
-              title: (token) => `Revoke token "${token.name}"?`,
-              message: () => 'Every MCP or REST call with this token is refused from now on, on every instance. Agents using it need a new token.',
-              confirmLabel: 'Revoke',
-              run: (token) => api.revokeToken(token.id),
-              done: (token) => `Token "${token.name}" revoked`,
-            },
-          },
-        ]}
+        actions={[revokeAction('token', 'Every MCP or REST call with this token is refused from now on, on every instance. Agents using it need a new token.', (token) => api.revokeToken(token.id))]}
         create={{
           label: 'Create token',
           form: form({
