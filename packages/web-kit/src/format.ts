@@ -32,3 +32,8 @@ export function duration(ms: number | null | undefined): string {
 export function count(n: number | null | undefined): string {
   return n === null || n === undefined ? '—' : n.toLocaleString();
 }
+
+/** A count with its noun: "1 edge", "2 edges", "1,234 nodes"; `plural` when not the noun plus "s". */
+export function counted(n: number, noun: string, plural = `${noun}s`): string {
+  return `${count(n)} ${n === 1 ? noun : plural}`;
+}

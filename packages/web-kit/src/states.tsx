@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import { Button } from './forms.tsx';
 
 /** Shown while a page's data loads. */
@@ -43,6 +44,24 @@ export function PageHeader({ title, children, crumbs }: { title: ReactNode; chil
         {children ? <div className="actions">{children}</div> : null}
       </div>
     </div>
+  );
+}
+
+/**
+ * A page for one thing (a flow, a run) that is not there, or not for this
+ * user: its title, what was asked for, and the way back to the list it
+ * belongs to.
+ */
+export function NotFoundPage({ title, crumbs, back, children }: { title: string; crumbs?: ReactNode; back: { to: string; label: string }; children: ReactNode }) {
+  return (
+    <>
+      <PageHeader title={title} crumbs={crumbs} />
+      <div className="card">
+        <EmptyState title={title} action={<Link to={back.to}>{back.label}</Link>}>
+          {children}
+        </EmptyState>
+      </div>
+    </>
   );
 }
 

@@ -8,6 +8,7 @@ import { useResource, useToast, type ApiError } from '@switchboard/web-kit';
 import type { BuilderApi, SavedFlow } from '../api/builder-api.ts';
 import type { Definition } from '../canvas/definition.ts';
 import { FlowCanvas } from '../canvas/flow-canvas.tsx';
+import { useFitCanvas } from '../canvas/fit.ts';
 import type { NodeKind } from '../canvas/kinds.ts';
 import { NODE_SIZE, type Placer } from '../canvas/convert.ts';
 import { autoLayoutPositions, placerFor } from './placement.ts';
@@ -51,6 +52,7 @@ export function Builder({ flow, place, client, org }: { flow: SavedFlow; place: 
 
 function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; client: BuilderApi; org: string; slug: string }) {
   const flowView = useReactFlow();
+  const fit = useFitCanvas();
   const notify = useToast();
   const location = useLocation();
   const navigate = useNavigate();
@@ -114,20 +116,22 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
   }, [store, providerNames, secretNames]);
 
   useEffect(() => {
-    const created = (location.state as { created?: string } | null)?.created;
+    const { created, ...rest } = (location.state as { created?: string } | null) ?? {};
     // Once per visit of the page New flow opened (not again when the builder mounts anew).
     if (!created || announced.has(location.key)) return;
     announced.add(location.key);
     notify(`Created flow "${created}": its canvas starts with an Input and an Output node.`);
-  }, [location, notify]);
+    // The browser keeps a history entry's state across a reload (and back and forward): said once, it goes.
+    navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: Object.keys(rest).length > 0 ? rest : null });
+  }, [location, notify, navigate]);
 
   const showNode = useCallback(
     (id: string) => {
       store.select([id]);
       setTab('settings');
-      void flowView.fitView({ nodes: [{ id }], duration: 250, maxZoom: 1, minZoom: 0.5 });
+      fit({ nodes: [id], duration: 250, maxZoom: 1, minZoom: 0.5 });
     },
-    [store, flowView],
+    [store, fit],
   );
 
   const saving = useRef(false);
@@ -198,8 +202,8 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
       edges.map((e) => ({ source: e.source, target: e.target, tool: types.get(e.target) === 'llm' && ['tool', 'agent'].includes(types.get(e.source) ?? '') })),
     );
     store.moveNodes(positions);
-    requestAnimationFrame(() => void flowView.fitView({ padding: 0.15, duration: 250, maxZoom: 1 }));
-  }, [store, flowView]);
+    fit({ duration: 250 });
+  }, [store, fit]);
 
   const exportJson = useCallback(() => {
     const definition = store.definition();
@@ -301,7 +305,7 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
             store.replaceDefinition(definition, await placerFor(definition));
             setImporting(false);
             setTab('settings');
-            setTimeout(() => void flowView.fitView({ padding: 0.15, maxZoom: 1 }), 60);
+            fit();
           }}
         />
       ) : null}

@@ -1,7 +1,7 @@
 // The settings panel: the selected node's settings (one labelled field per data key of its type), or,
 // with nothing selected, the flow's own name and description.
 import { useEffect, useMemo, useState, type ComponentType } from 'react';
-import { Button, TextAreaField, TextField } from '@switchboard/web-kit';
+import { Button, TextAreaField, TextField, counted } from '@switchboard/web-kit';
 import { ConnectionsField } from './connections-field.tsx';
 import { KIND_INFO, kindOf, type NodeKind } from '../canvas/kinds.ts';
 import type { CanvasNodeData } from '../canvas/convert.ts';
@@ -136,7 +136,7 @@ function FlowSettings() {
       <div className="panel-title">
         <h2>Flow</h2>
         <span className="faint">
-          {count} nodes · {edges} edges
+          {counted(count, 'node')} · {counted(edges, 'edge')}
         </span>
       </div>
       <TextField label="Name" value={meta.name} maxLength={200} onChange={(e) => store.setMeta({ name: e.target.value }, 'name')} />

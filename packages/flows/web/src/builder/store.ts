@@ -44,6 +44,18 @@ const HISTORY_LIMIT = 200;
 const COALESCE_MS = 1000;
 
 const stableJson = (canvas: Canvas) => JSON.stringify(canvasToDefinition(canvas));
+const NO_STATUS: Pick<BuilderState, 'status'> = { status: {} };
+
+/**
+ * `nodes` with the measured size of the node of the same id in `drawn`: a node
+ * that stays on the canvas keeps its element, which React Flow does not measure
+ * again unless its size changes, and an unmeasured node is left out of Fit view.
+ */
+export function keepMeasured(nodes: CanvasNode[], drawn: readonly CanvasNode[]): CanvasNode[] {
+  const sizes = new Map(drawn.filter((n) => n.measured?.width !== undefined).map((n) => [n.id, n.measured]));
+  if (sizes.size === 0) return nodes;
+  return nodes.map((node) => (node.measured?.width === undefined && sizes.has(node.id) ? { ...node, measured: sizes.get(node.id) } : node));
+}
 
 /** The store of one open flow. */
 export class BuilderStore {
@@ -111,6 +123,8 @@ export class BuilderStore {
       dirty: true,
       canUndo: this.past.length > 0,
       canRedo: this.future.length > 0,
+      // The last run's node states describe the flow it ran: an edit of the flow (not a move) clears them.
+      ...(structural ? NO_STATUS : {}),
     });
   }
 
@@ -130,7 +144,8 @@ export class BuilderStore {
     this.last = undefined;
     this.serverProblems = [];
     const s = this.state;
-    this.set({ ...canvas, revision: s.revision + 1, structure: s.structure + 1, dirty: true, canUndo: this.past.length > 0, canRedo: this.future.length > 0 });
+    const nodes = keepMeasured(canvas.nodes, s.nodes);
+    this.set({ ...canvas, nodes, revision: s.revision + 1, structure: s.structure + 1, dirty: true, canUndo: this.past.length > 0, canRedo: this.future.length > 0, ...NO_STATUS });
     this.refreshDirty();
   }
 
@@ -159,6 +174,7 @@ export class BuilderStore {
   /** Replaces the whole flow (a reload, another version restored): history starts again. */
   load(definition: Definition, version: number, place?: Placer): void {
     const canvas = definitionToCanvas(definition, place);
+    canvas.nodes = keepMeasured(canvas.nodes, this.state.nodes);
     this.past = [];
     this.future = [];
     this.last = undefined;
@@ -166,7 +182,7 @@ export class BuilderStore {
     this.savedJson = stableJson(canvas);
     const s = this.state;
     this.savedRevision = s.revision + 1;
-    this.set({ ...canvas, version, revision: s.revision + 1, structure: s.structure + 1, dirty: false, canUndo: false, canRedo: false, status: {} });
+    this.set({ ...canvas, version, revision: s.revision + 1, structure: s.structure + 1, dirty: false, canUndo: false, canRedo: false, ...NO_STATUS });
   }
 
   /** The definition of the version the canvas was loaded from or last saved as (what a run runs). */
@@ -328,6 +344,7 @@ export class BuilderStore {
   replaceDefinition(definition: Definition, place?: Placer): void {
     const canvas = definitionToCanvas({ ...definition, slug: this.state.meta.slug }, place);
     if (this.state.meta.slug === undefined) delete canvas.meta.slug;
+    canvas.nodes = keepMeasured(canvas.nodes, this.state.nodes);
     this.change(canvas);
   }
 

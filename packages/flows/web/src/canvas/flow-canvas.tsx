@@ -4,9 +4,9 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import {
   Background,
   BackgroundVariant,
+  ControlButton,
   Controls,
   ReactFlow,
-  getViewportForBounds,
   useReactFlow,
   useStore,
   type Connection,
@@ -19,6 +19,7 @@ import {
 } from '@xyflow/react';
 import type { CanvasNode } from './convert.ts';
 import { approximateHandles } from './handles.ts';
+import { OPEN_FIT, useFitCanvas, viewportToFit } from './fit.ts';
 import { CanvasMiniMap } from './minimap.tsx';
 import { KIND_INFO, type NodeKind } from './kinds.ts';
 import { nodeTypes } from './nodes/index.ts';
@@ -30,25 +31,6 @@ export const PALETTE_DRAG_TYPE = 'application/x-switchboard-node';
 
 /** Above this many nodes only those in view are drawn. */
 const VISIBLE_ONLY_ABOVE = 150;
-/** How the canvas frames a flow: some room around it, zoomed out no further than nodes stay legible. */
-const FIT = { padding: 0.15, minZoom: 0.3, maxZoom: 1 };
-
-/**
- * The viewport that fits `nodes` (by their positions and initial sizes) into a
- * `width`×`height` pane: the canvas starts there instead of fitting after a
- * first measuring pass, so a big flow draws its visible nodes once, not twice.
- */
-function fittingViewport(nodes: readonly CanvasNode[], width: number, height: number): Viewport {
-  if (nodes.length === 0 || width === 0 || height === 0) return { x: 0, y: 0, zoom: 1 };
-  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const node of nodes) {
-    left = Math.min(left, node.position.x);
-    top = Math.min(top, node.position.y);
-    right = Math.max(right, node.position.x + (node.initialWidth ?? 220));
-    bottom = Math.max(bottom, node.position.y + (node.initialHeight ?? 62));
-  }
-  return getViewportForBounds({ x: left, y: top, width: right - left, height: bottom - top }, width, height, FIT.minZoom, FIT.maxZoom, FIT.padding);
-}
 
 const MINIMAP_COLORS: Record<string, string> = {
   input: '#0e7490',
@@ -130,6 +112,7 @@ export function FlowCanvas({ onNodeOpen, onReady }: { onNodeOpen?: (id: string) 
   const status = useBuilder((s) => s.status);
   const drawn = useDrawnNodes(nodes, problems, status);
   const flow = useReactFlow();
+  const fit = useFitCanvas();
   const visibleOnly = nodes.length > VISIBLE_ONLY_ABOVE;
   // Ready once the nodes in view are measured (all of them on a flow small enough to draw whole).
   const ready = useRef(false);
@@ -176,7 +159,7 @@ export function FlowCanvas({ onNodeOpen, onReady }: { onNodeOpen?: (id: string) 
   const [viewport, setViewport] = useState<Viewport | undefined>(undefined);
   useLayoutEffect(() => {
     const box = frame.current!.getBoundingClientRect();
-    setViewport(fittingViewport(store.getState().nodes, box.width, box.height));
+    setViewport(viewportToFit(store.getState().nodes, box.width, box.height, OPEN_FIT) ?? { x: 0, y: 0, zoom: 1 });
   }, [store]);
 
   return (
@@ -202,16 +185,28 @@ export function FlowCanvas({ onNodeOpen, onReady }: { onNodeOpen?: (id: string) 
           minZoom={0.1}
           maxZoom={2}
           defaultViewport={viewport}
-          fitViewOptions={FIT}
           onlyRenderVisibleElements={visibleOnly}
           defaultEdgeOptions={DEFAULT_EDGE_OPTIONS}
           aria-label="Flow canvas"
         >
           <Background variant={BackgroundVariant.Dots} gap={16} size={1} color="#d4d4dc" />
-          <Controls position="bottom-left" showInteractive={false} />
+          <Controls position="bottom-left" showInteractive={false} showFitView={false}>
+            <ControlButton onClick={() => fit({ duration: 200 })} title="Fit view" aria-label="Fit view">
+              <FitIcon />
+            </ControlButton>
+          </Controls>
           <CanvasMiniMap width={MINIMAP_SIZE.width} height={MINIMAP_SIZE.height} color={minimapColor} ariaLabel="Minimap" />
         </ReactFlow>
       ) : null}
     </div>
+  );
+}
+
+/** Four corners: the whole flow in view. */
+function FitIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden="true" style={{ fill: 'none' }} stroke="currentColor" strokeWidth="2">
+      <path d="M1 5V1h4M11 1h4v4M15 11v4h-4M5 15H1v-4" />
+    </svg>
   );
 }

@@ -81,8 +81,9 @@ export function CanvasMiniMap({ width, height, color, ariaLabel }: { width: numb
       if (frame === 0) frame = requestAnimationFrame(draw);
     };
     draw();
+    // React Flow updates its node lookup in place: a new `nodes` array (nodes added, imported, moved or measured) says it changed.
     const unsubscribe = store.subscribe((state, previous) => {
-      if (state.nodeLookup !== previous.nodeLookup || state.transform !== previous.transform || state.width !== previous.width || state.height !== previous.height) schedule();
+      if (state.nodes !== previous.nodes || state.nodeLookup !== previous.nodeLookup || state.transform !== previous.transform || state.width !== previous.width || state.height !== previous.height) schedule();
     });
     return () => {
       unsubscribe();

@@ -1,7 +1,7 @@
 // The canvas builder of one flow (`/orgs/{org}/flows/{slug}`): loads the flow, then the builder.
 import { useMemo } from 'react';
-import { useParams } from 'react-router-dom';
-import { ErrorState, Loading, useResource, useTitle, type ApiError } from '@switchboard/web-kit';
+import { Link, useParams } from 'react-router-dom';
+import { ErrorState, Loading, NotFoundPage, useResource, useTitle, type ApiError } from '@switchboard/web-kit';
 import { builderApi } from '../api/builder-api.ts';
 import { Builder } from '../builder/builder.tsx';
 import { placerFor } from '../builder/placement.ts';
@@ -17,10 +17,16 @@ export default function BuilderPage() {
   }, [client, slug]);
   useTitle(flow.data?.saved.name ?? 'Flow', 'Switchboard Flows');
   if (flow.error) {
-    const notFound = (flow.error as ApiError).status === 404;
+    const flows = `/orgs/${encodeURIComponent(org)}/flows`;
     return (
       <div className="page">
-        <ErrorState error={flow.error} title={notFound ? 'Flow not found' : 'The flow could not be loaded'} onRetry={notFound ? undefined : flow.reload} />
+        {(flow.error as ApiError).status === 404 ? (
+          <NotFoundPage title="Flow not found" crumbs={<Link to={flows}>Flows</Link>} back={{ to: flows, label: 'See all flows' }}>
+            There is no flow <code className="inline-code">{slug}</code> in this organization.
+          </NotFoundPage>
+        ) : (
+          <ErrorState error={flow.error} title="The flow could not be loaded" onRetry={flow.reload} />
+        )}
       </div>
     );
   }

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { ApiError, CodeBlock, CopyButton, EmptyState, ErrorState, Loading, PageHeader, Tabs, useResource, useTitle } from '@switchboard/web-kit';
+import { ApiError, CodeBlock, CopyButton, ErrorState, Loading, NotFoundPage, PageHeader, Tabs, useResource, useTitle } from '@switchboard/web-kit';
 import { useOrg } from '../api/use-org.ts';
 import { flowApi, type Snippet } from '../api/flow-api.ts';
 import '../components/dashboard.css';
@@ -62,14 +62,9 @@ export default function FlowApiPage() {
   if (failed) {
     if (failed instanceof ApiError && failed.status === 404) {
       return (
-        <>
-          <PageHeader title="Flow not found" crumbs={crumbs} />
-          <div className="card">
-            <EmptyState title="Flow not found" action={<Link to={`${base}/flows`}>See all flows</Link>}>
-              There is no flow <code className="inline-code">{slug}</code> in this organization.
-            </EmptyState>
-          </div>
-        </>
+        <NotFoundPage title="Flow not found" crumbs={crumbs} back={{ to: `${base}/flows`, label: 'See all flows' }}>
+          There is no flow <code className="inline-code">{slug}</code> in this organization.
+        </NotFoundPage>
       );
     }
     return (

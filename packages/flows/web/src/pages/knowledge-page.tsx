@@ -14,6 +14,7 @@ import {
   TextAreaField,
   TextField,
   count,
+  counted,
   dateTime,
   timeAgo,
   useResource,
@@ -102,7 +103,7 @@ export default function KnowledgePage() {
                 <Link to={`${base}/knowledge?kb=${encodeURIComponent(kb.name)}`} aria-current={kb.name === selected ? 'page' : undefined} className={kb.name === selected ? 'active' : undefined}>
                   <span className="kb-name">{kb.name}</span>
                   <span className="faint">
-                    {count(kb.documents)} {kb.documents === 1 ? 'document' : 'documents'} · {count(kb.chunks)} chunks
+                    {counted(kb.documents, 'document')} · {counted(kb.chunks, 'chunk')}
                   </span>
                 </Link>
               </li>
@@ -178,7 +179,7 @@ function KnowledgeBaseDetail({ name, knowledge, onChanged }: { name: string; kno
           </Button>
         </div>
         <div className="muted">
-          {count(kb.documents)} {kb.documents === 1 ? 'document' : 'documents'}, {count(kb.chunks)} chunks ·{' '}
+          {counted(kb.documents, 'document')}, {counted(kb.chunks, 'chunk')} ·{' '}
           {kb.embedding ? (
             <>
               searched by keywords and embeddings of <span className="mono">{kb.embedding.provider}</span> / <span className="mono">{kb.embedding.model}</span>

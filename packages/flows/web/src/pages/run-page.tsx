@@ -1,6 +1,6 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { ApiError, CopyButton, EmptyState, ErrorState, Loading, PageHeader, count, dateTime, duration, useResource, useTitle } from '@switchboard/web-kit';
+import { ApiError, CopyButton, ErrorState, Loading, NotFoundPage, PageHeader, count, dateTime, duration, useResource, useTitle } from '@switchboard/web-kit';
 import { useOrg } from '../api/use-org.ts';
 import { runsApi } from '../api/runs-api.ts';
 import type { Run } from '../api/types.ts';
@@ -39,14 +39,9 @@ export default function RunPage() {
   if (run.error) {
     if (run.error instanceof ApiError && run.error.status === 404) {
       return (
-        <>
-          <PageHeader title="Run not found" crumbs={crumbs} />
-          <div className="card">
-            <EmptyState title="Run not found" action={<Link to={`${base}/runs`}>See all runs</Link>}>
-              There is no run <code className="inline-code">{runId}</code> in this organization. Check the link, or find the run in the list.
-            </EmptyState>
-          </div>
-        </>
+        <NotFoundPage title="Run not found" crumbs={crumbs} back={{ to: `${base}/runs`, label: 'See all runs' }}>
+          There is no run <code className="inline-code">{runId}</code> in this organization. Check the link, or find the run in the list.
+        </NotFoundPage>
       );
     }
     return (

@@ -45,6 +45,13 @@ export function TemplateSettings({ node, set, references }: SettingsProps) {
   return <RefField label="Template" multiline rows={6} value={str(node.data.template)} options={references} hint="Text with {{references}}" onChange={(v) => set({ template: v }, 'template')} />;
 }
 
+/** Each response shape as the Format select names and explains it (the definition keeps the value). */
+const FORMATS: Record<string, { label: string; hint: string }> = {
+  raw: { label: 'Plain text', hint: 'The reply alone, as text (raw)' },
+  chat_completion: { label: 'Chat completion (OpenAI)', hint: "OpenAI's ChatCompletion object (chat_completion)" },
+  json_template: { label: 'JSON template', hint: 'Your own JSON (json_template)' },
+};
+
 /** The Output node's settings: the response's shape. */
 export function OutputSettings({ node, set }: SettingsProps) {
   const format = str(node.data.format);
@@ -53,8 +60,8 @@ export function OutputSettings({ node, set }: SettingsProps) {
       <SelectField
         label="Format"
         value={format}
-        options={withCurrent(OUTPUT_FORMATS, format)}
-        hint={format === 'raw' ? 'The reply alone, as text' : format === 'chat_completion' ? "OpenAI's ChatCompletion object" : 'Your own JSON'}
+        options={withCurrent(OUTPUT_FORMATS, format).map((option) => ({ ...option, label: FORMATS[option.value]?.label ?? option.label }))}
+        hint={FORMATS[format]?.hint}
         onChange={(e) => set({ format: e.target.value, template: e.target.value === 'json_template' ? (node.data.template ?? { answer: '' }) : undefined }, 'format')}
       />
       {format === 'json_template' ? (
