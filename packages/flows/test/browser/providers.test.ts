@@ -63,12 +63,46 @@ describeInBrowser('LLM Hub → Providers in the browser', () => {
     const alert = dialog.getByRole('alert');
     await alert.waitFor();
     const text = await alert.innerText();
-    expect(text).toMatch(/^The provider answered with an error: .*Incorrect API key provided/);
+    expect(text).toMatch(/^The test failed: Provider error \(HTTP 401\): Incorrect API key provided/);
     expect(text).not.toContain('sk-wrong-key-4242');
     expect(await dialog.getByRole('list', { name: 'Models' }).count()).toBe(0);
     await screenshot(page, 'providers-test-error');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('shows each Kind whole in the dialog, what it covers under it, and a provider that cannot be reached as such', async () => {
+    await page.getByRole('button', { name: 'Add provider' }).click();
+    const form = page.getByRole('dialog', { name: 'Add provider' });
+    const kind = form.getByLabel('Kind');
+    // Every option's text fits the select (its padding and arrow included), so none is cut off.
+    const overflows = await kind.evaluate((element) => {
+      const select = element as HTMLSelectElement;
+      const style = getComputedStyle(select);
+      const context = document.createElement('canvas').getContext('2d')!;
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+      return [...select.options].filter((option) => context.measureText(option.text).width > room).map((option) => option.text);
+    });
+    expect(overflows).toEqual([]);
+    expect(await kind.locator('option').allInnerTexts()).toEqual(['OpenAI-compatible', 'OpenAI', 'Anthropic']);
+    await form.getByText('Ollama, vLLM, llama.cpp server, LM Studio, OpenRouter… (a base URL is needed)').waitFor();
+    await screenshot(page, 'providers-add-dialog');
+    await form.getByLabel('Name').fill('down');
+    await form.getByLabel('Base URL').fill('http://127.0.0.1:1/v1');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Test down' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Test of "down"' });
+    const alert = dialog.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.innerText()).toBe('The test failed: Provider could not be reached at http://127.0.0.1:1/v1/models (connection refused)');
+    await screenshot(page, 'providers-test-unreachable');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Delete down' }).click();
+    await page.getByRole('dialog', { name: 'Delete provider "down"?' }).getByRole('button', { name: 'Delete', exact: true }).click();
+    await page.getByRole('row').filter({ hasText: 'down' }).waitFor({ state: 'detached' });
   });
 
   it('edits a connection: an empty key field keeps the stored key, and Remove the stored key removes it', async () => {

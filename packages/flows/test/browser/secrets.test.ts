@@ -58,7 +58,8 @@ describeInBrowser('LLM Hub → Secrets in the browser', () => {
     await row.waitFor();
     const cells = await row.getByRole('cell').allInnerTexts();
     expect(cells.slice(0, 2)).toEqual(['GITHUB_TOKEN', '{{secrets.GITHUB_TOKEN}}']);
-    expect(cells[3]).toBe('never');
+    // Not used yet: said as on the Tokens page.
+    expect(cells[3]).toBe('Never');
     expect((await listed()).map((s) => s.name)).toEqual(['GITHUB_TOKEN']);
     expect(await stored()).toEqual({ GITHUB_TOKEN: FIRST_VALUE });
     await expectNoValue();

@@ -27,10 +27,11 @@ import '../components/dashboard.css';
 
 type Hub = ReturnType<typeof hubApi>;
 
-const KINDS: Array<{ value: ProviderInfo['kind']; label: string }> = [
-  { value: 'openai-compatible', label: 'OpenAI-compatible (Ollama, vLLM, llama.cpp, LM Studio, OpenRouter…)' },
-  { value: 'openai', label: 'OpenAI' },
-  { value: 'anthropic', label: 'Anthropic' },
+// Labels short enough for the dialog's select; what each kind covers is its hint below it.
+const KINDS: Array<{ value: ProviderInfo['kind']; label: string; hint: string }> = [
+  { value: 'openai-compatible', label: 'OpenAI-compatible', hint: 'Ollama, vLLM, llama.cpp server, LM Studio, OpenRouter… (a base URL is needed)' },
+  { value: 'openai', label: 'OpenAI', hint: "OpenAI's API (the base URL is optional)" },
+  { value: 'anthropic', label: 'Anthropic', hint: "Anthropic's API (the base URL is optional)" },
 ];
 
 /** **LLM Hub → Providers**: the organization's model connections (never their keys), add, edit, delete, **Test**. */
@@ -209,7 +210,7 @@ function ProviderDialog({ hub, provider, onClose, onSaved }: { hub: Hub; provide
             required
           />
         )}
-        <SelectField label="Kind" value={kind} onChange={(e) => setKind(e.target.value as ProviderInfo['kind'])} options={KINDS} />
+        <SelectField label="Kind" value={kind} onChange={(e) => setKind(e.target.value as ProviderInfo['kind'])} options={KINDS} hint={KINDS.find((k) => k.value === kind)?.hint} />
         <TextField
           label="Base URL"
           type="url"
@@ -289,7 +290,7 @@ function TestDialog({ hub, provider, onClose }: { hub: Hub; provider: ProviderIn
         </div>
       ) : (
         <div className="notice danger" role="alert">
-          <strong>The provider answered with an error:</strong> <span className="provider-error">{result.error}</span>
+          <strong>The test failed:</strong> <span className="provider-error">{result.error}</span>
         </div>
       )}
     </Dialog>

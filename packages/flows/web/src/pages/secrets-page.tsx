@@ -101,7 +101,7 @@ export default function SecretsPage() {
                   <td className="cell-name mono">{secret.name}</td>
                   <td className="mono">{reference(secret.name)}</td>
                   <td title={dateTime(secret.updated_at)}>{timeAgo(secret.updated_at)}</td>
-                  <td title={secret.last_used_at ? dateTime(secret.last_used_at) : undefined}>{secret.last_used_at ? timeAgo(secret.last_used_at) : <span className="faint">never</span>}</td>
+                  <td title={secret.last_used_at ? dateTime(secret.last_used_at) : undefined}>{secret.last_used_at ? timeAgo(secret.last_used_at) : <span className="faint">Never</span>}</td>
                   <td className="actions-cell">
                     <Button small aria-label={`Replace ${secret.name}`} onClick={() => setEditing(secret)}>
                       Replace
