@@ -1,6 +1,7 @@
-import { StrictMode, lazy, useState, type ComponentType, type ReactNode } from 'react';
+import { StrictMode, Suspense, lazy, useState, type ComponentType, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
+import { Loading } from './states.tsx';
 import { ToastProvider } from './toast.tsx';
 
 /** Renders a UI's app into the page frame's `#root`, with the router and the toasts every page uses. */
@@ -34,4 +35,9 @@ export function preloadablePage<P extends object>(load: () => Promise<{ default:
     return <Chosen {...props} />;
   }
   return { Page, preload };
+}
+
+/** A lazily loaded page, in the centred column (or, `full`, filling the window: a canvas), with the loading state while its chunk arrives. */
+export function LazyPage({ children, full }: { children: ReactNode; full?: boolean }) {
+  return <Suspense fallback={<Loading />}>{full ? children : <div className="page">{children}</div>}</Suspense>;
 }

@@ -1,53 +1,51 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, type ComponentType, type ReactNode } from 'react';
 import { Link, Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { AppShell, EmptyState, Loading, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
+import { AppShell, EmptyState, LazyPage, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
 import type { FlowsSessionExtra } from './api/types.ts';
 import { currentOrg, rememberOrg } from './org-memory.ts';
 
-const OverviewPage = lazy(() => import('./pages/overview-page.tsx'));
-const FlowsPage = lazy(() => import('./pages/flows-page.tsx'));
 const builder = preloadablePage(() => import('./pages/builder-page.tsx'));
 // A canvas opened directly (a link, a reload) fetches its chunk alongside the session check.
 if (/^\/orgs\/[^/]+\/flows\/[^/]+\/?$/.test(window.location.pathname)) void builder.preload();
-const BuilderPage = builder.Page;
-const FlowApiPage = lazy(() => import('./pages/flow-api-page.tsx'));
-const RunsPage = lazy(() => import('./pages/runs-page.tsx'));
-const RunPage = lazy(() => import('./pages/run-page.tsx'));
-const KnowledgePage = lazy(() => import('./pages/knowledge-page.tsx'));
-const TokensPage = lazy(() => import('./pages/tokens-page.tsx'));
-const ProvidersPage = lazy(() => import('./pages/providers-page.tsx'));
-const SecretsPage = lazy(() => import('./pages/secrets-page.tsx'));
+
+/** The organization's pages: each one's path under `/orgs/{org}` (none: the Overview) and its module, loaded when first opened; the canvas fills the window. */
+const ORG_PAGES: Array<{ path?: string; Page: ComponentType; full?: boolean }> = [
+  { Page: lazy(() => import('./pages/overview-page.tsx')) },
+  { path: 'flows', Page: lazy(() => import('./pages/flows-page.tsx')) },
+  { path: 'flows/:slug', Page: builder.Page, full: true },
+  { path: 'flows/:slug/api', Page: lazy(() => import('./pages/flow-api-page.tsx')) },
+  { path: 'runs', Page: lazy(() => import('./pages/runs-page.tsx')) },
+  { path: 'runs/:runId', Page: lazy(() => import('./pages/run-page.tsx')) },
+  { path: 'knowledge', Page: lazy(() => import('./pages/knowledge-page.tsx')) },
+  { path: 'tokens', Page: lazy(() => import('./pages/tokens-page.tsx')) },
+  { path: 'providers', Page: lazy(() => import('./pages/providers-page.tsx')) },
+  { path: 'secrets', Page: lazy(() => import('./pages/secrets-page.tsx')) },
+];
 
 /** The flows dashboard: sign-in, then the organization's pages, each at its own URL. */
 export function App() {
   return (
     <SessionGate service="Switchboard Flows">
       <Routes>
-        <Route path="/" element={<ToCurrentOrg />} />
-        <Route path="/login" element={<ToCurrentOrg />} />
+        {['/', '/login'].map((path) => (
+          <Route key={path} path={path} element={<ToCurrentOrg />} />
+        ))}
         <Route path="/flows/:slug" element={<ToCurrentOrg suffix="flows" />} />
         <Route path="/orgs/:org" element={<OrgLayout />}>
-          <Route index element={<Page element={<OverviewPage />} />} />
-          <Route path="flows" element={<Page element={<FlowsPage />} />} />
-          <Route path="flows/:slug" element={<Page element={<BuilderPage />} full />} />
-          <Route path="flows/:slug/api" element={<Page element={<FlowApiPage />} />} />
-          <Route path="runs" element={<Page element={<RunsPage />} />} />
-          <Route path="runs/:runId" element={<Page element={<RunPage />} />} />
-          <Route path="knowledge" element={<Page element={<KnowledgePage />} />} />
-          <Route path="tokens" element={<Page element={<TokensPage />} />} />
-          <Route path="providers" element={<Page element={<ProvidersPage />} />} />
-          <Route path="secrets" element={<Page element={<SecretsPage />} />} />
+          {ORG_PAGES.map(({ path, Page, full }) => {
+            const element = (
+              <LazyPage full={full}>
+                <Page />
+              </LazyPage>
+            );
+            return path ? <Route key={path} path={path} element={element} /> : <Route key="" index element={element} />;
+          })}
           <Route path="*" element={<NotFound what="Page" />} />
         </Route>
         <Route path="*" element={<Shell org={undefined}><NotFound what="Page" /></Shell>} />
       </Routes>
     </SessionGate>
   );
-}
-
-/** A lazily loaded page; `full` pages (the canvas) fill the window instead of the centred column. */
-function Page({ element, full }: { element: ReactNode; full?: boolean }) {
-  return <Suspense fallback={<Loading />}>{full ? element : <div className="page">{element}</div>}</Suspense>;
 }
 
 /** `/`, `/login` and `/flows/{slug}` go to the same page of the current organization (the last one used, else the first). */

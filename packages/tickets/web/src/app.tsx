@@ -1,6 +1,6 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { EmptyState, Loading, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
+import { EmptyState, LazyPage, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
 import type { TicketsSessionExtra } from './api/types.ts';
 import { currentProject, rememberProject } from './project-memory.ts';
 import { ProjectProvider } from './project-context.tsx';
@@ -88,30 +88,21 @@ function ProjectFrame() {
     <ProjectProvider key={project} projectKey={project} name={known.name}>
       <Shell project={project}>
         {section === 'board' ? (
-          <Suspense fallback={<Loading />}>
+          <LazyPage full>
             <BoardPage ticketKey={ticket} />
-          </Suspense>
+          </LazyPage>
         ) : (
           <Routes>
-            <Route path="/projects/:key/documents" element={<Page element={<DocumentsPage />} />} />
-            <Route path="/projects/:key/documents/:slug" element={<Page element={<DocumentsPage />} />} />
-            <Route path="/projects/:key/search" element={<Page element={<SearchPage />} />} />
+            <Route path="/projects/:key/documents" element={<LazyPage><DocumentsPage /></LazyPage>} />
+            <Route path="/projects/:key/documents/:slug" element={<LazyPage><DocumentsPage /></LazyPage>} />
+            <Route path="/projects/:key/search" element={<LazyPage><SearchPage /></LazyPage>} />
             <Route path="/projects/:key/settings" element={<Navigate to={paths.settings(project)} replace />} />
-            <Route path="/projects/:key/settings/:tab" element={<Page element={<SettingsPage />} />} />
+            <Route path="/projects/:key/settings/:tab" element={<LazyPage><SettingsPage /></LazyPage>} />
             <Route path="*" element={<NotFound what="Page" />} />
           </Routes>
         )}
       </Shell>
     </ProjectProvider>
-  );
-}
-
-/** A lazily loaded page in the centred column. */
-function Page({ element }: { element: ReactNode }) {
-  return (
-    <Suspense fallback={<Loading />}>
-      <div className="page">{element}</div>
-    </Suspense>
   );
 }
 
