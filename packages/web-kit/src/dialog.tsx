@@ -4,18 +4,24 @@ import { Button } from './forms.tsx';
 /**
  * A modal dialog (role dialog, labelled by its title): Escape and the backdrop
  * close it, focus moves into it on open and back to where it was on close.
+ * Its footer is `footer`, or **Cancel** (`closeLabel`) followed by `actions`.
  */
 export function Dialog({
   title,
   onClose,
   children,
   footer,
+  actions,
+  closeLabel = 'Cancel',
   wide,
 }: {
   title: ReactNode;
   onClose: () => void;
   children: ReactNode;
   footer?: ReactNode;
+  /** The dialog's own buttons, after the one that closes it. */
+  actions?: ReactNode;
+  closeLabel?: string;
   wide?: boolean;
 }) {
   const titleId = useId();
@@ -53,6 +59,16 @@ export function Dialog({
     };
   }, []);
 
+  const buttons =
+    footer ??
+    (actions !== undefined ? (
+      <>
+        <Button onClick={onClose} data-dialog-close>
+          {closeLabel}
+        </Button>
+        {actions}
+      </>
+    ) : null);
   return (
     <div className="dialog-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
       <div className={`dialog ${wide ? 'wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby={titleId} ref={ref} tabIndex={-1}>
@@ -60,7 +76,7 @@ export function Dialog({
           <h2 id={titleId}>{title}</h2>
         </div>
         <div className="dialog-body">{children}</div>
-        {footer ? <div className="dialog-footer">{footer}</div> : null}
+        {buttons ? <div className="dialog-footer">{buttons}</div> : null}
       </div>
     </div>
   );
@@ -88,15 +104,10 @@ export function ConfirmDialog({
     <Dialog
       title={title}
       onClose={onCancel}
-      footer={
-        <>
-          <Button onClick={onCancel} data-dialog-close>
-            Cancel
-          </Button>
-          <Button variant={danger ? 'danger-solid' : 'primary'} onClick={onConfirm} busy={busy}>
-            {confirmLabel}
-          </Button>
-        </>
+      actions={
+        <Button variant={danger ? 'danger-solid' : 'primary'} onClick={onConfirm} busy={busy}>
+          {confirmLabel}
+        </Button>
       }
     >
       <div>{message}</div>

@@ -141,15 +141,10 @@ export function FormDialog<R>({ spec, onClose, onDone }: { spec: Form<R>; onClos
       title={spec.title}
       wide={spec.wide}
       onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose} data-dialog-close>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form={id} busy={form.busy}>
-            {spec.submitLabel}
-          </Button>
-        </>
+      actions={
+        <Button variant="primary" type="submit" form={id} busy={form.busy}>
+          {spec.submitLabel}
+        </Button>
       }
     >
       <form id={id} className="stack" onSubmit={form.submit} noValidate>

@@ -31,11 +31,8 @@ export function ConflictDialog({
       title="Someone saved this flow meanwhile"
       onClose={onClose}
       wide
-      footer={
+      actions={
         <>
-          <Button onClick={onClose} data-dialog-close>
-            Cancel
-          </Button>
           <Button variant="danger" onClick={onReload} disabled={busy}>
             Reload latest
           </Button>

@@ -48,15 +48,10 @@ export function ImportDialog({ onImport, onClose }: { onImport: (definition: Def
       title="Import JSON"
       onClose={onClose}
       wide
-      footer={
-        <>
-          <Button onClick={onClose} data-dialog-close>
-            Cancel
-          </Button>
-          <Button variant="primary" onClick={submit} disabled={text.trim() === ''}>
-            Import
-          </Button>
-        </>
+      actions={
+        <Button variant="primary" onClick={submit} disabled={text.trim() === ''}>
+          Import
+        </Button>
       }
     >
       <p className="muted">The definition replaces what is on the canvas (Undo brings it back). The flow keeps its slug; saving makes a new version.</p>

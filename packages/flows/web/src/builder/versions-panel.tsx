@@ -127,17 +127,13 @@ function VersionDialog({ client, slug, version, onClose, onRestore }: { client: 
       title={`Version ${version} (read-only)`}
       onClose={onClose}
       wide
-      footer={
-        <>
-          <Button onClick={onClose} data-dialog-close>
-            Close
+      closeLabel="Close"
+      actions={
+        version === current ? null : (
+          <Button variant="primary" onClick={onRestore}>
+            Restore
           </Button>
-          {version === current ? null : (
-            <Button variant="primary" onClick={onRestore}>
-              Restore
-            </Button>
-          )}
-        </>
+        )
       }
     >
       {detail.error ? <ErrorState error={detail.error} /> : !detail.data ? <Loading /> : <VersionBody detail={detail.data} />}
