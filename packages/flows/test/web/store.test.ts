@@ -88,6 +88,39 @@ describe('builder store', () => {
     expect(store.copySelected()).toBeUndefined();
   });
 
+  it("clears the last run's node states when the flow changes (an edit, undo, an import), not when nodes only move", () => {
+    const store = new BuilderStore(starter(), 1);
+    const ran = { input: 'finished', output: 'failed' } as const;
+    store.setStatus(ran, true);
+    store.moveNodes(new Map([['output', { x: 480, y: 40 }]]));
+    expect(store.getState().status).toEqual(ran);
+    store.setNodeData('output', { format: 'chat_completion' }, 'format');
+    expect(store.getState().status).toEqual({});
+    store.setStatus(ran, true);
+    store.undo();
+    expect(store.getState().status).toEqual({});
+    store.setStatus(ran, true);
+    store.replaceDefinition(starter());
+    expect(store.getState().status).toEqual({});
+  });
+
+  it('keeps the measured size of the nodes an import or a reload keeps (React Flow does not measure them again)', () => {
+    const store = new BuilderStore(starter(), 1);
+    store.applyNodeChanges([{ type: 'dimensions', id: 'input', dimensions: { width: 220, height: 51 } }]);
+    const imported = { ...starter(), nodes: [...starter().nodes, { id: 'extra', type: 'template' as const, data: { template: 'x' }, position: { x: 800, y: 0 } }] };
+    store.replaceDefinition(imported);
+    expect(store.getState().nodes.map((n) => [n.id, n.measured])).toEqual([
+      ['input', { width: 220, height: 51 }],
+      ['output', undefined],
+      ['extra', undefined],
+    ]);
+    store.load(starter(), 2);
+    expect(store.getState().nodes.map((n) => [n.id, n.measured])).toEqual([
+      ['input', { width: 220, height: 51 }],
+      ['output', undefined],
+    ]);
+  });
+
   it("is saved after markSaved, and load starts a new history", () => {
     const store = new BuilderStore(starter(), 1);
     store.setMeta({ name: 'Renamed' }, 'name');

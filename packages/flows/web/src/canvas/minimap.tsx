@@ -11,6 +11,7 @@ const OFFSET = 5;
 const MASK = 'rgba(240, 240, 240, 0.6)';
 const BACKGROUND = '#fff';
 const NODE_RADIUS = 5;
+const MIN_NODE_PX = 2;
 
 interface View {
   /** The part of the flow the minimap shows, in flow coordinates. */
@@ -64,7 +65,8 @@ export function CanvasMiniMap({ width, height, color, ariaLabel }: { width: numb
         if (node.hidden) continue;
         const { x, y } = node.internals.positionAbsolute;
         const size = getNodeDimensions(node);
-        const [w, h] = [size.width * k, size.height * k];
+        // At least 2 px a side: a big flow's nodes stay visible (a 1-px rectangle is smeared into the background).
+        const [w, h] = [Math.max(size.width * k, MIN_NODE_PX), Math.max(size.height * k, MIN_NODE_PX)];
         context.fillStyle = color(node);
         context.beginPath();
         context.roundRect(px(x), py(y), w, h, Math.min(NODE_RADIUS * k, w / 2, h / 2));
