@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
+import { parseAllowedHosts, type AddressPolicy } from './ssrf-policy.ts';
 
 /** A configuration problem, reported at start as one line naming the variable. */
 export class ConfigError extends Error {
@@ -54,6 +55,11 @@ export interface PlatformConfig {
   trustProxy: boolean | number | string;
   /** Longest a stop (SIGTERM) waits for requests and streams in flight before ending them (SHUTDOWN_GRACE_MS, default 15000). */
   shutdownGraceMs: number;
+  /**
+   * Non-public hosts, IPs or CIDRs OAuth client ID metadata documents may be fetched from anyway
+   * (OAUTH_ALLOWED_HOSTS, comma-separated, `*` = all; default none: only public addresses).
+   */
+  oauthAllowedHosts: AddressPolicy;
 }
 
 /** Reads an integer variable, or the default when unset; throws ConfigError when malformed or out of range. */
@@ -157,7 +163,17 @@ export function loadPlatformConfig(service: ServiceName, env: Env = process.env)
     secret: loadSecret(env, dataDir),
     trustProxy: envTrustProxy(env, 'TRUST_PROXY'),
     shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 15_000, { min: 0, max: 3_600_000 }),
+    oauthAllowedHosts: envAllowedHosts(env, 'OAUTH_ALLOWED_HOSTS'),
   };
+}
+
+/** Reads an allow-list of non-public hosts (see parseAllowedHosts); throws ConfigError naming the variable when malformed. */
+export function envAllowedHosts(env: Env, name: string): AddressPolicy {
+  try {
+    return parseAllowedHosts(env[name], name);
+  } catch (error) {
+    throw new ConfigError(name, (error as Error).message);
+  }
 }
 
 /**

@@ -22,3 +22,4 @@ export * from './safe-fetch.ts';
 export * from './ssrf-policy.ts';
 export * from './sse-stream.ts';
 export * from './wake-bus.ts';
+export * from './oauth/index.ts';

@@ -8,6 +8,7 @@ import type { Env } from './config.ts';
 import { envUrl } from './config.ts';
 import { resolve } from 'node:path';
 import { webSignInMigrations, type MembershipTable, type SessionTable, type SignInFailureTable } from './platform-schema.ts';
+import { oauthMigrations, type OAuthTables } from './oauth/oauth-schema.ts';
 
 const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 
@@ -21,8 +22,8 @@ export interface UserTable {
   created_at: string;
 }
 
-/** Tables of the platform database: users, and the web UIs' sessions, memberships and failed sign-ins. */
-export interface PlatformTables {
+/** Tables of the platform database: users, the web UIs' sessions, memberships and failed sign-ins, and OAuth's grants. */
+export interface PlatformTables extends OAuthTables {
   users: UserTable;
   sessions: SessionTable;
   memberships: MembershipTable;
@@ -63,6 +64,7 @@ export function openPlatformDatabase(env: Env = process.env): Promise<Database<P
         },
       },
       ...webSignInMigrations,
+      ...oauthMigrations,
     },
   });
 }

@@ -1,4 +1,4 @@
-import { ConfigError, envInt, envRate, envUrl, loadPlatformConfig, parseAllowedHosts, type AddressPolicy, type Env, type PlatformConfig, type Rate } from '@switchboard/core';
+import { envAllowedHosts, envInt, envRate, envUrl, loadPlatformConfig, type AddressPolicy, type Env, type PlatformConfig, type Rate } from '@switchboard/core';
 
 /** Settings of the flow-execution service: the shared platform settings plus its own. */
 export interface FlowsConfig extends PlatformConfig {
@@ -34,14 +34,6 @@ export interface FlowsConfig extends PlatformConfig {
   toolMaxResponseBytes: number;
 }
 
-function allowedHosts(env: Env): AddressPolicy {
-  try {
-    return parseAllowedHosts(env.FLOWS_ALLOWED_HOSTS, 'FLOWS_ALLOWED_HOSTS');
-  } catch (error) {
-    throw new ConfigError('FLOWS_ALLOWED_HOSTS', (error as Error).message);
-  }
-}
-
 /** Loads and validates the flow service's configuration from the environment. */
 export function loadConfig(env: Env = process.env): FlowsConfig {
   const platform = loadPlatformConfig('flows', env);
@@ -56,7 +48,7 @@ export function loadConfig(env: Env = process.env): FlowsConfig {
     openaiBaseUrl: envUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']),
     anthropicApiKey: env.ANTHROPIC_API_KEY || undefined,
     anthropicBaseUrl: envUrl(env, 'ANTHROPIC_BASE_URL', ['http:', 'https:']),
-    allowedHosts: allowedHosts(env),
+    allowedHosts: envAllowedHosts(env, 'FLOWS_ALLOWED_HOSTS'),
     maxAgentDepth: envInt(env, 'FLOWS_MAX_AGENT_DEPTH', 5, { min: 1, max: 20 }),
     toolTimeoutMs: envInt(env, 'FLOWS_TOOL_TIMEOUT_MS', 30_000, { min: 1 }),
     toolMaxResponseBytes: envInt(env, 'FLOWS_TOOL_MAX_RESPONSE_BYTES', 262_144, { min: 1 }),
