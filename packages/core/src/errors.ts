@@ -8,6 +8,8 @@ export const ERROR_CODES = {
   /** A web UI request without a valid session: never signed in, signed out, or expired. */
   not_signed_in: 401,
   forbidden: 403,
+  /** A valid token whose scope or access level does not allow the call (RFC 6750 §3.1): a read token writing. */
+  insufficient_scope: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,

@@ -13,6 +13,7 @@ const TYPES: Record<ErrorCode, [type: string, code: string]> = {
   invalid_credentials: ['authentication_error', 'invalid_credentials'],
   not_signed_in: ['authentication_error', 'not_signed_in'],
   forbidden: ['permission_error', 'permission_denied'],
+  insufficient_scope: ['permission_error', 'insufficient_scope'],
   not_found: ['not_found_error', 'not_found'],
   conflict: ['invalid_request_error', 'conflict'],
   payload_too_large: ['invalid_request_error', 'body_too_large'],
