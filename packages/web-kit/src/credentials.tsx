@@ -1,4 +1,4 @@
-import type { Column, RowAction } from './resource-list.tsx';
+import type { Column, RowAction } from './resource-table.tsx';
 import { timeAgo } from './format.ts';
 import { Badge } from './states.tsx';
 

@@ -19,3 +19,4 @@ export * from './resource-list.tsx';
 export * from './reveal-once.tsx';
 export * from './entry.tsx';
 export * from './credentials.tsx';
+export * from './resource-table.tsx';

@@ -1,26 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import {
-  ApiError,
-  Button,
-  ConfirmDialog,
-  Dialog,
-  EmptyState,
-  ErrorState,
-  FormError,
-  Loading,
-  PageHeader,
-  SelectField,
-  TextAreaField,
-  TextField,
-  count,
-  counted,
-  dateTime,
-  timeAgo,
-  useResource,
-  useTitle,
-  useToast,
-} from '@switchboard/web-kit';
+import { ApiError, Button, EmptyState, ErrorState, FormError, Loading, PageHeader, ResourceList, SelectField, TextField, count, counted, form, useConfirm, useResource, useTitle } from '@switchboard/web-kit';
 import { useOrg } from '../api/use-org.ts';
 import { knowledgeApi, type KnowledgeBase, type QueryResult } from '../api/knowledge-api.ts';
 import { DropZone, UploadList, useUploads } from '../components/document-upload.tsx';
@@ -37,85 +17,58 @@ export default function KnowledgePage() {
   const { org, client, base } = useOrg();
   useTitle('Knowledge', 'Switchboard Flows');
   const knowledge = useMemo(() => knowledgeApi(client.base), [client.base]);
-  const list = useResource((signal) => knowledge.list(signal), [org]);
+  const list = useResource((signal) => knowledge.list(signal).then((answer) => answer.knowledge_bases), [org]);
   const [params, setParams] = useSearchParams();
-  const [creating, setCreating] = useState(false);
-  const bases = list.data?.knowledge_bases;
-  const selected = params.get('kb') ?? bases?.[0]?.name ?? '';
-
-  const header = (
-    <PageHeader title="Knowledge">
-      <Button variant="primary" onClick={() => setCreating(true)}>
-        New knowledge base
-      </Button>
-    </PageHeader>
-  );
-  const dialog = creating ? (
-    <CreateDialog
-      knowledge={knowledge}
-      onClose={() => setCreating(false)}
-      onCreated={(name) => {
-        setCreating(false);
-        list.reload();
-        setParams({ kb: name });
+  const selected = params.get('kb') ?? list.data?.[0]?.name ?? '';
+  return (
+    <ResourceList
+      noun="knowledge bases"
+      source={list}
+      header={(create) => <PageHeader title="Knowledge">{create}</PageHeader>}
+      view={(bases) => (
+        <div className="kb-layout">
+          <nav className="kb-list card" aria-label="Knowledge bases">
+            <ul>
+              {bases.map((kb) => (
+                <li key={kb.id}>
+                  <Link to={`${base}/knowledge?kb=${encodeURIComponent(kb.name)}`} aria-current={kb.name === selected ? 'page' : undefined} className={kb.name === selected ? 'active' : undefined}>
+                    <span className="kb-name">{kb.name}</span>
+                    <span className="faint">
+                      {counted(kb.documents, 'document')} · {counted(kb.chunks, 'chunk')}
+                    </span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="kb-detail">{selected ? <KnowledgeBaseDetail key={selected} name={selected} knowledge={knowledge} onChanged={list.reload} /> : null}</div>
+        </div>
+      )}
+      create={{
+        label: 'New knowledge base',
+        form: form({
+          title: 'New knowledge base',
+          submitLabel: 'Create',
+          initial: { name: '', description: '' },
+          fields: () => [
+            { name: 'name', label: 'Name', placeholder: 'handbook', maxLength: 80, required: true },
+            { name: 'description', label: 'Description', kind: 'textarea', maxLength: 2000, rows: 3 },
+          ],
+          check: (values) => (values.name.trim() ? undefined : 'Give the knowledge base a name: Retrieval nodes refer to it by this name.'),
+          submit: (values) => knowledge.create({ name: values.name.trim(), ...(values.description.trim() ? { description: values.description.trim() } : {}) }),
+        }),
+        after: (kb) => setParams({ kb: kb.name }),
+      }}
+      empty={{
+        title: 'No knowledge bases yet',
+        offerCreate: true,
+        children: (
+          <>
+            A knowledge base holds documents (text, Markdown, PDF) that a flow's <strong>Retrieval</strong> node searches, for example a product handbook.
+          </>
+        ),
       }}
     />
-  ) : null;
-
-  if (list.error) {
-    return (
-      <>
-        {header}
-        <ErrorState error={list.error} onRetry={list.reload} />
-      </>
-    );
-  }
-  if (!bases) {
-    return (
-      <>
-        {header}
-        <Loading />
-      </>
-    );
-  }
-  if (bases.length === 0) {
-    return (
-      <>
-        {header}
-        <div className="card">
-          <EmptyState title="No knowledge bases yet" action={<Button variant="primary" onClick={() => setCreating(true)}>New knowledge base</Button>}>
-            A knowledge base holds documents (text, Markdown, PDF) that a flow's <strong>Retrieval</strong> node searches, for example a product handbook.
-          </EmptyState>
-        </div>
-        {dialog}
-      </>
-    );
-  }
-
-  return (
-    <>
-      {header}
-      <div className="kb-layout">
-        <nav className="kb-list card" aria-label="Knowledge bases">
-          <ul>
-            {bases.map((kb) => (
-              <li key={kb.id}>
-                <Link to={`${base}/knowledge?kb=${encodeURIComponent(kb.name)}`} aria-current={kb.name === selected ? 'page' : undefined} className={kb.name === selected ? 'active' : undefined}>
-                  <span className="kb-name">{kb.name}</span>
-                  <span className="faint">
-                    {counted(kb.documents, 'document')} · {counted(kb.chunks, 'chunk')}
-                  </span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="kb-detail">
-          {selected ? <KnowledgeBaseDetail key={selected} name={selected} knowledge={knowledge} onChanged={list.reload} /> : null}
-        </div>
-      </div>
-      {dialog}
-    </>
   );
 }
 
@@ -124,9 +77,17 @@ function KnowledgeBaseDetail({ name, knowledge, onChanged }: { name: string; kno
   const { org, base } = useOrg();
   const detail = useResource((signal) => knowledge.get(name, signal), [org, name]);
   const navigate = useNavigate();
-  const notify = useToast();
-  const [deleting, setDeleting] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const deleting = useConfirm<KnowledgeBase>({
+    title: (kb) => `Delete knowledge base "${kb.name}"?`,
+    message: (kb) => `Its ${kb.documents} documents and ${kb.chunks} chunks are deleted. Flows whose Retrieval nodes use it fail until a knowledge base of that name exists again.`,
+    confirmLabel: 'Delete',
+    run: () => knowledge.remove(name),
+    done: () => `Knowledge base "${name}" deleted`,
+    after: () => {
+      onChanged();
+      navigate(`${base}/knowledge`, { replace: true });
+    },
+  });
   const uploads = useUploads(
     (document, onProgress) => knowledge.upload(name, document, onProgress),
     () => {
@@ -150,20 +111,6 @@ function KnowledgeBaseDetail({ name, knowledge, onChanged }: { name: string; kno
   if (!detail.data) return <Loading />;
   const kb = detail.data;
 
-  const remove = async () => {
-    setBusy(true);
-    try {
-      await knowledge.remove(name);
-      notify(`Knowledge base "${name}" deleted`);
-      setDeleting(false);
-      onChanged();
-      navigate(`${base}/knowledge`, { replace: true });
-    } catch (reason) {
-      notify((reason as Error).message, 'error');
-      setBusy(false);
-    }
-  };
-
   return (
     <div className="stack">
       <section className="card card-body stack" aria-labelledby="kb-title">
@@ -174,7 +121,7 @@ function KnowledgeBaseDetail({ name, knowledge, onChanged }: { name: string; kno
             </h2>
             {kb.description ? <div className="muted">{kb.description}</div> : null}
           </div>
-          <Button variant="danger" onClick={() => setDeleting(true)}>
+          <Button variant="danger" onClick={() => deleting.ask(kb)}>
             Delete knowledge base
           </Button>
         </div>
@@ -197,50 +144,24 @@ function KnowledgeBaseDetail({ name, knowledge, onChanged }: { name: string; kno
         <h2 id="kb-documents" className="section-title">
           Documents
         </h2>
-        {kb.document_list.length === 0 ? (
-          <div className="card">
-            <EmptyState title="No documents yet">Drop files above or choose them: each is split into chunks that retrieval searches.</EmptyState>
-          </div>
-        ) : (
-          <div className="table-wrap">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th>Document</th>
-                  <th>Type</th>
-                  <th className="num">Characters</th>
-                  <th className="num">Chunks</th>
-                  <th>Added</th>
-                </tr>
-              </thead>
-              <tbody>
-                {kb.document_list.map((doc) => (
-                  <tr key={doc.id}>
-                    <td className="cell-name">{doc.source}</td>
-                    <td>{typeLabel(doc.content_type)}</td>
-                    <td className="num">{count(doc.chars)}</td>
-                    <td className="num">{count(doc.chunks)}</td>
-                    <td title={dateTime(doc.created_at)}>{timeAgo(doc.created_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <ResourceList
+          noun="documents"
+          source={{ data: kb.document_list, reload: detail.reload }}
+          rowKey={(doc) => doc.id}
+          columns={[
+            { header: 'Document', className: 'cell-name', cell: (doc) => doc.source },
+            { header: 'Type', cell: (doc) => typeLabel(doc.content_type) },
+            { header: 'Characters', numeric: true, cell: (doc) => count(doc.chars) },
+            { header: 'Chunks', numeric: true, cell: (doc) => count(doc.chunks) },
+            { header: 'Added', time: (doc) => doc.created_at },
+          ]}
+          empty={{ title: 'No documents yet', children: 'Drop files above or choose them: each is split into chunks that retrieval searches.' }}
+        />
       </section>
 
       <TryQuery knowledge={knowledge} kb={kb} />
 
-      {deleting ? (
-        <ConfirmDialog
-          title={`Delete knowledge base "${kb.name}"?`}
-          message={`Its ${kb.documents} documents and ${kb.chunks} chunks are deleted. Flows whose Retrieval nodes use it fail until a knowledge base of that name exists again.`}
-          confirmLabel="Delete"
-          busy={busy}
-          onConfirm={() => void remove()}
-          onCancel={() => setDeleting(false)}
-        />
-      ) : null}
+      {deleting.dialog}
     </div>
   );
 }
@@ -313,52 +234,5 @@ function TryQuery({ knowledge, kb }: { knowledge: Knowledge; kb: KnowledgeBase }
         )
       ) : null}
     </section>
-  );
-}
-
-/** **New knowledge base**: **Name** and **Description**. */
-function CreateDialog({ knowledge, onClose, onCreated }: { knowledge: Knowledge; onClose: () => void; onCreated: (name: string) => void }) {
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!name.trim()) {
-      setError('Give the knowledge base a name: Retrieval nodes refer to it by this name.');
-      return;
-    }
-    setBusy(true);
-    try {
-      const kb = await knowledge.create({ name: name.trim(), ...(description.trim() ? { description: description.trim() } : {}) });
-      onCreated(kb.name);
-    } catch (reason) {
-      setError((reason as Error).message);
-      setBusy(false);
-    }
-  };
-
-  return (
-    <Dialog
-      title="New knowledge base"
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose} data-dialog-close>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form="new-kb" busy={busy}>
-            Create
-          </Button>
-        </>
-      }
-    >
-      <form id="new-kb" className="stack" onSubmit={submit} noValidate>
-        <FormError>{error}</FormError>
-        <TextField label="Name" value={name} onChange={(e) => setName(e.target.value)} placeholder="handbook" maxLength={80} required />
-        <TextAreaField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} rows={3} />
-      </form>
-    </Dialog>
   );
 }

@@ -1,24 +1,5 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import {
-  Badge,
-  Button,
-  CheckboxField,
-  ConfirmDialog,
-  Dialog,
-  EmptyState,
-  ErrorState,
-  FormError,
-  Loading,
-  PageHeader,
-  SelectField,
-  TextField,
-  dateTime,
-  timeAgo,
-  useResource,
-  useTitle,
-  useToast,
-  type ApiError,
-} from '@switchboard/web-kit';
+import { useEffect, useMemo, useState } from 'react';
+import { Badge, Button, Dialog, Loading, PageHeader, ResourceList, form, useResource, useTitle } from '@switchboard/web-kit';
 import { useOrg } from '../api/use-org.ts';
 import { hubApi, type ProviderInput, type ProviderTest } from '../api/hub-api.ts';
 import type { ProviderInfo } from '../api/types.ts';
@@ -39,200 +20,103 @@ export default function ProvidersPage() {
   const { org } = useOrg();
   useTitle('Providers', 'Switchboard Flows');
   const hub = useMemo(() => hubApi(`/api/llm/${encodeURIComponent(org)}`), [org]);
-  const providers = useResource((signal) => hub.providers(signal), [org]);
-  const [editing, setEditing] = useState<ProviderInfo | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<ProviderInfo | null>(null);
-  const [testing, setTesting] = useState<ProviderInfo | null>(null);
-  const [busy, setBusy] = useState(false);
-  const notify = useToast();
-
-  const remove = async () => {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await hub.deleteProvider(deleting.name);
-      notify(`Provider "${deleting.name}" deleted`);
-      setDeleting(null);
-      providers.reload();
-    } catch (reason) {
-      notify((reason as ApiError).message, 'error');
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const list = providers.data?.providers;
+  const providers = useResource((signal) => hub.providers(signal).then((answer) => answer.providers), [org]);
   return (
-    <>
-      <HubNav />
-      <PageHeader title="Providers">
-        <Button variant="primary" onClick={() => setEditing('new')}>
-          Add provider
-        </Button>
-      </PageHeader>
-      <p className="muted page-intro">
-        Model connections that LLM nodes name as their <strong>Provider</strong>. Keys are stored encrypted and never shown again. Without a connection named{' '}
-        <code className="inline-code">openai</code> or <code className="inline-code">anthropic</code>, the service's environment variables serve as one.
-      </p>
-      {providers.error ? (
-        <ErrorState error={providers.error} onRetry={providers.reload} />
-      ) : !list ? (
-        <Loading />
-      ) : list.length === 0 ? (
-        <div className="card">
-          <EmptyState title="No providers yet" action={<Button variant="primary" onClick={() => setEditing('new')}>Add provider</Button>}>
-            Add a connection to OpenAI, Anthropic or any OpenAI-compatible server (for example Ollama at <code className="inline-code">http://127.0.0.1:11434/v1</code>).
-          </EmptyState>
-        </div>
-      ) : (
-        <div className="table-wrap">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Kind</th>
-                <th>Base URL</th>
-                <th>API key</th>
-                <th>Updated</th>
-                <th>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((provider) => (
-                <tr key={provider.name}>
-                  <td className="cell-name mono">{provider.name}</td>
-                  <td>{provider.kind}</td>
-                  <td className="mono url-cell">{provider.base_url ?? <span className="faint">default</span>}</td>
-                  <td>{provider.has_api_key ? <Badge kind="success">Set</Badge> : <Badge>Not set</Badge>}</td>
-                  <td title={dateTime(provider.updated_at)}>{timeAgo(provider.updated_at)}</td>
-                  <td className="actions-cell">
-                    <Button small aria-label={`Test ${provider.name}`} onClick={() => setTesting(provider)}>
-                      Test
-                    </Button>
-                    <Button small aria-label={`Edit ${provider.name}`} onClick={() => setEditing(provider)}>
-                      Edit
-                    </Button>
-                    <Button small variant="danger" aria-label={`Delete ${provider.name}`} onClick={() => setDeleting(provider)}>
-                      Delete
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+    <ResourceList
+      noun="providers"
+      source={providers}
+      header={(create) => (
+        <>
+          <HubNav />
+          <PageHeader title="Providers">{create}</PageHeader>
+          <p className="muted page-intro">
+            Model connections that LLM nodes name as their <strong>Provider</strong>. Keys are stored encrypted and never shown again. Without a connection named{' '}
+            <code className="inline-code">openai</code> or <code className="inline-code">anthropic</code>, the service's environment variables serve as one.
+          </p>
+        </>
       )}
-      {editing ? (
-        <ProviderDialog
-          hub={hub}
-          provider={editing === 'new' ? null : editing}
-          onClose={() => setEditing(null)}
-          onSaved={(name) => {
-            notify(`Provider "${name}" saved`);
-            setEditing(null);
-            providers.reload();
-          }}
-        />
-      ) : null}
-      {deleting ? (
-        <ConfirmDialog
-          title={`Delete provider "${deleting.name}"?`}
-          message="Flows whose LLM nodes use this connection fail on their next run until it is added again."
-          confirmLabel="Delete"
-          busy={busy}
-          onConfirm={() => void remove()}
-          onCancel={() => setDeleting(null)}
-        />
-      ) : null}
-      {testing ? <TestDialog hub={hub} provider={testing} onClose={() => setTesting(null)} /> : null}
-    </>
+      rowKey={(provider) => provider.name}
+      columns={[
+        { header: 'Name', className: 'cell-name mono', cell: (provider) => provider.name },
+        { header: 'Kind', cell: (provider) => provider.kind },
+        { header: 'Base URL', className: 'mono url-cell', cell: (provider) => provider.base_url ?? <span className="faint">default</span> },
+        { header: 'API key', cell: (provider) => (provider.has_api_key ? <Badge kind="success">Set</Badge> : <Badge>Not set</Badge>) },
+        { header: 'Updated', time: (provider) => provider.updated_at },
+      ]}
+      actions={[
+        { label: 'Test', name: (provider) => `Test ${provider.name}`, dialog: (provider, close) => <TestDialog hub={hub} provider={provider} onClose={close} /> },
+        { label: 'Edit', name: (provider) => `Edit ${provider.name}`, form: (provider) => providerForm(hub, provider) },
+        {
+          label: 'Delete',
+          name: (provider) => `Delete ${provider.name}`,
+          variant: 'danger',
+          confirm: {
+            title: (provider) => `Delete provider "${provider.name}"?`,
+            message: () => 'Flows whose LLM nodes use this connection fail on their next run until it is added again.',
+            confirmLabel: 'Delete',
+            run: (provider) => hub.deleteProvider(provider.name),
+            done: (provider) => `Provider "${provider.name}" deleted`,
+          },
+        },
+      ]}
+      create={{ label: 'Add provider', form: providerForm(hub, undefined) }}
+      empty={{
+        title: 'No providers yet',
+        offerCreate: true,
+        children: (
+          <>
+            Add a connection to OpenAI, Anthropic or any OpenAI-compatible server (for example Ollama at <code className="inline-code">http://127.0.0.1:11434/v1</code>).
+          </>
+        ),
+      }}
+    />
   );
 }
 
-/** Add (with a **Name**) or edit a connection: **Kind**, **Base URL**, **API key**. */
-function ProviderDialog({ hub, provider, onClose, onSaved }: { hub: Hub; provider: ProviderInfo | null; onClose: () => void; onSaved: (name: string) => void }) {
-  const [name, setName] = useState(provider?.name ?? '');
-  const [kind, setKind] = useState<ProviderInfo['kind']>(provider?.kind ?? 'openai-compatible');
-  const [baseUrl, setBaseUrl] = useState(provider?.base_url ?? '');
-  const [apiKey, setApiKey] = useState('');
-  const [removeKey, setRemoveKey] = useState(false);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = name.trim();
-    if (!trimmed) return setError('Give the connection a name: LLM nodes refer to it by this name.');
-    if (kind === 'openai-compatible' && !baseUrl.trim()) return setError('An OpenAI-compatible connection needs a base URL.');
-    const body: ProviderInput = { kind };
-    if (baseUrl.trim()) body.base_url = baseUrl.trim();
-    // No api_key keeps the stored key; null removes it.
-    if (apiKey) body.api_key = apiKey;
-    else if (removeKey) body.api_key = null;
-    setBusy(true);
-    try {
-      await hub.saveProvider(trimmed, body);
-      onSaved(trimmed);
-    } catch (reason) {
-      setError((reason as ApiError).message);
-      setBusy(false);
-    }
-  };
-
-  return (
-    <Dialog
-      title={provider ? `Edit provider "${provider.name}"` : 'Add provider'}
-      onClose={onClose}
-      footer={
-        <>
-          <Button onClick={onClose} data-dialog-close>
-            Cancel
-          </Button>
-          <Button variant="primary" type="submit" form="provider-form" busy={busy}>
-            Save
-          </Button>
-        </>
-      }
-    >
-      <form id="provider-form" className="stack" onSubmit={submit} noValidate>
-        <FormError>{error}</FormError>
-        {provider ? null : (
-          <TextField
-            label="Name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            placeholder="local"
-            maxLength={40}
-            pattern="[a-z0-9_\-]+"
-            hint="1 to 40 characters of a-z, 0-9, _ and -. LLM nodes name the connection by it."
-            required
-          />
-        )}
-        <SelectField label="Kind" value={kind} onChange={(e) => setKind(e.target.value as ProviderInfo['kind'])} options={KINDS} hint={KINDS.find((k) => k.value === kind)?.hint} />
-        <TextField
-          label="Base URL"
-          type="url"
-          value={baseUrl}
-          onChange={(e) => setBaseUrl(e.target.value)}
-          placeholder={kind === 'openai-compatible' ? 'http://127.0.0.1:11434/v1' : 'Leave empty for the official API'}
-          required={kind === 'openai-compatible'}
-        />
-        <TextField
-          label="API key"
-          type="password"
-          autoComplete="off"
-          value={apiKey}
-          onChange={(e) => setApiKey(e.target.value)}
-          disabled={removeKey}
-          placeholder={provider?.has_api_key ? 'Leave empty to keep the stored key' : 'Optional for local servers'}
-          hint={provider?.has_api_key ? 'A key is stored (never shown). Enter a new one to replace it.' : 'Stored encrypted; never shown again.'}
-        />
-        {provider?.has_api_key ? <CheckboxField label="Remove the stored key" checked={removeKey} onChange={(e) => setRemoveKey(e.target.checked)} /> : null}
-      </form>
-    </Dialog>
-  );
+/** Add (with a **Name**) or edit a connection: **Kind**, **Base URL**, **API key** (and, when one is stored, **Remove the stored key**). */
+function providerForm(hub: Hub, provider: ProviderInfo | undefined) {
+  return form({
+    title: provider ? `Edit provider "${provider.name}"` : 'Add provider',
+    submitLabel: 'Save',
+    initial: { name: provider?.name ?? '', kind: provider?.kind ?? 'openai-compatible', baseUrl: provider?.base_url ?? '', apiKey: '', removeKey: false },
+    fields: (values) => [
+      provider
+        ? null
+        : { name: 'name', label: 'Name', placeholder: 'local', maxLength: 40, pattern: '[a-z0-9_\\-]+', hint: '1 to 40 characters of a-z, 0-9, _ and -. LLM nodes name the connection by it.', required: true },
+      { name: 'kind', label: 'Kind', kind: 'select', options: KINDS, hint: KINDS.find((k) => k.value === values.kind)?.hint },
+      {
+        name: 'baseUrl',
+        label: 'Base URL',
+        type: 'url',
+        placeholder: values.kind === 'openai-compatible' ? 'http://127.0.0.1:11434/v1' : 'Leave empty for the official API',
+        required: values.kind === 'openai-compatible',
+      },
+      {
+        name: 'apiKey',
+        label: 'API key',
+        type: 'password',
+        autoComplete: 'off',
+        disabled: values.removeKey,
+        placeholder: provider?.has_api_key ? 'Leave empty to keep the stored key' : 'Optional for local servers',
+        hint: provider?.has_api_key ? 'A key is stored (never shown). Enter a new one to replace it.' : 'Stored encrypted; never shown again.',
+      },
+      provider?.has_api_key ? { name: 'removeKey', label: 'Remove the stored key', kind: 'checkbox' } : null,
+    ],
+    check: (values) => {
+      if (!values.name.trim()) return 'Give the connection a name: LLM nodes refer to it by this name.';
+      if (values.kind === 'openai-compatible' && !values.baseUrl.trim()) return 'An OpenAI-compatible connection needs a base URL.';
+      return undefined;
+    },
+    submit: (values) => {
+      const body: ProviderInput = { kind: values.kind as ProviderInfo['kind'] };
+      if (values.baseUrl.trim()) body.base_url = values.baseUrl.trim();
+      // No api_key keeps the stored key; null removes it.
+      if (values.apiKey) body.api_key = values.apiKey;
+      else if (values.removeKey) body.api_key = null;
+      return hub.saveProvider(values.name.trim(), body);
+    },
+    done: (_saved, values) => `Provider "${values.name.trim()}" saved`,
+  });
 }
 
 /** **Test**: the provider's models, or its error. */
