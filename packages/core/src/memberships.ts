@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { isoNow } from './database.ts';
 import type { PlatformTables } from './users.ts';
 
-/** The services whose scopes have members: flows organizations, ticket-board projects. */
-export type MembershipService = 'flows' | 'tickets';
+/** The services whose scopes have members: flows organizations, ticket-board projects, SMS organizations. */
+export type MembershipService = 'flows' | 'tickets' | 'sms';
 
 /** A member of a scope, as Settings → Members lists them. */
 export interface Member {
@@ -21,7 +21,7 @@ interface RoleHolder {
 }
 
 /**
- * Who may see which organization (flows) or project (tickets) besides the
+ * Who may see which organization (flows, SMS) or project (tickets) besides the
  * admins, who see everything. Kept in the platform database, next to the
  * users, so both services read one list.
  */

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import { AppError } from '@switchboard/core';
+import { AppError, MembershipStore, UserStore } from '@switchboard/core';
 import { DRIVERS, openSmsAdmin, type DriverName, type GatewaySettings, type SmsAdmin } from '@switchboard/sms';
 import { action, printResult, type CommonOptions } from '../output.ts';
+import { withPlatform } from '../platform.ts';
 
 async function withAdmin<T>(run: (admin: SmsAdmin) => Promise<T>): Promise<T> {
   const admin = await openSmsAdmin(process.env);
@@ -117,6 +118,25 @@ export function registerSmsCommands(program: Command): void {
         const driver = options.driver as DriverName;
         await withAdmin((admin) => admin.orgs.setGateway(orgId, driver, settings, new Date()));
         printResult(options, { org_id: orgId, driver }, `organization ${orgId} sends through ${driver}`);
+      }),
+    );
+
+  sms
+    .command('member')
+    .description('members of an organization: users (not admins) who may use its console in the web UI')
+    .command('add <org_id> <email>')
+    .description('let a user see and use an organization in the SMS console (admins see every organization)')
+    .option('--json', 'print one JSON object')
+    .action(
+      action(async (orgId: string, email: string, options: CommonOptions) => {
+        const org = await withAdmin((admin) => admin.orgs.findOrganization(orgId));
+        if (!org) throw new AppError('not_found', `No organization ${orgId}.`);
+        const result = await withPlatform(async (platform) => {
+          const user = await new UserStore(platform.db).requireByEmail(email);
+          await new MembershipStore(platform.db).add('sms', org.org_id, user.id);
+          return { email: user.email, added: true };
+        });
+        printResult(options, result, `${result.email} is a member of ${org.org_id}`);
       }),
     );
 

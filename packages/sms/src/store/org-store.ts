@@ -27,6 +27,12 @@ export interface ActiveGateway {
   settings: GatewaySettings;
 }
 
+/** An organization as the session and the switcher list it. */
+export interface OrganizationListing {
+  org_id: string;
+  name: string;
+}
+
 /** A key as listings show it (never the secret). */
 export interface KeyListing {
   key_id: number;
@@ -81,8 +87,22 @@ export class OrgStore {
   }
 
   private async requireOrganization(orgId: string): Promise<void> {
-    const row = await this.db.selectFrom('organizations').select('org_id').where('org_id', '=', orgId).executeTakeFirst();
-    if (!row) throw new AppError('not_found', `organization ${orgId} does not exist`);
+    if (!(await this.findOrganization(orgId))) throw new AppError('not_found', `organization ${orgId} does not exist`);
+  }
+
+  /** An organization's id and name, or undefined when there is none. */
+  async findOrganization(orgId: string): Promise<OrganizationListing | undefined> {
+    return this.db.selectFrom('organizations').select(['org_id', 'name']).where('org_id', '=', orgId).executeTakeFirst();
+  }
+
+  /** Organizations by id (all of them, or those of `orgIds`), sorted by id. */
+  async listOrganizations(orgIds?: readonly string[]): Promise<OrganizationListing[]> {
+    if (orgIds && orgIds.length === 0) return [];
+    let select = this.db.selectFrom('organizations').select(['org_id', 'name']);
+    if (orgIds) select = select.where('org_id', 'in', orgIds);
+    const rows = await select.execute();
+    // Sorted here, by code unit: the same order on both engines whatever PostgreSQL's collation.
+    return rows.sort((a, b) => (a.org_id < b.org_id ? -1 : a.org_id > b.org_id ? 1 : 0));
   }
 
   /** Issues another secret key for an organization. */
