@@ -22,4 +22,6 @@ export * from './safe-fetch.ts';
 export * from './ssrf-policy.ts';
 export * from './sse-stream.ts';
 export * from './wake-bus.ts';
+export * from './change-hub.ts';
+export * from './change-stream.ts';
 export * from './oauth/index.ts';
