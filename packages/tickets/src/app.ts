@@ -1,12 +1,15 @@
 import { join } from 'node:path';
 import {
+  AuthorizationServer,
   MembershipStore,
   UserStore,
+  baseUrlOf,
   createHttpServer,
   createWakeBus,
   createLogger,
   openPlatformDatabase,
   packageDirOf,
+  registerOAuthRoutes,
   registerOpenApi,
   registerSessionRoutes,
   registerWebUi,
@@ -34,6 +37,7 @@ import { registerAuthentication, stillAllowed, type CallerResolver } from './htt
 import { EventHub } from './events/event-hub.ts';
 import { FIRST_CARDS, boardCookie, boardPageProject, boardUrlFor } from './domain/board-page.ts';
 import { registerEventRoutes } from './http/event-routes.ts';
+import { ticketsOAuthSpec } from './http/oauth-resource.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,8 +51,10 @@ declare module 'fastify' {
 /** Options for tests: a logger of their own, a clock for sessions. */
 export interface BuildOptions {
   logger?: Logger;
-  /** The clock of sessions and sign-in counters (tests move it instead of sleeping). */
+  /** The clock of sessions, sign-in counters and OAuth codes and tokens (tests move it instead of sleeping). */
   now?: () => Date;
+  /** Certificates (PEM) trusted when fetching OAuth client metadata documents (tests serve them over https). */
+  oauthCa?: string;
 }
 
 /** URL patterns of the web UI's pages (design/web.md, "Ticket board UI"): they answer its index.html. */
@@ -148,7 +154,14 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
   const app = createHttpServer({ logger, bodyLimit: config.bodyLimit, trustProxy: config.trustProxy });
   app.decorate('ticketsDb', database);
   app.decorate('summaryWorker', worker);
-  installErrorHandler(app);
+  const memberships = new MembershipStore(platform.db);
+  const oauth = new AuthorizationServer({
+    platform: platform.db,
+    spec: ticketsOAuthSpec(database.db, memberships),
+    documents: { policy: config.oauthAllowedHosts, ca: options.oauthCa },
+    now: options.now,
+  });
+  installErrorHandler(app, (request, error) => oauth.challenge(baseUrlOf(request, config.publicBaseUrl), request.url.split('?')[0], error));
   registerSummaryMetrics(app.metrics, database.db);
   await registerOpenApi(
     app,
@@ -159,13 +172,15 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
     },
     { components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, session: { type: 'apiKey', in: 'cookie', name: 'sb_session' } } } },
   );
-  const describe = projectsOf(database.db, new MembershipStore(platform.db));
+  const describe = projectsOf(database.db, memberships);
   const web = await registerSessionRoutes(app, { platform, publicBaseUrl: config.publicBaseUrl, now: options.now, describe });
+  await registerOAuthRoutes(app, { server: oauth, web, publicBaseUrl: config.publicBaseUrl });
   const resolver: CallerResolver = {
     db: database.db,
     dialect: database.dialect,
     members: memberDirectory(platform),
     web,
+    oauth,
     publicBaseUrl: config.publicBaseUrl,
     signal: bus,
     touchMs: config.tokenTouchMs,

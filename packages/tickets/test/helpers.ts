@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createTestDatabase, type TestDatabase } from '@switchboard/core/testing';
 import type { App } from '@switchboard/core';
-import { buildApp, createProject, createToken, loadConfig, withTicketsStore, TOOLS, type TicketsConfig } from '../src/index.ts';
+import { buildApp, createProject, createToken, loadConfig, withTicketsStore, TOOLS, type BuildOptions, type TicketsConfig } from '../src/index.ts';
 
 /** A running ticket board on a real port, with one project and its token. */
 export interface Board {
@@ -24,6 +24,8 @@ export interface Board {
 export interface BoardOptions {
   key?: string;
   env?: Record<string, string>;
+  /** What buildApp takes besides the configuration (a clock, a CA for OAuth client documents). */
+  build?: BuildOptions;
 }
 
 /** Starts a board for a dialect; the worker does not poll (tests drain it). */
@@ -38,7 +40,7 @@ export async function startBoard(dialect: 'sqlite' | 'postgres', options: BoardO
     });
   const token = await addProject(projectKey);
   const config: TicketsConfig = loadConfig(env);
-  const app = await buildApp(config);
+  const app = await buildApp(config, options.build);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {

@@ -94,7 +94,7 @@ describe.each(dialectsUnderTest())('the web UI API under /api/projects/{KEY} on 
     expect(other.body).toEqual(notFound('WEB'));
     const bad = await webCall(board, member.cookie, '/api/projects/WEB/labels', { headers: { authorization: 'Bearer sbt_unknown' } });
     expect(bad.status).toBe(401);
-    expect(bad.headers.get('www-authenticate')).toBe('Bearer realm="switchboard-tickets"');
+    expect(bad.headers.get('www-authenticate')).toBe(`Bearer realm="switchboard-tickets", resource_metadata="${board.url}/.well-known/oauth-protected-resource/api/mcp/v1/mcp", scope="tickets:read tickets:write"`);
     expect(bad.body.error.code).toBe('unauthorized');
     // A token needs no Origin: a browser never adds an Authorization header on its own.
     const write = await webClient(board, { token: board.token })('/api/projects/WEB/tickets', { method: 'POST', body: { title: 'From a script' } });

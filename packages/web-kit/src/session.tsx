@@ -81,10 +81,7 @@ export function SessionGate<Extra>({ service, children }: { service: string; chi
         service={service}
         onSignedIn={async () => {
           await load();
-          if (location.pathname === '/login') {
-            const next = new URLSearchParams(location.search).get('next');
-            navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/', { replace: true });
-          }
+          if (location.pathname === '/login') goNext(navigate, new URLSearchParams(location.search).get('next'));
         }}
       />
     );
@@ -92,10 +89,20 @@ export function SessionGate<Extra>({ service, children }: { service: string; chi
   if (location.pathname === '/login') {
     const next = new URLSearchParams(location.search).get('next');
     // Signed in already: /login goes on to where the user was headed.
-    queueMicrotask(() => navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/', { replace: true }));
+    queueMicrotask(() => goNext(navigate, next));
     return <Loading />;
   }
   return <SessionContext.Provider value={{ session: state.session, refresh: load, signOut } as SessionContextValue<unknown>}>{children}</SessionContext.Provider>;
+}
+
+/**
+ * Goes on to `next` after signing in: a page of this UI in place, a page the server renders (an OAuth client's
+ * authorization, `/oauth/…`) by loading it; anything that is not a path of this origin goes to `/`.
+ */
+function goNext(navigate: ReturnType<typeof useNavigate>, next: string | null): void {
+  const target = next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+  if (target.startsWith('/oauth/')) window.location.replace(target);
+  else navigate(target, { replace: true });
 }
 
 /** The sign-in form: **Email**, **Password**, **Sign in**. */

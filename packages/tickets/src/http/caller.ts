@@ -1,4 +1,4 @@
-import { AppError, hashSecret, isSafeMethod, sessionTokenOf, type DialectName, type SessionUser, type WebSessions } from '@switchboard/core';
+import { AppError, OAUTH_PREFIX, hashSecret, isSafeMethod, sessionTokenOf, type AuthorizationServer, type DialectName, type SessionUser, type WebSessions } from '@switchboard/core';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '@switchboard/core';
 import { BASE_PATH, MCP_PATH, PUBLIC_PATHS } from './paths.ts';
@@ -14,6 +14,8 @@ export interface CallerResolver {
   members: MemberDirectory;
   /** Sessions and memberships of the platform database (the web UI's sign-in). */
   web: WebSessions;
+  /** The authorization server: checks OAuth access tokens (`sbo_…`). */
+  oauth: AuthorizationServer;
   /** Announces committed changes to the live-update streams. */
   signal: ChangeSignal;
   /** PUBLIC_BASE_URL, when configured. */
@@ -49,6 +51,7 @@ function context(resolver: CallerResolver, request: FastifyRequest, project: Pro
     caller,
     now: () => new Date().toISOString(),
     members: resolver.members,
+    grants: { list: (key) => resolver.oauth.listGrants(key), revoke: (key, id) => resolver.oauth.revokeGrant(key, id) },
     signal: resolver.signal,
     onSummaryDue: resolver.onSummaryDue,
   };
@@ -63,12 +66,33 @@ export async function contextFor(resolver: CallerResolver, request: FastifyReque
   const header = request.headers.authorization;
   const match = header ? BEARER.exec(header) : null;
   if (!match) throw new AppError('unauthorized', MISSING_TOKEN);
+  if (match[1].startsWith(OAUTH_PREFIX.access)) return oauthContextFor(resolver, request, match[1]);
   const found = await tokenByHash(resolver.db, hashSecret(match[1]));
   if (!found) throw new AppError('unauthorized', 'Unknown or revoked token: create a new one with `switchboard tickets token create KEY` or in Settings → MCP Connection.');
   const now = new Date();
   const last = found.token.last_used_at ? Date.parse(found.token.last_used_at) : 0;
   if (now.getTime() - last >= resolver.touchMs) await touchToken(resolver.db, found.token.id, now.toISOString());
   return context(resolver, request, found.project, `token:${found.token.name}`, { kind: 'token', tokenId: found.token.id, name: found.token.name });
+}
+
+/** The access an OAuth grant's scopes give: `tickets:write` writes, `tickets:read` alone only reads. */
+export function oauthAccessOf(scopes: readonly string[]): 'read' | 'write' {
+  return scopes.includes('tickets:write') ? 'write' : 'read';
+}
+
+/**
+ * Authenticates an OAuth access token: its grant must be live (a revocation holds on the next call on every
+ * instance) and the person who consented must still see the project; the actor is `user:EMAIL via CLIENT`.
+ */
+async function oauthContextFor(resolver: CallerResolver, request: FastifyRequest, token: string): Promise<BoardContext> {
+  const access = await resolver.oauth.verifyAccessToken(token);
+  if (!access) throw new AppError('unauthorized', 'Unknown, expired or revoked OAuth access token: refresh it, or sign in again.');
+  const project = await findProject(resolver.db, access.scopeKey);
+  if (!project || !(await mayAccess(resolver, project, access.user))) {
+    throw new AppError('unauthorized', `${access.user.email} can no longer see project ${access.scopeKey}: sign in again.`);
+  }
+  const caller = { kind: 'oauth' as const, grantId: access.grantId, user: access.user, clientName: access.clientName, access: oauthAccessOf(access.scopes) };
+  return context(resolver, request, project, access.actor, caller);
 }
 
 /** 404 for a project the caller may not see, worded exactly as for one that does not exist. */
@@ -118,6 +142,11 @@ export async function stillAllowed(resolver: CallerResolver, request: FastifyReq
     const match = BEARER.exec(request.headers.authorization ?? '');
     const found = match ? await tokenByHash(resolver.db, hashSecret(match[1])) : undefined;
     return found?.token.id === ctx.caller.tokenId;
+  }
+  if (ctx.caller.kind === 'oauth') {
+    const match = BEARER.exec(request.headers.authorization ?? '');
+    const access = match ? await resolver.oauth.verifyAccessToken(match[1]) : undefined;
+    return access?.grantId === ctx.caller.grantId && (await mayAccess(resolver, ctx.project, access.user));
   }
   if (ctx.caller.kind !== 'user') return false;
   const token = sessionTokenOf(request);

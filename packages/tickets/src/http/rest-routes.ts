@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { REST_ENDPOINTS } from '../tools/catalogue.ts';
 import { webEndpoints } from '../tools/web-endpoints.ts';
+import { grantEndpoints } from '../tools/grant-endpoints.ts';
 import { runTool, type ToolDefinition } from '../tools/tool.ts';
 import { boardOf } from './caller.ts';
 import { BASE_PATH } from './paths.ts';
@@ -42,7 +43,7 @@ export interface ToolMount {
 export const TOKEN_MOUNT: ToolMount = { prefix: BASE_PATH, endpoints: REST_ENDPOINTS };
 
 /** The mount of the web UI's API: /api/projects/{KEY}, with a session cookie or a project token of KEY. */
-export const PROJECT_MOUNT: ToolMount = { prefix: '/api/projects/:key', tag: 'projects (web UI)', projectScoped: true, endpoints: [...REST_ENDPOINTS, ...webEndpoints] };
+export const PROJECT_MOUNT: ToolMount = { prefix: '/api/projects/:key', tag: 'projects (web UI)', projectScoped: true, endpoints: [...REST_ENDPOINTS, ...webEndpoints, ...grantEndpoints] };
 
 /** The `{KEY}` path parameter of the project routes. */
 export const projectKeyParam = z.string().describe('The project key, e.g. DEMO');

@@ -1,4 +1,4 @@
-import type { DialectName, SessionUser, WakeBus } from '@switchboard/core';
+import type { DialectName, PresentedGrant, SessionUser, WakeBus } from '@switchboard/core';
 import type { Db, ProjectRow } from '../store/project-store.ts';
 
 /** A deployment user who can be assigned tickets. */
@@ -19,8 +19,21 @@ export interface MemberDirectory {
   remove(projectKey: string, userId: string): Promise<boolean>;
 }
 
-/** Who makes a call: a project token, a signed-in user of the web UI, or the CLI's administration. */
-export type Caller = { kind: 'token'; tokenId: string; name: string } | { kind: 'user'; user: SessionUser } | { kind: 'system' };
+/** The OAuth grants of the deployment's authorization server, as a project's settings list and revoke them. */
+export interface GrantDirectory {
+  /** The project's live grants, newest first. */
+  list(projectKey: string): Promise<PresentedGrant[]>;
+  /** Revokes one of the project's grants; false when it has no live grant by that id. */
+  revoke(projectKey: string, grantId: string): Promise<boolean>;
+}
+
+/** Who makes a call: a project token, a signed-in user of the web UI, an OAuth client acting for a user, or the CLI's administration. */
+export type Caller =
+  | { kind: 'token'; tokenId: string; name: string }
+  | { kind: 'user'; user: SessionUser }
+  /** An MCP client signed in with OAuth: the grant, the person who consented, and what they granted (`tickets:read` → read, `tickets:write` → write). */
+  | { kind: 'oauth'; grantId: string; user: SessionUser; clientName: string; access: 'read' | 'write' }
+  | { kind: 'system' };
 
 /**
  * Where committed changes are announced (the live-update streams of every instance): the PostgreSQL channel a
@@ -43,6 +56,8 @@ export interface BoardContext {
   /** The current time as stored (ISO 8601); a function so tests and imports can fix it. */
   now(): string;
   members: MemberDirectory;
+  /** The OAuth grants (absent where no authorization server runs: the CLI's administration). */
+  grants?: GrantDirectory;
   /** Announces the project's new events after a commit. */
   signal: ChangeSignal;
   /** Called after a change a ticket summary depends on, to wake the summary worker. */
