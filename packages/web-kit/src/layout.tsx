@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { Button } from './forms.tsx';
 import { useSession } from './session.tsx';
+import { EmptyState } from './states.tsx';
 
 /** A link of the main navigation; `active` marks it for pages below another URL (LLM Hub for its Providers page). */
 export interface NavItem {
@@ -81,5 +82,18 @@ function Account() {
         Sign out
       </Button>
     </>
+  );
+}
+
+/** What a signed-in user who belongs to no organization (or project) sees: that they belong to none, and the command an administrator adds them with. */
+export function NoTenantPage({ what, command, children }: { what: string; command: string; children?: ReactNode }) {
+  return (
+    <div className="page">
+      <EmptyState title={`No ${what} yet`}>
+        <p>You are not a member of any {what}. An administrator adds you with</p>
+        <code className="inline-code">{command}</code>
+        {children}
+      </EmptyState>
+    </div>
   );
 }

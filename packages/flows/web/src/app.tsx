@@ -1,6 +1,6 @@
 import { lazy, type ComponentType, type ReactNode } from 'react';
 import { Link, Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { AppShell, EmptyState, LazyPage, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
+import { AppShell, EmptyState, LazyPage, NoTenantPage, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
 import type { FlowsSessionExtra } from './api/types.ts';
 import { currentOrg, rememberOrg } from './org-memory.ts';
 
@@ -57,12 +57,7 @@ function ToCurrentOrg({ suffix }: { suffix?: string }) {
   if (!org) {
     return (
       <Shell org={undefined}>
-        <div className="page">
-          <EmptyState title="No organization yet">
-            <p>You are not a member of any organization. An administrator adds you with</p>
-            <code className="inline-code">npx switchboard flows member add ORG_CODE {session.user.email}</code>
-          </EmptyState>
-        </div>
+        <NoTenantPage what="organization" command={`npx switchboard flows member add ORG_CODE ${session.user.email}`} />
       </Shell>
     );
   }

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { EmptyState, LazyPage, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
+import { EmptyState, LazyPage, NoTenantPage, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
 import type { TicketsSessionExtra } from './api/types.ts';
 import { currentProject, rememberProject } from './project-memory.ts';
 import { ProjectProvider } from './project-context.tsx';
@@ -41,15 +41,11 @@ function ToCurrentProject({ section }: { section: string }) {
   if (!project) {
     return (
       <Shell project={undefined}>
-        <div className="page">
-          <EmptyState title="No project yet">
-            <p>You are not a member of any project. An administrator adds you with</p>
-            <code className="inline-code">npx switchboard tickets member add KEY {session.user.email}</code>
-            <p>
-              or, to start a new project: <code className="inline-code">npx switchboard tickets project create KEY --name "Name"</code>
-            </p>
-          </EmptyState>
-        </div>
+        <NoTenantPage what="project" command={`npx switchboard tickets member add KEY ${session.user.email}`}>
+          <p>
+            or, to start a new project: <code className="inline-code">npx switchboard tickets project create KEY --name "Name"</code>
+          </p>
+        </NoTenantPage>
       </Shell>
     );
   }

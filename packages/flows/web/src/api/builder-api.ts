@@ -2,16 +2,10 @@
 // organization's flows, connections and knowledge bases (for its selects), and the flow's run stream.
 import { api } from '@switchboard/web-kit';
 import type { Definition } from '../canvas/definition.ts';
-import type { Run } from './types.ts';
+import type { FlowSummary, Run } from './types.ts';
 
-/** A flow as `GET …/flows/{slug}` and a save answer it. */
-export interface SavedFlow {
-  slug: string;
-  name: string;
-  description: string | null;
-  version: number;
-  created_at: string;
-  updated_at: string;
+/** A flow as `GET …/flows/{slug}` and a save answer it: the listed fields, who saved it and why, and the definition as the builder reads it. */
+export interface SavedFlow extends Omit<FlowSummary, 'runs_24h'> {
   author: string | null;
   note: string | null;
   definition: Definition;

@@ -1,5 +1,9 @@
 import { api, sendJsonWithProgress } from '@switchboard/web-kit';
 
+// The service declares the same shape beside its queries (src/store/knowledge-store.ts), a module a
+// browser bundle cannot import (it reads the database). Once that presented shape moves to the
+// service's domain, this file imports it instead of saying it again.
+
 /** A knowledge base as listed. */
 export interface KnowledgeBase {
   id: string;

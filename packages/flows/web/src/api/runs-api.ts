@@ -21,6 +21,9 @@ export interface RunsPage {
   next_before: string | null;
 }
 
+// These are the answer's shapes as src/http/presenters.ts writes the domain's RunStats (snake_case,
+// `by_hour` for `byHour`): alike by design, not a copy of the domain's types.
+
 /** Figures of a set of runs (`GET …/stats`). */
 export interface RunFigures {
   runs: number;

@@ -11,39 +11,10 @@ export interface FlowsSessionExtra {
   organizations: OrgRef[];
 }
 
-/** An Input variable. */
-export interface InputVariable {
-  name: string;
-  type: 'string' | 'number' | 'integer' | 'boolean' | 'enum' | 'object' | 'array';
-  required?: boolean;
-  default?: unknown;
-  description?: string;
-  values?: unknown[];
-  minimum?: number;
-  maximum?: number;
-  min_length?: number;
-  max_length?: number;
-}
+// The definition's types are the service's own (a pure module), so the two cannot drift.
+import type { FlowDefinition } from '../../../src/domain/flow-definition.ts';
 
-/** Node types of a definition. */
-export type NodeType = 'input' | 'llm' | 'switch' | 'template' | 'output' | 'tool' | 'agent' | 'retrieval';
-
-/** One node of a saved definition. */
-export interface DefinitionNode {
-  id: string;
-  type: NodeType;
-  data: Record<string, unknown>;
-  position?: { x: number; y: number };
-}
-
-/** A flow definition exactly as the API saves and returns it. */
-export interface FlowDefinition {
-  name: string;
-  slug?: string;
-  description?: string;
-  nodes: DefinitionNode[];
-  edges: Array<{ from: string; to: string }>;
-}
+export type { FlowDefinition, InputVariable, NodeType } from '../../../src/domain/flow-definition.ts';
 
 /** A flow as listed. */
 export interface FlowSummary {

@@ -1,7 +1,7 @@
 // The side panel's fields: text that offers `{{` references, numbers that may be left empty, JSON that is
 // only applied when it parses, and name/value rows. Each is labelled for assistive technology and tests.
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { Button, Field } from '@switchboard/web-kit';
+import { Button, Field, TextAreaField } from '@switchboard/web-kit';
 import { applyCompletion, completionSpot, matchOptions, type CompletionSpot, type ReferenceOption } from './references.ts';
 
 /** A text input or text area whose `{{` opens a list of the references the node may use. */
@@ -262,22 +262,7 @@ export function JsonField({
     onChange(parsed);
   };
   if (options) return <RefField label={label} hint={hint} error={error} value={text} onChange={apply} options={options} multiline rows={rows} />;
-  return (
-    <Field label={label} hint={hint} error={error}>
-      {({ id, describedBy, invalid }) => (
-        <textarea
-          id={id}
-          className="textarea code"
-          rows={rows}
-          spellCheck={false}
-          value={text}
-          aria-describedby={describedBy}
-          aria-invalid={invalid || undefined}
-          onChange={(event) => apply(event.target.value)}
-        />
-      )}
-    </Field>
-  );
+  return <TextAreaField label={label} hint={hint} error={error} className="code" rows={rows} spellCheck={false} value={text} onChange={(event) => apply(event.target.value)} />;
 }
 
 /** Name/value rows (headers, an agent's input mapping): values offer references. */

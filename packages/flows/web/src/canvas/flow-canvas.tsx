@@ -166,6 +166,7 @@ export function FlowCanvas({ onNodeOpen, onReady }: { onNodeOpen?: (id: string) 
     <div className="canvas-frame" ref={frame}>
       {viewport ? (
         <ReactFlow<CanvasNode, Edge>
+          // Each prop is named as React Flow names it: a run of name={name} lines, not a copy of anything.
           nodes={drawn}
           edges={edges}
           nodeTypes={nodeTypes}

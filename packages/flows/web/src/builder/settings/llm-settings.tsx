@@ -1,8 +1,9 @@
 // The LLM node's settings: connection, model, prompts, sampling, memory and the tool loop.
 import { Link, useParams } from 'react-router-dom';
-import { SelectField, TextField } from '@switchboard/web-kit';
+import { TextField } from '@switchboard/web-kit';
 import { NumberField, RefField } from '../fields.tsx';
-import { str, withCurrent, type SettingsProps } from './settings-props.ts';
+import { ChoiceField } from './choice-field.tsx';
+import { str, type SettingsProps } from './settings-props.ts';
 
 /** The LLM node's settings. */
 export function LlmSettings({ node, set, references, tools, choices }: SettingsProps) {
@@ -11,18 +12,17 @@ export function LlmSettings({ node, set, references, tools, choices }: SettingsP
   const memory = data.memory as { window?: unknown } | undefined;
   return (
     <div className="stack">
-      <SelectField
+      <ChoiceField
         label="Provider"
-        value={str(data.provider)}
-        options={withCurrent(choices.providers, data.provider)}
+        field="provider"
+        data={data}
+        names={choices.providers}
         placeholder="Choose a connection"
-        onChange={(e) => set({ provider: e.target.value }, 'provider')}
-        hint={
-          choices.providers.length === 0 ? (
-            <>
-              No connections yet: add one under <Link to={`/orgs/${org}/providers`}>LLM Hub → Providers</Link>.
-            </>
-          ) : undefined
+        set={set}
+        none={
+          <>
+            No connections yet: add one under <Link to={`/orgs/${org}/providers`}>LLM Hub → Providers</Link>.
+          </>
         }
       />
       <TextField label="Model" className="code" value={str(data.model)} placeholder="gpt-4o-mini, llama3.2…" onChange={(e) => set({ model: e.target.value }, 'model')} />

@@ -2,6 +2,7 @@
 import { SelectField, TextField } from '@switchboard/web-kit';
 import { OUTPUT_FORMATS } from '../../../../src/domain/flow-definition.ts';
 import { JsonField, NumberField, PairsField, RefField } from '../fields.tsx';
+import { ChoiceField } from './choice-field.tsx';
 import { str, withCurrent, type SettingsProps } from './settings-props.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -11,14 +12,7 @@ export function RetrievalSettings({ node, set, references, choices }: SettingsPr
   const data = node.data;
   return (
     <div className="stack">
-      <SelectField
-        label="Knowledge base"
-        value={str(data.knowledge_base)}
-        options={withCurrent(choices.knowledgeBases, data.knowledge_base)}
-        placeholder="Choose a knowledge base"
-        hint={choices.knowledgeBases.length === 0 ? 'No knowledge bases yet: create one under Knowledge.' : undefined}
-        onChange={(e) => set({ knowledge_base: e.target.value }, 'knowledge_base')}
-      />
+      <ChoiceField label="Knowledge base" field="knowledge_base" data={data} names={choices.knowledgeBases} placeholder="Choose a knowledge base" set={set} none="No knowledge bases yet: create one under Knowledge." />
       <RefField label="Query" value={str(data.query)} options={references} onChange={(v) => set({ query: v }, 'query')} />
       <NumberField label="Top K" value={data.top_k} integer min={1} max={50} hint="How many chunks (1-50, default 4)" onChange={(v) => set({ top_k: v }, 'top_k')} />
     </div>
