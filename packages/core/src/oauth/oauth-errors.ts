@@ -34,10 +34,12 @@ export class OAuthError extends Error {
     readonly code: OAuthErrorCode,
     /** `error_description`: what was wrong and what to do, for the developer of the client. */
     readonly description: string,
+    /** The status when not the code's own (413 for a body over the limit). */
+    status?: number,
   ) {
     super(description);
     this.name = 'OAuthError';
-    this.status = OAUTH_ERROR_STATUS[code];
+    this.status = status ?? OAUTH_ERROR_STATUS[code];
   }
 }
 

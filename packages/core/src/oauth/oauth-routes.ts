@@ -38,8 +38,10 @@ function oauthErrorOf(error: unknown, request: FastifyRequest): OAuthError {
   }
   if (known.code === 'unavailable') return new OAuthError('temporarily_unavailable', known.message);
   if (known.code === 'forbidden') return new OAuthError('access_denied', known.message);
-  if (request.routeOptions.config?.oauthRegistration) return new OAuthError('invalid_client_metadata', known.message);
-  return new OAuthError('invalid_request', known.code === 'unsupported_media_type' ? 'The body must be application/x-www-form-urlencoded' : known.message);
+  const code = request.routeOptions.config?.oauthRegistration ? 'invalid_client_metadata' : 'invalid_request';
+  if (known.code === 'payload_too_large') return new OAuthError(code, known.message, 413);
+  if (known.code === 'unsupported_media_type') return new OAuthError(code, code === 'invalid_request' ? 'The body must be application/x-www-form-urlencoded' : 'The body must be application/json');
+  return new OAuthError(code, known.message);
 }
 
 /** A form body (application/x-www-form-urlencoded) as its parameters, each once; anything else is refused. */
@@ -94,7 +96,9 @@ export async function registerOAuthRoutes(app: App, options: OAuthRoutesOptions)
       const failure = oauthErrorOf(error, request);
       if (failure.code === 'temporarily_unavailable') reply.header('retry-after', '5');
       if (request.routeOptions.config?.oauthPage) {
-        return reply.code(failure.status).headers(pageHeaders()).send(renderErrorPage('Cannot connect', failure.description));
+        // A person reads this page: an unknown client is a bad request to them, not a failed authentication.
+        const status = failure.status === 401 ? 400 : failure.status;
+        return reply.code(status).headers(pageHeaders()).send(renderErrorPage('Cannot connect', failure.description));
       }
       return reply.code(failure.status).header('cache-control', 'no-store').send(oauthErrorBody(failure));
     });
@@ -123,6 +127,8 @@ export async function registerOAuthRoutes(app: App, options: OAuthRoutesOptions)
     });
 
     scope.post('/oauth/register', { config: { oauthRegistration: true }, schema: { tags, summary: 'Dynamic client registration (RFC 7591): public clients, PKCE' } }, async (request, reply) => {
+      // Fastify reads text/plain as a string (and this plugin forms as parameters): only JSON is client metadata.
+      if (typeof request.body === 'string' || request.body instanceof URLSearchParams) throw new OAuthError('invalid_client_metadata', 'The body must be application/json');
       const client = await server.clients.register(request.body);
       return reply.code(201).header('cache-control', 'no-store').send(client);
     });
