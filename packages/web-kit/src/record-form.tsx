@@ -31,9 +31,10 @@ export type FormLayout<V extends FormValues> = Array<FormField<V> | Array<FormFi
 
 /** A create or edit form, said as data: its fields, what is wrong before sending, and the request. */
 export interface FormSpec<V extends FormValues, R = unknown> {
-  title: string;
-  /** The submit button: **Create token**, **Save**. */
-  submitLabel: string;
+  /** The dialog's title; a create form left without one is titled by the button that opens it. */
+  title?: string;
+  /** The submit button (**Create token**, **Save**); the title unless said. */
+  submitLabel?: string;
   initial: V;
   /** The fields for the values being edited (a hint may quote a value, a field may depend on another). */
   fields(values: V): FormLayout<V>;
@@ -131,19 +132,21 @@ function OneField<V extends FormValues>({ field, values, set }: { field: FormFie
 /**
  * A create or edit dialog driven by its field list: the fields, the form's
  * error (what `check` says, or the service's message), **Cancel** and the
- * submit button. `onDone` gets the answer; the dialog stays busy until its owner closes it.
+ * submit button. `title` names a dialog whose form has no title of its own.
+ * `onDone` gets the answer; the dialog stays busy until its owner closes it.
  */
-export function FormDialog<R>({ spec, onClose, onDone }: { spec: Form<R>; onClose: () => void; onDone: (result: R, values: FormValues) => void }) {
+export function FormDialog<R>({ spec, title, onClose, onDone }: { spec: Form<R>; title?: string; onClose: () => void; onDone: (result: R, values: FormValues) => void }) {
   const form = useRecordForm(spec, onDone);
   const id = useId();
+  const named = spec.title ?? title ?? '';
   return (
     <Dialog
-      title={spec.title}
+      title={named}
       wide={spec.wide}
       onClose={onClose}
       actions={
         <Button variant="primary" type="submit" form={id} busy={form.busy}>
-          {spec.submitLabel}
+          {spec.submitLabel ?? named}
         </Button>
       }
     >
@@ -168,7 +171,7 @@ export function RecordForm<R>({ spec, className, onCancel, onDone }: { spec: For
       <div className="row end">
         <Button onClick={onCancel}>Cancel</Button>
         <Button type="submit" variant="primary" busy={form.busy}>
-          {spec.submitLabel}
+          {spec.submitLabel ?? spec.title ?? 'Save'}
         </Button>
       </div>
     </form>

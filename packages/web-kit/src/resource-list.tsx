@@ -18,7 +18,7 @@ export interface Revealed {
 
 /** The **Create …** of a list: its form, and what the new item shows once (a token in full) or where it leads. */
 export interface CreateSpec<R> {
-  /** The button that opens the form, in the header and in the empty state. */
+  /** The button that opens the form, in the header and in the empty state; the form's title unless it has one. */
   label: string;
   form: Form<R>;
   /** The secret shown this once, if the answer has one. */
@@ -42,7 +42,7 @@ export interface ListSource<T> {
 }
 
 /** What a resource list shows in a dialog. */
-type Open = { kind: 'form'; spec: Form; create?: CreateSpec<unknown> } | { kind: 'reveal'; props: Revealed } | { kind: 'dialog'; render: (close: () => void) => ReactNode };
+type Open = { kind: 'form'; spec: Form; title?: string; create?: CreateSpec<unknown> } | { kind: 'reveal'; props: Revealed } | { kind: 'dialog'; render: (close: () => void) => ReactNode };
 
 /** What every resource list says: what is listed, where its rows come from, how items are made, and what an empty list says. */
 interface ListCommon<R> {
@@ -88,7 +88,7 @@ export function ResourceList<T, R = unknown>(props: ResourceListProps<T, R>) {
 
   // The list holds the answer as unknown and hands it back only to the same spec's reveal and after.
   const createSpec = create as CreateSpec<unknown> | undefined;
-  const openCreate = createSpec ? () => setOpen({ kind: 'form', spec: createSpec.form, create: createSpec }) : undefined;
+  const openCreate = createSpec ? () => setOpen({ kind: 'form', spec: createSpec.form, title: createSpec.label, create: createSpec }) : undefined;
   const createButton = () =>
     create ? (
       <Button variant="primary" onClick={openCreate}>
@@ -129,7 +129,7 @@ export function ResourceList<T, R = unknown>(props: ResourceListProps<T, R>) {
     <>
       {props.header?.(createButton())}
       {body}
-      {open?.kind === 'form' ? <FormDialog spec={open.spec} onClose={() => setOpen(undefined)} onDone={saved} /> : null}
+      {open?.kind === 'form' ? <FormDialog spec={open.spec} title={open.title} onClose={() => setOpen(undefined)} onDone={saved} /> : null}
       {open?.kind === 'reveal' ? <RevealOnceDialog {...open.props} onClose={() => setOpen(undefined)} /> : null}
       {open?.kind === 'dialog' ? open.render(() => setOpen(undefined)) : null}
       {confirmer.dialog}

@@ -48,7 +48,6 @@ export default function FlowsPage() {
       create={{
         label: 'New flow',
         form: form({
-          title: 'New flow',
           submitLabel: 'Create',
           initial: { name: '' },
           fields: () => [{ name: 'name', label: 'Name', placeholder: 'Support bot', maxLength: 200, required: true }],

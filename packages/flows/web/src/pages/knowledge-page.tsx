@@ -47,7 +47,6 @@ export default function KnowledgePage() {
       create={{
         label: 'New knowledge base',
         form: form({
-          title: 'New knowledge base',
           submitLabel: 'Create',
           initial: { name: '', description: '' },
           fields: () => [

@@ -43,8 +43,6 @@ export default function TokensPage() {
       create={{
         label: 'Create token',
         form: form({
-          title: 'Create token',
-          submitLabel: 'Create token',
           initial: { name: '', scope: 'run' },
           fields: () => [
             { name: 'name', label: 'Name', placeholder: 'website', maxLength: 100, required: true },

@@ -41,8 +41,6 @@ export function McpTab() {
         create={{
           label: 'Create token',
           form: form({
-            title: 'Create token',
-            submitLabel: 'Create token',
             initial: { name: '' },
             fields: () => [{ name: 'name', label: 'Name', placeholder: 'claude-code-laptop', maxLength: 100, required: true }],
             check: (values) => (values.name.trim() ? undefined : 'Give the token a name, for example the agent or machine that will use it.'),
