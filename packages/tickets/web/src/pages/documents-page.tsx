@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { NavLink, useNavigate, useParams } from 'react-router-dom';
-import { ApiError, Button, EmptyState, ErrorState, FormDialog, Loading, PageHeader, RecordForm, dateTime, form, timeAgo, useConfirm, useResource, useTitle } from '@switchboard/web-kit';
+import { ApiError, Button, EmptyState, ErrorState, Loading, PageHeader, RecordForm, ResourceList, dateTime, form, timeAgo, useConfirm, useResource, useTitle } from '@switchboard/web-kit';
 import type { ProjectApi } from '../api/client.ts';
 import { DOC_TYPES, type Document, type DocumentMeta } from '../api/types.ts';
 import { MarkdownEditor } from '../markdown/markdown-editor.tsx';
@@ -18,29 +18,14 @@ export default function DocumentsPage() {
   const { slug } = useParams();
   const navigate = useNavigate();
   const list = useResource((signal) => project.api.documents(signal), [project.key]);
-  const [creating, setCreating] = useState(false);
   useLiveChanges({ changes: (events) => events.some((e) => e.kind === 'document') && list.reload(), resync: list.reload });
   useTitle(slug ? (list.data?.find((d) => d.slug === slug)?.title ?? slug) : 'Documents', `${project.key} · Switchboard Tickets`);
-
-  const docs = list.data;
   return (
-    <>
-      <PageHeader title="Documents">
-        <Button variant="primary" onClick={() => setCreating(true)}>
-          New document
-        </Button>
-      </PageHeader>
-      {list.error ? (
-        <ErrorState error={list.error} onRetry={list.reload} />
-      ) : !docs ? (
-        <Loading />
-      ) : docs.length === 0 && !slug ? (
-        <div className="card">
-          <EmptyState title="No documents yet" action={<Button variant="primary" onClick={() => setCreating(true)}>New document</Button>}>
-            Keep the project's README, CLAUDE.md, wiki pages and changelog here. Agents read them over MCP (<code className="inline-code">get_project_status</code> shows the README).
-          </EmptyState>
-        </div>
-      ) : (
+    <ResourceList
+      noun="documents"
+      source={list}
+      header={(create) => <PageHeader title="Documents">{create}</PageHeader>}
+      view={(docs) => (
         <div className="docs-layout">
           <DocumentNav docs={docs} project={project.key} />
           <div className="docs-main">
@@ -54,18 +39,22 @@ export default function DocumentsPage() {
           </div>
         </div>
       )}
-      {creating ? (
-        <FormDialog
-          spec={newDocumentForm(project.api)}
-          onClose={() => setCreating(false)}
-          onDone={(doc) => {
-            setCreating(false);
-            list.reload();
-            navigate(paths.document(project.key, doc.slug));
-          }}
-        />
-      ) : null}
-    </>
+      create={{ label: 'New document', form: newDocumentForm(project.api), after: (doc) => navigate(paths.document(project.key, doc.slug)) }}
+      // A page's own URL shows that page (or that it is not found) even when the list is empty.
+      empty={
+        slug
+          ? undefined
+          : {
+              title: 'No documents yet',
+              offerCreate: true,
+              children: (
+                <>
+                  Keep the project's README, CLAUDE.md, wiki pages and changelog here. Agents read them over MCP (<code className="inline-code">get_project_status</code> shows the README).
+                </>
+              ),
+            }
+      }
+    />
   );
 }
 
