@@ -20,14 +20,17 @@ interface FieldBase<V extends FormValues> {
 
 /** One field of a form declared by its fields: a text input (the default), a select, a text area, a checkbox, or anything `render` draws. */
 export type FormField<V extends FormValues> =
-  | (FieldBase<V> & { kind?: 'text'; type?: 'text' | 'password' | 'url' | 'email'; pattern?: string; autoComplete?: string })
+  | (FieldBase<V> & { kind?: 'text'; type?: 'text' | 'password' | 'url' | 'email' | 'tel'; pattern?: string; autoComplete?: string })
   | (FieldBase<V> & { kind: 'select'; options: Array<{ value: string; label: string }> })
   | (FieldBase<V> & { kind: 'textarea'; rows?: number })
   | (FieldBase<V> & { kind: 'checkbox' })
   | { kind: 'custom'; name: string; render(values: V, set: (change: Partial<V>) => void): ReactNode };
 
-/** The fields top to bottom; an array is a row of fields side by side; null, false and undefined are left out (a field shown only sometimes). */
-export type FormLayout<V extends FormValues> = Array<FormField<V> | Array<FormField<V>> | null | false | undefined>;
+/** A field, or nothing where a field is shown only sometimes. */
+type MaybeField<V extends FormValues> = FormField<V> | null | false | undefined;
+
+/** The fields top to bottom; an array is a row of fields side by side; null, false and undefined are left out. */
+export type FormLayout<V extends FormValues> = Array<MaybeField<V> | Array<MaybeField<V>>>;
 
 /** A create or edit form, said as data: its fields, what is wrong before sending, and the request. */
 export interface FormSpec<V extends FormValues, R = unknown> {
@@ -102,7 +105,7 @@ export function FormFields<V extends FormValues>({ layout, values, set }: { layo
       {layout.map((entry, index) => {
         if (!entry) return null;
         if (!Array.isArray(entry)) return <OneField key={entry.name} field={entry} values={values} set={set} />;
-        const shown = entry.filter(Boolean);
+        const shown = entry.filter((field): field is FormField<V> => Boolean(field));
         return (
           <div key={index} className={`grid-${shown.length}`}>
             {shown.map((field) => (
