@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { Button, EmptyState, ErrorState, Loading, PageHeader, count, dateTime, duration, timeAgo, useResource, useTitle } from '@switchboard/web-kit';
+import { Button, EmptyState, ErrorState, Loading, PageHeader, Pager, count, dateTime, duration, timeAgo, useResource, useTitle } from '@switchboard/web-kit';
 import { useOrg } from '../api/use-org.ts';
 import { RUN_STATUSES, runsApi, type RunStatus } from '../api/runs-api.ts';
 import { StatusBadge } from '../components/run-status.tsx';
@@ -147,21 +147,12 @@ export default function RunsPage() {
             </table>
           </div>
           {page.data.runs.length === 0 ? <div className="muted pager-note">No older runs.</div> : null}
-          <nav className="pager" aria-label="Pages of runs">
-            <Button
-              disabled={!before}
-              onClick={() => {
-                const previous = trail[trail.length - 1] ?? '';
-                go({ flow, status: status ?? '', before: previous }, { trail: trail.slice(0, -1) });
-              }}
-            >
-              ← Previous
-            </Button>
-            <span className="muted">{before ? (trail.length > 0 ? `Page ${trail.length + 1}` : 'Older runs') : 'Page 1'}</span>
-            <Button disabled={!page.data.next_before} onClick={() => go({ flow, status: status ?? '', before: page.data!.next_before! }, { trail: [...trail, before] })}>
-              Next →
-            </Button>
-          </nav>
+          <Pager
+            label="Pages of runs"
+            status={before ? (trail.length > 0 ? `Page ${trail.length + 1}` : 'Older runs') : 'Page 1'}
+            previous={before ? () => go({ flow, status: status ?? '', before: trail[trail.length - 1] ?? '' }, { trail: trail.slice(0, -1) }) : undefined}
+            next={page.data.next_before ? () => go({ flow, status: status ?? '', before: page.data!.next_before! }, { trail: [...trail, before] }) : undefined}
+          />
         </>
       )}
     </>
