@@ -1,8 +1,8 @@
 import { api, sendJsonWithProgress } from '@switchboard/web-kit';
 
-// The service declares the same shape beside its queries (src/store/knowledge-store.ts), a module a
-// browser bundle cannot import (it reads the database). Once that presented shape moves to the
-// service's domain, this file imports it instead of saying it again.
+// The service declares the same two shapes (KnowledgeBase, KnowledgeDocument) beside its queries
+// (src/store/knowledge-store.ts), a module a browser bundle cannot import (it reads the database).
+// Once those presented shapes move to the service's domain, this file imports them instead.
 
 /** A knowledge base as listed. */
 export interface KnowledgeBase {
