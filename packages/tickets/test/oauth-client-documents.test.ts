@@ -13,7 +13,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { useBoard } from './helpers.ts';
 import { signedInUser, webCall, type SignedIn } from './web-helpers.ts';
-import { REDIRECT_URI, consent } from './helpers/oauth-client.ts';
+import { REDIRECT_URI, consent } from '@switchboard/core/testing/oauth';
 
 /** A self-signed certificate for 127.0.0.1, made with openssl for this run. */
 function certificate(): { key: string; cert: string } {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { useBoard } from './helpers.ts';
 import { signedInUser, type SignedIn } from './web-helpers.ts';
-import { REDIRECT_URI, authorizationUrl, consent, discoverAndRegister, exchange, redirectOf, tokenRequest, type OAuthSetup } from './helpers/oauth-client.ts';
+import { REDIRECT_URI, authorizationUrl, consent, discoverAndRegister, exchange, redirectOf, tokenRequest, type OAuthSetup } from '@switchboard/core/testing/oauth';
 
 /** A clock running with real time plus an offset the tests move (codes live 60 s). */
 const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };

@@ -8,7 +8,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { restCaller, useBoard } from './helpers.ts';
 import { signedInUser, webCall, type SignedIn } from './web-helpers.ts';
-import { REDIRECT_URI, consent, refresh, signInClient, tokenRequest } from './helpers/oauth-client.ts';
+import { REDIRECT_URI, consent, refresh, signInClient, tokenRequest } from '@switchboard/core/testing/oauth';
 
 /** What Claude Code keeps for a server: the SDK's provider interface, in memory. */
 class MemoryProvider implements OAuthClientProvider {
