@@ -19,6 +19,7 @@ import {
 import { Counter } from 'prom-client';
 import type { FlowsConfig } from './config.ts';
 import { RunService } from './engine/run-service.ts';
+import { ModelCatalogue } from './engine/model-catalogue.ts';
 import { createAuthorizer, installAuth } from './http/auth.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { registerManageRoutes } from './http/manage-routes.ts';
@@ -129,7 +130,8 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   registerKnowledgeRoutes(app, { knowledge: stores.knowledge, knowledgeBases: stores.knowledgeBases, memory: stores.memory, flows: stores.flows, providers: stores.providers });
   // The dashboard (packages/flows/web, built into dist/web): page URLs answer its index.html.
   await registerWebUi(app, { dir: join(packageDirOf(import.meta.url), 'dist', 'web'), pages: FLOWS_UI_PAGES, preloads: flowsPagePreloads });
-  registerManageRoutes(app, { admin: stores.admin, flows: stores.flows, orgs: stores.orgs, runs: stores.runs, recorder, publicBaseUrl: config.publicBaseUrl });
+  const models = new ModelCatalogue((orgId, name) => stores.admin.checkProvider(orgId, name));
+  registerManageRoutes(app, { admin: stores.admin, lifecycle: stores.lifecycle, models, flows: stores.flows, orgs: stores.orgs, runs: stores.runs, recorder, publicBaseUrl: config.publicBaseUrl });
   registerSecretRoutes(app, stores.secrets);
 
   // Runs an instance left `running` when it died are marked failed by whichever instance sweeps next.

@@ -8,6 +8,7 @@ import type { ProviderCheck } from './engine/provider-check.ts';
 import type { FlowStore, FlowSummary, FlowVersion, VersionSummary } from './store/flow-store.ts';
 import type { Org } from './store/org-store.ts';
 import type { SecretStore } from './store/secret-store.ts';
+import type { DraftStore } from './store/draft-store.ts';
 import { refuseAgentCycles } from './agent-cycles.ts';
 
 /** How a save is made: by whom, with what note, from which version. */
@@ -24,6 +25,8 @@ export interface SaveRequest {
    * still the latest. Neither: the save is unconditional.
    */
   baseVersion?: number;
+  /** Whose draft the save replaces (`user:EMAIL`, `token:ID`): it is cleared once the version is saved. */
+  draftOwner?: string;
 }
 
 /** A saved flow as the API answers it. */
@@ -45,6 +48,7 @@ export class FlowAdmin {
     private readonly flows: FlowStore,
     private readonly providers: ProviderRegistry,
     private readonly secrets: SecretStore,
+    private readonly drafts: DraftStore,
   ) {}
 
   /**
@@ -69,6 +73,7 @@ export class FlowAdmin {
     await refuseAgentCycles(this.flows, org.id, definition.slug, definition);
     const meta = { author, note, baseVersion };
     const saved = existing ? { flow: await this.flows.addVersion(existing, definition, meta), created: false } : await this.flows.save(org.id, definition, meta);
+    if (request.draftOwner !== undefined) await this.drafts.delete(saved.flow.id, request.draftOwner);
     return { ...saved, definition: { ...definition, slug: saved.flow.slug }, author, note };
   }
 

@@ -10,6 +10,8 @@ import { RunStore } from './store/run-store.ts';
 import { KnowledgeStore } from './store/knowledge-store.ts';
 import { MemoryStore } from './store/memory-store.ts';
 import { KnowledgeService } from './engine/knowledge-service.ts';
+import { DraftStore } from './store/draft-store.ts';
+import { FlowLifecycle } from './flow-lifecycle.ts';
 
 /** The flows database with its stores: what the service and the CLI share. */
 export interface FlowsStores {
@@ -18,9 +20,13 @@ export interface FlowsStores {
   /** Secrets for tool requests (`{{secrets.NAME}}`), stored encrypted. */
   secrets: SecretStore;
   flows: FlowStore;
+  /** Drafts of the builder: one per flow and editor. */
+  drafts: DraftStore;
   runs: RunStore;
   providers: ProviderRegistry;
   admin: FlowAdmin;
+  /** Drafts, templates and duplicates. */
+  lifecycle: FlowLifecycle;
   /** Knowledge bases: documents in, top-k chunks out. */
   knowledge: KnowledgeService;
   knowledgeBases: KnowledgeStore;
@@ -36,6 +42,8 @@ export async function openFlowsStores(config: FlowsConfig): Promise<FlowsStores>
   const providers = new ProviderRegistry(orgs, config);
   const knowledgeBases = new KnowledgeStore(database.db);
   const secrets = new SecretStore(database.db, config.secret);
+  const drafts = new DraftStore(database.db);
+  const admin = new FlowAdmin(flows, providers, secrets, drafts);
   return {
     knowledgeBases,
     knowledge: new KnowledgeService(knowledgeBases, providers),
@@ -44,9 +52,11 @@ export async function openFlowsStores(config: FlowsConfig): Promise<FlowsStores>
     orgs,
     secrets,
     flows,
+    drafts,
     runs: new RunStore(database.db),
     providers,
-    admin: new FlowAdmin(flows, providers, secrets),
+    admin,
+    lifecycle: new FlowLifecycle({ flows, admin, drafts, providers, secrets, knowledgeBases }),
     close: () => database.close(),
   };
 }

@@ -165,9 +165,11 @@ describe.each(dialectsUnderTest())('running flows on %s', (dialect) => {
           ms: expect.any(Number),
           output: { text: 'Echo: record me', finish_reason: 'stop' },
           usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
+          model_calls: [{ messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'record me' }] }],
         },
         { node: 'output', type: 'output', status: 'succeeded', started_at: expect.any(String), ms: expect.any(Number) },
       ],
+      deleted_flow: null,
     });
 
     const list = (await (await h.get('/api/llm/acme/runs?flow=raw-flow')).json()) as { runs: Array<{ id: string; flow: string }> };

@@ -56,7 +56,7 @@ export function toFinishReason(reason: string | undefined): string {
 }
 
 /** The request's messages in order: system, the conversation, the prompt. */
-function messagesOf(request: ChatRequest): Array<{ role: 'system' | 'user' | 'assistant'; content: string }> {
+export function messagesOf(request: ChatRequest): Array<{ role: 'system' | 'user' | 'assistant'; content: string }> {
   const messages: Array<{ role: 'system' | 'user' | 'assistant'; content: string }> = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });
   messages.push(...request.conversation);

@@ -1,6 +1,8 @@
 import { AppError } from '@switchboard/core';
 import type { CompiledFlow } from '../domain/compiled-flow.ts';
-import type { NodeType } from '../domain/flow-definition.ts';
+import type { FlowNode, NodeType } from '../domain/flow-definition.ts';
+import type { ModelCallRecord } from '../domain/sent-messages.ts';
+import { SecretMask } from './tool-secrets.ts';
 import type { Scope } from '../domain/references.ts';
 import { stringify } from '../domain/references.ts';
 import type { TraceEntry } from '../store/run-store.ts';
@@ -102,6 +104,24 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
   const results = new Map<string, NodeResult>();
   const trace = new Map<string, TraceEntry>();
   const usage = usageOf();
+  // What each node's model calls were sent, and the secret values this run revealed to tools: masked in the trace.
+  const sent = new Map<string, ModelCallRecord[]>();
+  const revealed = new Set<string>();
+  const services: RunServices = {
+    ...request.services,
+    revealSecrets: async (names) => {
+      const values = await request.services.revealSecrets(names);
+      for (const value of values.values()) revealed.add(value);
+      return values;
+    },
+  };
+  const withModelCalls = (entry: TraceEntry, node: FlowNode): TraceEntry => {
+    const calls = sent.get(node.id);
+    if (!calls) return entry;
+    const key = typeof node.data.provider === 'string' ? request.providers.secretOf(node.data.provider) : null;
+    const mask = new SecretMask(key ? [...revealed, key] : revealed);
+    return { ...entry, model_calls: mask.value(calls) };
+  };
   // One failing node cancels its concurrent siblings, as does the caller's signal.
   const internal = new AbortController();
   const onOuterAbort = () => internal.abort(request.signal.reason);
@@ -171,7 +191,12 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
           if (!finished) request.emit(event);
         },
         providerRetries: request.providerRetries,
-        services: request.services,
+        services,
+        recordModelCall: (messages) => {
+          const calls = sent.get(id) ?? [];
+          calls.push({ messages });
+          sent.set(id, calls);
+        },
       })
         .then((result) => {
           if (finished) return;
@@ -185,7 +210,7 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
           if (node.type !== 'output') entry.output = node.type === 'llm' ? { text: result.text, finish_reason: result.finishReason } : result.output;
           if (result.usage) entry.usage = result.usage;
           if (result.toolCalls) entry.tool_calls = result.toolCalls;
-          trace.set(id, entry);
+          trace.set(id, withModelCalls(entry, node));
           // Replies that did not stream token by token (template, or a non-llm source) leave as one fragment.
           if (streamReply && !result.streamed) {
             const text = result.text ?? stringify(result.output);
@@ -200,7 +225,7 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
           const error = internalError(thrown, internal.signal);
           state.set(id, 'failed');
           const ms = Math.round((performance.now() - began) * 100) / 100;
-          trace.set(id, { node: id, type: node.type, status: 'failed', started_at: startedAt.toISOString(), ms, error: presentTraceError(error) });
+          trace.set(id, withModelCalls({ node: id, type: node.type, status: 'failed', started_at: startedAt.toISOString(), ms, error: presentTraceError(error) }, node));
           fail(error);
         });
     };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '@switchboard/core';
 import { bm25, cosine, reciprocalRankFusion, tokenize, type Scored } from '../domain/bm25.ts';
 import { chunkText } from '../domain/chunking.ts';
@@ -13,6 +14,17 @@ export interface DocumentFile {
   data: Uint8Array;
   /** MIME type when known; else guessed from the name and content. */
   contentType?: string;
+}
+
+/** One file of an upload as the answer lists it. */
+export interface AddedDocument {
+  id: string;
+  source: string;
+  chunks: number;
+  /** True when it replaced the document of the same name. */
+  replaced: boolean;
+  /** True when a document of that name had the same content: nothing changed. */
+  unchanged: boolean;
 }
 
 /** One retrieved chunk. */
@@ -48,12 +60,23 @@ export class KnowledgeService {
     private readonly providers: ProviderRegistry,
   ) {}
 
-  /** Extracts, chunks, embeds and stores files; returns the counts the CLI prints. */
-  async addDocuments(org: KnowledgeOrg, kbName: string, files: DocumentFile[]): Promise<{ knowledge_base: string; documents: number; chunks: number; added: Array<{ id: string; source: string; chunks: number }> }> {
+  /**
+   * Extracts, chunks, embeds and stores files; returns the counts the CLI
+   * prints. A file named as a document of the base replaces it (`replaced`),
+   * unless its content is the same (`unchanged`: nothing is done).
+   */
+  async addDocuments(org: KnowledgeOrg, kbName: string, files: DocumentFile[]): Promise<{ knowledge_base: string; documents: number; chunks: number; added: AddedDocument[] }> {
     const kb = await this.store.require(org.id, kbName);
     if (files.length === 0) throw new AppError('invalid_request', 'No document given');
-    const prepared: Array<{ file: DocumentFile; kind: string; text: string; pieces: string[] }> = [];
+    const prepared: Array<{ file: DocumentFile; kind: string; text: string; pieces: string[]; hash: string }> = [];
+    const added: AddedDocument[] = [];
     for (const file of files) {
+      const hash = createHash('sha256').update(file.data).digest('hex');
+      const existing = await this.store.documentBySource(kb.id, file.name);
+      if (existing && existing.contentHash === hash) {
+        added.push({ id: existing.id, source: existing.source, chunks: existing.chunks, replaced: false, unchanged: true });
+        continue;
+      }
       const kind = kindOf(file);
       let text: string;
       if (kind === 'pdf') {
@@ -65,22 +88,22 @@ export class KnowledgeService {
       } else text = Buffer.from(file.data).toString('utf8');
       const pieces = chunkText(text);
       if (pieces.length === 0) throw new AppError('invalid_request', `"${file.name}" has no text`);
-      prepared.push({ file, kind, text, pieces });
+      prepared.push({ file, kind, text, pieces, hash });
     }
-    const added: Array<{ id: string; source: string; chunks: number }> = [];
-    let chunkCount = 0;
-    for (const { file, kind, text, pieces } of prepared) {
-      const embeddings = kb.embedding ? await this.embedAll(org, kb, pieces) : null;
+    for (const { file, kind, text, pieces, hash } of prepared) {
+      const embeddings = kb.embedding ? await this.embedTexts(org, kb.embedding, pieces) : null;
       const contentType = kind === 'pdf' ? 'application/pdf' : kind === 'markdown' ? 'text/markdown' : 'text/plain';
       const doc = await this.store.addDocument(
         kb,
-        { source: file.name, contentType, chars: text.length },
+        { source: file.name, contentType, chars: text.length, contentHash: hash },
         pieces.map((piece, i) => ({ text: piece, tokens: tokenize(piece), embedding: embeddings?.[i] ?? null })),
       );
-      added.push({ id: doc.id, source: doc.source, chunks: doc.chunks });
-      chunkCount += doc.chunks;
+      added.push({ id: doc.id, source: doc.source, chunks: doc.chunks, replaced: doc.replaced, unchanged: false });
     }
-    return { knowledge_base: kb.name, documents: added.length, chunks: chunkCount, added };
+    // In the order given; unchanged files were answered first.
+    const order = new Map(files.map((f, i) => [f.name, i]));
+    added.sort((a, b) => order.get(a.source)! - order.get(b.source)!);
+    return { knowledge_base: kb.name, documents: added.length, chunks: added.reduce((sum, d) => sum + d.chunks, 0), added };
   }
 
   /** The `topK` best chunks of a knowledge base for a query, best first. */
@@ -103,16 +126,17 @@ export class KnowledgeService {
     return ranking.slice(0, topK).map(({ index, score }) => present(chunks[index], score));
   }
 
-  private async embedAll(org: KnowledgeOrg, kb: KnowledgeBaseRef, values: string[]): Promise<number[][]> {
+  /** Vectors of `values` from an embedding model of the organization (a provider error names the provider, never its key). */
+  async embedTexts(org: KnowledgeOrg, embedding: { provider: string; model: string }, values: string[]): Promise<number[][]> {
     const providers = await this.providers.forOrg(org.id, org.providersVersion);
-    const model = providers.embeddingModel(kb.embedding!.provider, kb.embedding!.model);
+    const model = providers.embeddingModel(embedding.provider, embedding.model);
     const controller = new AbortController();
     try {
       const { embedMany } = await import('ai');
       const { embeddings } = await embedMany({ model, values, maxRetries: 0 });
       return embeddings;
     } catch (error) {
-      throw providerError(error, controller.signal, [providers.secretOf(kb.embedding!.provider)]);
+      throw providerError(error, controller.signal, [providers.secretOf(embedding.provider)]);
     }
   }
 

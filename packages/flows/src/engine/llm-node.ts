@@ -1,7 +1,8 @@
 import type { LlmNodeData } from '../domain/flow-definition.ts';
 import { usageOf } from '../domain/usage.ts';
 import type { NodeContext, NodeResult } from './node-handler.ts';
-import type { ChatRequest } from './chat-models.ts';
+import { messagesOf, type ChatRequest } from './chat-models.ts';
+import { sentMessages } from '../domain/sent-messages.ts';
 import { promptText, systemText } from './llm-prompt.ts';
 import { isRetryable, providerError } from './run-errors.ts';
 import { needsToolLoop, runToolLoop } from './tool-loop.ts';
@@ -35,6 +36,7 @@ export async function runLlmNode(context: NodeContext): Promise<NodeResult> {
     maxTokens: data.max_tokens,
     signal: context.signal,
   };
+  context.recordModelCall(sentMessages('', messagesOf(request)));
   try {
     if (!context.streamReply) {
       const { text, usage, finishReason } = await withRetries(context.providerRetries, context.signal, () => model.generate(request));

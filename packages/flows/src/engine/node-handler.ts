@@ -6,6 +6,7 @@ import type { OrgProviders } from './provider-registry.ts';
 import type { RunServices } from './run-services.ts';
 
 import type { ConversationMessage } from '../domain/run-request.ts';
+import type { SentMessage } from '../domain/sent-messages.ts';
 
 export type { ConversationMessage };
 
@@ -33,6 +34,8 @@ export interface NodeContext {
   providerRetries: number;
   /** Knowledge, memory, tools and sub-flows. */
   services: RunServices;
+  /** Notes what one model call of this node is about to be sent (the trace shows it, secrets masked). */
+  recordModelCall(messages: SentMessage[]): void;
 }
 
 /** What a node produced. */

@@ -7,6 +7,7 @@ import { promptText, systemText } from './llm-prompt.ts';
 import { providerError } from './run-errors.ts';
 import type { ToolSet } from './flow-tool.ts';
 import { buildTools } from './tool-nodes.ts';
+import { sentMessages } from '../domain/sent-messages.ts';
 
 const DEFAULT_MAX_STEPS = 5;
 
@@ -80,6 +81,11 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
       messages,
       tools: toolSet.tools.length > 0 ? tools : undefined,
       stopWhen: stepCountIs(data.max_steps ?? DEFAULT_MAX_STEPS),
+      // Called before each model call with what it sends: the trace shows it.
+      prepareStep: ({ messages: sending }) => {
+        context.recordModelCall(sentMessages(system, sending));
+        return undefined;
+      },
       temperature: data.temperature,
       maxOutputTokens: data.max_tokens,
       abortSignal: context.signal,

@@ -9,15 +9,22 @@ import type { RunRecorder, RunStore } from '../store/run-store.ts';
 import { ifMatchVersion } from '../domain/save-request.ts';
 import { parseRunsBefore } from '../domain/run-cursor.ts';
 import { presentFlow, presentFlowListItem, presentRun, presentToken } from './presenters.ts';
-import { bearer, definitionBody, flowParams, orgParams, providerBody, providerParams, runParams, runsQuery, tokenBody, tokenParams } from './schema.ts';
+import { bearer, definitionBody, flowParams, modelsQuery, orgParams, providerBody, providerParams, runParams, runsQuery, tokenBody, tokenParams } from './schema.ts';
 import { registerVersionRoutes } from './version-routes.ts';
 import { registerStatsRoutes } from './stats-routes.ts';
+import { editorOf, registerLifecycleRoutes } from './lifecycle-routes.ts';
+import { isTemplateRequest } from '../domain/template-bindings.ts';
+import type { FlowLifecycle } from '../flow-lifecycle.ts';
+import type { ModelCatalogue } from '../engine/model-catalogue.ts';
 
 const DAY_MS = 86_400_000;
 
 /** Dependencies of the management API. */
 export interface ManageDeps {
   admin: FlowAdmin;
+  lifecycle: FlowLifecycle;
+  /** Providers' model lists, cached. */
+  models: ModelCatalogue;
   flows: FlowStore;
   orgs: OrgStore;
   runs: RunStore;
@@ -45,8 +52,10 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
       config: { scope: 'manage' },
       schema: {
         tags: flowTags,
-        summary: 'Save a flow (creates, or updates the flow its slug names)',
-        description: 'With "base_version" (or If-Match: "N"), refused with 409 version_conflict unless N is still the latest version.',
+        summary: 'Save a flow (creates, or updates the flow its slug names), or create one from a template',
+        description:
+          'With "base_version" (or If-Match: "N"), refused with 409 version_conflict unless N is still the latest version. ' +
+          'A body {"name"?, "template": ID, "bindings": {...}} (no "nodes") creates version 1 from a template of GET …/templates; 422 invalid_bindings lists every problem. Saving clears your draft.',
         params: orgParams,
         body: definitionBody,
         security: bearer,
@@ -54,10 +63,10 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
     },
     async (request, reply) => {
       const principal = request.principal!;
-      const saved = await admin.save({ id: principal.orgId, providersVersion: principal.providersVersion }, request.body, {
-        author: principal.actor,
-        baseVersion: ifMatchVersion(request.headers['if-match']),
-      });
+      const editor = editorOf(principal);
+      const saved = isTemplateRequest(request.body)
+        ? await deps.lifecycle.fromTemplate(editor, request.body)
+        : await admin.save(editor.org, request.body, { author: principal.actor, baseVersion: ifMatchVersion(request.headers['if-match']), draftOwner: editor.owner });
       reply.status(saved.created ? 201 : 200).header('etag', `"${saved.flow.version}"`);
       return presentFlow(saved.flow, saved);
     },
@@ -89,6 +98,7 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
         slug: request.params.slug,
         author: principal.actor,
         baseVersion: ifMatchVersion(request.headers['if-match']),
+        draftOwner: editorOf(principal).owner,
       });
       reply.header('etag', `"${saved.flow.version}"`);
       return presentFlow(saved.flow, saved);
@@ -96,9 +106,12 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
   );
 
   registerVersionRoutes(app, { admin });
+  registerLifecycleRoutes(app, { lifecycle: deps.lifecycle });
 
-  app.delete('/api/llm/:org_code/flows/:slug', { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'Delete a flow', params: flowParams, security: bearer } }, async (request) => {
+  app.delete('/api/llm/:org_code/flows/:slug', { config: { scope: 'manage' }, schema: { tags: flowTags, summary: "Delete a flow (its runs stay readable, marked with the flow's name)", params: flowParams, security: bearer } }, async (request) => {
     const principal = request.principal!;
+    // This instance's runs of the flow still being written are marked too.
+    await deps.recorder.flush();
     await flows.delete(principal.orgId, request.params.slug);
     return { deleted: true };
   });
@@ -196,6 +209,26 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
     await orgs.deleteProvider(principal.orgId, request.params.name);
     return { deleted: true };
   });
+
+  app.get(
+    '/api/llm/:org_code/providers/:name/models',
+    {
+      config: { scope: 'manage' },
+      schema: {
+        tags: ['providers'],
+        summary: "A connection's models, for the Model field of llm nodes",
+        description: 'Answers {"models": [{"id"}], "fetched_at"}, asked of the provider at most once per 10 minutes (?refresh=true asks again); a provider error is 502 with its message (never the key).',
+        params: providerParams,
+        querystring: modelsQuery,
+        security: bearer,
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      const list = await deps.models.list({ id: principal.orgId, providersVersion: principal.providersVersion }, request.params.name, request.query.refresh === 'true');
+      return { models: list.models, fetched_at: list.fetchedAt };
+    },
+  );
 
   app.post(
     '/api/llm/:org_code/providers/:name/test',

@@ -83,6 +83,7 @@ export function presentRun(run: RunRecord) {
     started_at: run.startedAt,
     finished_at: run.finishedAt,
     trace: run.trace,
+    deleted_flow: run.deletedFlowName ? { name: run.deletedFlowName } : null,
   };
 }
 

@@ -74,6 +74,9 @@ export const providerBody = z.object({
   api_key: z.string().nullable().optional().describe('omitted on an update: the stored key is kept; null or "" removes it'),
 });
 
+/** Query of a provider's model list. */
+export const modelsQuery = z.object({ refresh: z.enum(['true', 'false']).optional().describe('true: ask the provider again instead of using the 10-minute cache') });
+
 /** Path of one secret. */
 export const secretParams = z.object({ org_code: z.string(), name: z.string().describe('1-64 letters, digits and "_", not starting with a digit') });
 

@@ -2,6 +2,7 @@ import type { App } from '@switchboard/core';
 import type { FlowAdmin } from '../flow-admin.ts';
 import { baseVersionOf, ifMatchVersion } from '../domain/save-request.ts';
 import { presentFlow, presentVersion, presentVersionSummary } from './presenters.ts';
+import { editorOf } from './lifecycle-routes.ts';
 import { bearer, flowParams, restoreBody, versionParams } from './schema.ts';
 
 /** Dependencies of the version routes. */
@@ -42,6 +43,7 @@ export function registerVersionRoutes(app: App, deps: VersionDeps): void {
       const note = request.body?.note;
       const saved = await deps.admin.restore({ id: principal.orgId, providersVersion: principal.providersVersion }, request.params.slug, request.params.version, {
         author: principal.actor,
+        draftOwner: editorOf(principal).owner,
         note: note === '' ? undefined : note,
         baseVersion: baseVersionOf(request.body?.base_version, ifMatchVersion(request.headers['if-match'])),
       });

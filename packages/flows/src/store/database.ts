@@ -3,11 +3,21 @@ import { join } from 'node:path';
 import { sql, type Generated } from 'kysely';
 import type { FlowsConfig } from '../config.ts';
 import { agentTablesMigration, type AgentTables } from './agent-tables.ts';
+import {
+  deletedFlowRunsMigration,
+  draftsMigration,
+  knowledgeUpkeepMigration,
+  type DocumentUpkeepColumns,
+  type EmbeddingJobColumns,
+  type RunUpkeepColumns,
+  type UpkeepTables,
+} from './upkeep-tables.ts';
 
 /** Tables of the flows service. Timestamps are ISO-8601 text, JSON is text. */
 export interface FlowsDatabase {
-  knowledge_bases: AgentTables['knowledge_bases'];
-  kb_documents: AgentTables['kb_documents'];
+  knowledge_bases: AgentTables['knowledge_bases'] & EmbeddingJobColumns;
+  kb_documents: AgentTables['kb_documents'] & DocumentUpkeepColumns;
+  flow_drafts: UpkeepTables['flow_drafts'];
   kb_chunks: AgentTables['kb_chunks'];
   memory_messages: AgentTables['memory_messages'];
   orgs: { id: Generated<number>; code: string; name: string; providers_version: number; created_at: string };
@@ -36,7 +46,7 @@ export interface FlowsDatabase {
     /** The saver's note, at most 500 characters. */
     note: string | null;
   };
-  runs: {
+  runs: RunUpkeepColumns & {
     id: string;
     org_id: number;
     flow: string;
@@ -154,6 +164,10 @@ const migrations: Record<string, VersionedMigration> = {
       await db.schema.createIndex('runs_running_started').on('runs').column('started_at').where(sql.ref('status'), '=', 'running').execute();
     },
   },
+  // 0010-0019: a flow's life and knowledge upkeep (issue 22).
+  '0010_flow_drafts': draftsMigration,
+  '0011_runs_deleted_flow': deletedFlowRunsMigration,
+  '0012_knowledge_upkeep': knowledgeUpkeepMigration,
 };
 
 /** Opens (and migrates) the flows database: `flows` schema on PostgreSQL, DATA_DIR/flows.db on SQLite. */

@@ -174,10 +174,16 @@ export class FlowStore {
     return rows.map(presentSummary);
   }
 
-  /** Deletes a flow and its versions (its runs stay, naming the slug). */
+  /**
+   * Deletes a flow with its versions and drafts. Its runs stay readable,
+   * marked with the flow's name (a later flow may take the slug again: its
+   * runs are not marked).
+   */
   async delete(orgId: number, slug: string): Promise<void> {
     const flow = await this.require(orgId, slug);
     await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('runs').set({ deleted_flow_name: flow.name }).where('org_id', '=', orgId).where('flow', '=', flow.slug).where('deleted_flow_name', 'is', null).execute();
+      await trx.deleteFrom('flow_drafts').where('flow_id', '=', flow.id).execute();
       await trx.deleteFrom('flow_versions').where('flow_id', '=', flow.id).execute();
       await trx.deleteFrom('flows').where('id', '=', flow.id).execute();
     });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError, isoNow } from '@switchboard/core';
 import type { Kysely } from 'kysely';
 import type { FlowsDatabase } from './database.ts';
+import { FlowsError } from '../domain/errors.ts';
 
 const KB_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$/;
 const newId = (prefix: string) => `${prefix}_${randomBytes(9).toString('base64url')}`;
@@ -22,6 +23,8 @@ export interface KnowledgeBase {
   name: string;
   description: string | null;
   embedding: { provider: string; model: string } | null;
+  /** Progress of embedding every chunk again after a change of model; null when there is nothing to do. */
+  reembedding: { status: 'running' | 'failed'; done: number; total: number; error: string | null } | null;
   documents: number;
   chunks: number;
   created_at: string;
@@ -39,6 +42,20 @@ export interface KnowledgeDocument {
   chars: number;
   chunks: number;
   created_at: string;
+}
+
+/** One chunk of a document as its page lists it. */
+export interface DocumentChunk {
+  /** Its place in the document, from 0. */
+  index: number;
+  text: string;
+  /** True when it carries a vector of the knowledge base's embedding model. */
+  embedded: boolean;
+}
+
+/** 404 for a document id a knowledge base does not have. */
+export function documentNotFound(kbName: string, documentId: string): FlowsError {
+  return new FlowsError('not_found', `Knowledge base "${kbName}" has no document "${documentId}"`, 'document_not_found', { param: 'document_id' });
 }
 
 /** A stored chunk, as retrieval reads it. */
@@ -101,6 +118,12 @@ export class KnowledgeStore {
     return row && { id: row.id, name: row.name, embedding: embeddingOf(row) };
   }
 
+  /** The names of the organization's knowledge bases. */
+  async names(orgId: number): Promise<Set<string>> {
+    const rows = await this.db.selectFrom('knowledge_bases').select('name').where('org_id', '=', orgId).execute();
+    return new Set(rows.map((r) => r.name));
+  }
+
   /** The knowledge base with this name, or 404. */
   async require(orgId: number, name: string): Promise<KnowledgeBase> {
     const kb = await this.find(orgId, name);
@@ -140,11 +163,36 @@ export class KnowledgeStore {
     });
   }
 
-  /** Stores one document with its chunks. */
-  async addDocument(kb: KnowledgeBase, document: { source: string; contentType: string; chars: number }, chunks: NewChunk[], now = new Date()): Promise<KnowledgeDocument> {
+  /**
+   * Stores one document with its chunks, replacing every document of the same
+   * name (source) in the knowledge base, chunks and all; says whether it replaced one.
+   */
+  async addDocument(
+    kb: KnowledgeBaseRef,
+    document: { source: string; contentType: string; chars: number; contentHash?: string },
+    chunks: NewChunk[],
+    now = new Date(),
+  ): Promise<KnowledgeDocument & { replaced: boolean }> {
     const stamp = isoNow(now);
-    const row = { id: newDocumentId(now), kb_id: kb.id, source: document.source, content_type: document.contentType, chars: document.chars, chunks: chunks.length, created_at: stamp };
+    const row = {
+      id: newDocumentId(now),
+      kb_id: kb.id,
+      source: document.source,
+      content_type: document.contentType,
+      chars: document.chars,
+      chunks: chunks.length,
+      created_at: stamp,
+      content_hash: document.contentHash ?? null,
+    };
+    let replaced = false;
     await this.db.transaction().execute(async (trx) => {
+      const old = await trx.selectFrom('kb_documents').select('id').where('kb_id', '=', kb.id).where('source', '=', document.source).execute();
+      if (old.length > 0) {
+        replaced = true;
+        const ids = old.map((d) => d.id);
+        await trx.deleteFrom('kb_chunks').where('document_id', 'in', ids).execute();
+        await trx.deleteFrom('kb_documents').where('id', 'in', ids).execute();
+      }
       await trx.insertInto('kb_documents').values(row).execute();
       // Batches keep each statement under the parameter limits of both engines.
       for (let i = 0; i < chunks.length; i += 100) {
@@ -166,8 +214,51 @@ export class KnowledgeStore {
       }
       await trx.updateTable('knowledge_bases').set({ updated_at: stamp }).where('id', '=', kb.id).execute();
     });
-    const { kb_id: _kb, ...presented } = row;
-    return presented;
+    const { kb_id: _kb, content_hash: _hash, ...presented } = row;
+    return { ...presented, replaced };
+  }
+
+  /** The document of this name in a knowledge base, with its content hash, if any. */
+  async documentBySource(kbId: string, source: string): Promise<(KnowledgeDocument & { contentHash: string | null }) | undefined> {
+    const row = await this.db
+      .selectFrom('kb_documents')
+      .select(['id', 'source', 'content_type', 'chars', 'chunks', 'created_at', 'content_hash'])
+      .where('kb_id', '=', kbId)
+      .where('source', '=', source)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { content_hash: contentHash, ...document } = row;
+    return { ...document, contentHash: contentHash ?? null };
+  }
+
+  /** Deletes one document of a knowledge base with its chunks; 404 document_not_found when the base has no such document. */
+  async deleteDocument(kb: KnowledgeBaseRef, documentId: string, now = new Date()): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const deleted = await trx.deleteFrom('kb_documents').where('kb_id', '=', kb.id).where('id', '=', documentId).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) throw documentNotFound(kb.name, documentId);
+      await trx.deleteFrom('kb_chunks').where('document_id', '=', documentId).execute();
+      await trx.updateTable('knowledge_bases').set({ updated_at: isoNow(now) }).where('id', '=', kb.id).execute();
+    });
+  }
+
+  /** A page of one document's chunks in order, as retrieval sees them, with how many it has; 404 for an unknown document. */
+  async documentChunks(kb: KnowledgeBaseRef, documentId: string, page: { offset: number; limit: number }): Promise<{ document: KnowledgeDocument; chunks: DocumentChunk[] }> {
+    const document = await this.db
+      .selectFrom('kb_documents')
+      .select(['id', 'source', 'content_type', 'chars', 'chunks', 'created_at'])
+      .where('kb_id', '=', kb.id)
+      .where('id', '=', documentId)
+      .executeTakeFirst();
+    if (!document) throw documentNotFound(kb.name, documentId);
+    const rows = await this.db
+      .selectFrom('kb_chunks')
+      .select(['ordinal', 'text', 'embedding'])
+      .where('document_id', '=', documentId)
+      .orderBy('ordinal')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute();
+    return { document, chunks: rows.map((r) => ({ index: r.ordinal, text: r.text, embedded: r.embedding !== null })) };
   }
 
   /** The documents of a knowledge base, oldest first. */
@@ -189,6 +280,10 @@ function presentKnowledgeBase(row: FlowsDatabase['knowledge_bases'], counts: { d
     name: row.name,
     description: row.description,
     embedding: embeddingOf(row),
+    reembedding:
+      row.embedding_status === 'running' || row.embedding_status === 'failed'
+        ? { status: row.embedding_status, done: row.embedding_done ?? 0, total: row.embedding_total ?? 0, error: row.embedding_error ?? null }
+        : null,
     documents: counts.documents,
     chunks: counts.chunks,
     created_at: row.created_at,

@@ -4,6 +4,7 @@ import type { FlowsDatabase } from './database.ts';
 import { runCursor, type RunsBefore } from '../domain/run-cursor.ts';
 import type { RunStatsRow } from '../domain/run-stats.ts';
 import type { Usage } from '../domain/usage.ts';
+import type { ModelCallRecord } from '../domain/sent-messages.ts';
 
 /** One node's entry in a run's trace. */
 export interface TraceEntry {
@@ -15,6 +16,8 @@ export interface TraceEntry {
   output?: unknown;
   usage?: Usage;
   tool_calls?: unknown[];
+  /** What each model call of an llm node was sent, secrets masked. */
+  model_calls?: ModelCallRecord[];
   error?: { message: string; type: string; code: string };
 }
 
@@ -39,6 +42,8 @@ export interface RunRecord {
   startedAt: string;
   finishedAt: string | null;
   trace: TraceEntry[];
+  /** The name of the run's flow once that flow was deleted; null while it exists. */
+  deletedFlowName?: string | null;
 }
 
 /** A run record as stored: its JSON fields serialized. */
@@ -190,6 +195,7 @@ function fromRow(row: RunRow): RunRecord {
     startedAt: row.started_at,
     finishedAt: row.finished_at,
     trace: JSON.parse(row.trace),
+    deletedFlowName: row.deleted_flow_name ?? null,
   };
 }
 
