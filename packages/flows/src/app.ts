@@ -21,6 +21,7 @@ import type { FlowsConfig } from './config.ts';
 import { RunService } from './engine/run-service.ts';
 import { ModelCatalogue } from './engine/model-catalogue.ts';
 import { createAuthorizer, installAuth } from './http/auth.ts';
+import { registerFlowsOAuth } from './http/oauth-resource.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { registerManageRoutes } from './http/manage-routes.ts';
 import { registerRunRoutes } from './http/run-routes.ts';
@@ -30,6 +31,7 @@ import { openFlowsStores } from './stores.ts';
 import type { OrgStore } from './store/org-store.ts';
 import { RunRecorder } from './store/run-store.ts';
 import { AbandonedRunSweeper } from './worker/abandoned-runs.ts';
+import { Reembedder } from './worker/reembedding.ts';
 
 /** URL patterns of the dashboard's pages (design/web.md, "Flows UI"). */
 export const FLOWS_UI_PAGES = ['/', '/login', '/orgs/*', '/flows/*'];
@@ -104,9 +106,11 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   );
   installErrorHandling(app);
   registerRateLimitMetrics(app.metrics, limiter);
-  const describe = organizationsOf(stores.orgs, new MembershipStore(platform.db));
+  const memberships = new MembershipStore(platform.db);
+  const describe = organizationsOf(stores.orgs, memberships);
   const web = await registerSessionRoutes(app, { platform, publicBaseUrl: config.publicBaseUrl, now: options.now, describe });
-  installAuth(app, createAuthorizer({ orgs: stores.orgs, limiter, rate: config.rateLimit, logger, web }));
+  const oauth = await registerFlowsOAuth(app, { platform, web, orgs: stores.orgs, memberships, publicBaseUrl: config.publicBaseUrl, allowedHosts: config.oauthAllowedHosts, now: options.now });
+  installAuth(app, createAuthorizer({ orgs: stores.orgs, limiter, rate: config.rateLimit, logger, web, oauth }));
 
   const runCounter = new Counter({ name: 'flows_runs_total', help: 'Flow runs by outcome', labelNames: ['status'], registers: [app.metrics] });
   const tokenCounter = new Counter({ name: 'flows_tokens_total', help: 'Model tokens used by flow runs', labelNames: ['kind'], registers: [app.metrics] });
@@ -127,7 +131,16 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   // Runs still going when a stop's grace period ends are aborted: each ends with an error event and is recorded failed.
   app.shutdown.onGraceEnd(() => runs.abortAll());
   registerRunRoutes(app, { runs });
-  registerKnowledgeRoutes(app, { knowledge: stores.knowledge, knowledgeBases: stores.knowledgeBases, memory: stores.memory, flows: stores.flows, providers: stores.providers });
+  const reembedder = new Reembedder(stores.embeddingJobs, stores.knowledge, logger);
+  registerKnowledgeRoutes(app, {
+    knowledge: stores.knowledge,
+    knowledgeBases: stores.knowledgeBases,
+    memory: stores.memory,
+    flows: stores.flows,
+    providers: stores.providers,
+    jobs: stores.embeddingJobs,
+    reembedder,
+  });
   // The dashboard (packages/flows/web, built into dist/web): page URLs answer its index.html.
   await registerWebUi(app, { dir: join(packageDirOf(import.meta.url), 'dist', 'web'), pages: FLOWS_UI_PAGES, preloads: flowsPagePreloads });
   const models = new ModelCatalogue((orgId, name) => stores.admin.checkProvider(orgId, name));
@@ -136,9 +149,14 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
 
   // Runs an instance left `running` when it died are marked failed by whichever instance sweeps next.
   const sweeper = new AbandonedRunSweeper(stores.runs, { runTimeoutMs: config.runTimeoutMs, sweepMs: config.runSweepMs, logger });
-  app.addHook('onReady', async () => sweeper.start());
+  app.addHook('onReady', async () => {
+    sweeper.start();
+    // Knowledge bases a stopped instance was embedding again.
+    reembedder.resumeStale();
+  });
   app.addHook('onClose', async () => {
     await sweeper.stop();
+    await reembedder.stop();
     await recorder.flush();
     await limiter.close();
     await platform.close();

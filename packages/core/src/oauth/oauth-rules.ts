@@ -176,7 +176,7 @@ export function matchResource(resource: string | undefined, base: string, endpoi
   const url = parseUrl(resource);
   if (!url || resource.includes('#') || url.search !== '') return `resource "${shorten(resource)}" must be an absolute URL without query or fragment`;
   const matched = url.origin === new URL(base).origin ? matchEndpointPath(endpoints, url.pathname) : undefined;
-  if (!matched) return `resource "${shorten(resource)}" is not an MCP endpoint of this server (${endpoints.map((e) => `${base}${e.path}`).join(', ')})`;
+  if (!matched) return `resource "${shorten(resource)}" is not an MCP endpoint of this server (${endpoints.map((e) => `${base}${e.path.replace(SCOPE_KEY, '…')}`).join(', ')})`;
   return matched;
 }
 

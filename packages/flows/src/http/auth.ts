@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, isSafeMethod, type App, type Rate, type RateLimiter, type Logger, type SessionUser, type WebSessions } from '@switchboard/core';
+import { AppError, OAUTH_PREFIX, isSafeMethod, type App, type AuthorizationServer, type Rate, type RateLimiter, type Logger, type SessionUser, type WebSessions } from '@switchboard/core';
 import { FlowsError } from '../domain/errors.ts';
 import type { OrgStore, Principal, TokenScope } from '../store/org-store.ts';
 
@@ -14,6 +14,8 @@ export interface AuthorizerDeps {
   logger: Logger;
   /** Sessions and memberships of the platform database. */
   web: WebSessions;
+  /** The authorization server whose access tokens (`sbo_…`, scope `flows:run`) stand for a person (absent: none accepted). */
+  oauth?: AuthorizationServer;
 }
 
 /** 404 for an organization the caller may not see, worded exactly as for one that does not exist. */
@@ -39,6 +41,7 @@ export function createAuthorizer(deps: AuthorizerDeps): Authorize {
     if (header === undefined && web.hasSessionCookie(request)) return sessionPrincipal(deps, request, orgCode);
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) throw new FlowsError('unauthorized', 'Missing bearer token: send "Authorization: Bearer TOKEN"', 'invalid_api_key');
+    if (match[1].startsWith(OAUTH_PREFIX.access)) return oauthPrincipal(deps, match[1], orgCode, scope);
     const found = await orgs.authenticate(match[1], flowSlug);
     if (!found) throw new FlowsError('unauthorized', 'Invalid or revoked token', 'invalid_api_key');
     found.touch?.catch((error) => logger.warn({ err: error }, 'could not update token last_used_at'));
@@ -70,6 +73,28 @@ async function sessionPrincipal(deps: AuthorizerDeps, request: FastifyRequest, o
   const org = await orgs.findOrg(orgCode);
   if (!org || !(await web.memberships.canAccess('flows', org.code, user))) throw orgNotFound(orgCode);
   return { tokenId: null, actor: actorOf(user), scope: 'manage', orgId: org.id, orgCode: org.code, providersVersion: org.providersVersion };
+}
+
+/**
+ * An OAuth access token (mcp.md, "Signing in"): 401 unless its grant is live and its person may still see the
+ * organization; 403 for another organization's token; 429 over the rate, counted per grant; a route that
+ * needs `manage` answers 403 `insufficient_scope` (the token runs flows only). Acts as `user:EMAIL via CLIENT`.
+ */
+async function oauthPrincipal(deps: AuthorizerDeps, token: string, orgCode: string, scope: TokenScope): Promise<Principal> {
+  const { orgs, limiter, rate, web } = deps;
+  const access = await deps.oauth?.verifyAccessToken(token);
+  if (!access) throw new FlowsError('unauthorized', 'Invalid, expired or revoked OAuth access token: refresh it, or sign in again', 'invalid_api_key');
+  const decision = await limiter.hit(`flows:oauth:${access.grantId}`, rate);
+  if (!decision.allowed) throw rateLimited(rate, decision.retryAfterSeconds, 'token');
+  const org = await orgs.findOrg(access.scopeKey);
+  if (!org || !(await web.memberships.canAccess('flows', org.code, access.user))) {
+    throw new FlowsError('unauthorized', `${access.user.email} can no longer see organization "${access.scopeKey}": sign in again`, 'invalid_api_key');
+  }
+  if (org.code !== orgCode) throw new FlowsError('forbidden', 'This token belongs to another organization', 'permission_denied');
+  if (scope === 'manage' || !access.scopes.includes('flows:run')) {
+    throw new FlowsError('insufficient_scope', 'This OAuth token may run flows only (scope flows:run); managing the organization needs a manage token or a signed-in user', 'insufficient_scope');
+  }
+  return { tokenId: null, actor: access.actor, scope: 'run', orgId: org.id, orgCode: org.code, providersVersion: org.providersVersion };
 }
 
 /** How activity and version history name a signed-in user. */
