@@ -12,6 +12,7 @@ import { MemoryStore } from './store/memory-store.ts';
 import { KnowledgeService } from './engine/knowledge-service.ts';
 import { DraftStore } from './store/draft-store.ts';
 import { FlowLifecycle } from './flow-lifecycle.ts';
+import { EmbeddingJobStore } from './store/embedding-job-store.ts';
 
 /** The flows database with its stores: what the service and the CLI share. */
 export interface FlowsStores {
@@ -30,6 +31,8 @@ export interface FlowsStores {
   /** Knowledge bases: documents in, top-k chunks out. */
   knowledge: KnowledgeService;
   knowledgeBases: KnowledgeStore;
+  /** Re-embedding jobs' state. */
+  embeddingJobs: EmbeddingJobStore;
   memory: MemoryStore;
   close(): Promise<void>;
 }
@@ -47,6 +50,7 @@ export async function openFlowsStores(config: FlowsConfig): Promise<FlowsStores>
   return {
     knowledgeBases,
     knowledge: new KnowledgeService(knowledgeBases, providers),
+    embeddingJobs: new EmbeddingJobStore(database.db),
     memory: new MemoryStore(database.db),
     database,
     orgs,

@@ -6,6 +6,8 @@ import type { FlowStore } from '../store/flow-store.ts';
 import type { KnowledgeStore } from '../store/knowledge-store.ts';
 import type { MemoryStore } from '../store/memory-store.ts';
 import { presentRetrieved } from './presenters.ts';
+import type { EmbeddingJobStore } from '../store/embedding-job-store.ts';
+import type { Reembedder } from '../worker/reembedding.ts';
 import { bearer, kbQueryBody, orgParams } from './schema.ts';
 
 const DEFAULT_TOP_K = 5;
@@ -32,6 +34,24 @@ const documentsBody = z.object({
     .max(100),
 });
 
+const kbPatchBody = z.object({
+  description: z.string().max(2000).nullable().optional(),
+  embedding_provider: z.string().min(1).nullable().optional().describe('a provider connection of the organization (openai or openai-compatible); null: no embeddings'),
+  embedding_model: z.string().min(1).max(200).nullable().optional(),
+});
+const documentParams = z.object({ org_code: z.string(), name: z.string(), document_id: z.string() });
+const chunksQuery = z.object({
+  offset: z.coerce.number().int().min(0).optional().describe('chunks to skip (default 0)'),
+  limit: z.coerce.number().int().min(1).max(200).optional().describe('chunks per page (default 50)'),
+});
+
+/** 400 unless `name` is a connection of the organization whose kind has embedding models. */
+async function requireEmbeddingProvider(providers: ProviderRegistry, orgId: number, name: string): Promise<void> {
+  const connection = await providers.connection(orgId, name);
+  if (!connection) throw new AppError('invalid_request', `Unknown provider connection "${name}"`);
+  if (connection.kind === 'anthropic') throw new AppError('invalid_request', `Provider connection "${name}" (anthropic) offers no embedding models: choose an OpenAI or OpenAI-compatible connection`);
+}
+
 /** Dependencies of the knowledge-base and memory routes. */
 export interface KnowledgeDeps {
   knowledge: KnowledgeService;
@@ -39,6 +59,9 @@ export interface KnowledgeDeps {
   memory: MemoryStore;
   flows: FlowStore;
   providers: ProviderRegistry;
+  /** Re-embedding after a change of model. */
+  jobs: EmbeddingJobStore;
+  reembedder: Reembedder;
 }
 
 /** Knowledge bases (`/knowledge-bases`) and conversation memory (`/flows/{slug}/sessions/{id}`), manage scope. */
@@ -53,9 +76,7 @@ export function registerKnowledgeRoutes(app: App, deps: KnowledgeDeps): void {
   app.post('/api/llm/:org_code/knowledge-bases', { config: scope, schema: { tags, summary: 'Create a knowledge base', params: orgParams, body: kbBody, security: bearer } }, async (request, reply) => {
     const principal = request.principal!;
     const body = request.body;
-    if (body.embedding_provider && !(await deps.providers.names(principal.orgId)).has(body.embedding_provider)) {
-      throw new AppError('invalid_request', `Unknown provider connection "${body.embedding_provider}"`);
-    }
+    if (body.embedding_provider) await requireEmbeddingProvider(deps.providers, principal.orgId, body.embedding_provider);
     const kb = await deps.knowledgeBases.create(principal.orgId, {
       name: body.name,
       description: body.description,
@@ -91,6 +112,67 @@ export function registerKnowledgeRoutes(app: App, deps: KnowledgeDeps): void {
       const result = await deps.knowledge.addDocuments({ id: principal.orgId, providersVersion: principal.providersVersion }, request.params.name, files);
       reply.status(201);
       return result;
+    },
+  );
+
+  app.patch(
+    '/api/llm/:org_code/knowledge-bases/:name',
+    {
+      config: scope,
+      schema: {
+        tags,
+        summary: "Change a knowledge base's description or embedding model (every chunk is embedded again, with progress)",
+        description:
+          'Both "embedding_provider" and "embedding_model", or both null (keyword search only). A new model drops every vector and embeds the chunks again in the background: ' +
+          '"reembedding": {"status": "running"|"failed", "done", "total", "error"} says how far it got (null once done); retrieval ranks by keywords and the vectors already made meanwhile. The same model again retries a failed job.',
+        params: kbParams,
+        body: kbPatchBody,
+        security: bearer,
+      },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      const body = request.body;
+      const kb = await deps.knowledgeBases.require(principal.orgId, request.params.name);
+      if (body.description !== undefined) await deps.knowledgeBases.describe(kb.id, body.description);
+      if (body.embedding_provider !== undefined || body.embedding_model !== undefined) {
+        if ((body.embedding_provider ?? null) === null !== ((body.embedding_model ?? null) === null)) {
+          throw new AppError('invalid_request', 'An embedding needs both "embedding_provider" and "embedding_model" (or both null for none)');
+        }
+        const next = body.embedding_provider && body.embedding_model ? { provider: body.embedding_provider, model: body.embedding_model } : null;
+        if (next) await requireEmbeddingProvider(deps.providers, principal.orgId, next.provider);
+        const same = next?.provider === kb.embedding?.provider && next?.model === kb.embedding?.model;
+        if (!same || kb.reembedding?.status === 'failed') {
+          const job = await deps.jobs.change(kb.id, next);
+          if (job) deps.reembedder.start(job);
+        }
+      }
+      return deps.knowledgeBases.require(principal.orgId, kb.name);
+    },
+  );
+
+  app.delete(
+    '/api/llm/:org_code/knowledge-bases/:name/documents/:document_id',
+    { config: scope, schema: { tags, summary: 'Delete one document and its chunks', params: documentParams, security: bearer } },
+    async (request, reply) => {
+      const kb = await deps.knowledgeBases.require(request.principal!.orgId, request.params.name);
+      await deps.knowledgeBases.deleteDocument(kb, request.params.document_id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.get(
+    '/api/llm/:org_code/knowledge-bases/:name/documents/:document_id/chunks',
+    {
+      config: scope,
+      schema: { tags, summary: "A document's chunks in order, as retrieval sees them, a page at a time", params: documentParams, querystring: chunksQuery, security: bearer },
+    },
+    async (request) => {
+      const kb = await deps.knowledgeBases.require(request.principal!.orgId, request.params.name);
+      const offset = request.query.offset ?? 0;
+      const { document, chunks } = await deps.knowledgeBases.documentChunks(kb, request.params.document_id, { offset, limit: request.query.limit ?? 50 });
+      const next = offset + chunks.length;
+      return { document, chunks, total: document.chunks, next_offset: next < document.chunks ? next : null };
     },
   );
 

@@ -153,6 +153,11 @@ export class KnowledgeStore {
     return rows.map((r) => presentKnowledgeBase(r, { documents: Number(byKb.get(r.id)?.documents ?? 0), chunks: Number(byKb.get(r.id)?.chunks ?? 0) }));
   }
 
+  /** Sets a knowledge base's description (null: none). */
+  async describe(kbId: string, description: string | null, now = new Date()): Promise<void> {
+    await this.db.updateTable('knowledge_bases').set({ description, updated_at: isoNow(now) }).where('id', '=', kbId).execute();
+  }
+
   /** Deletes a knowledge base with its documents and chunks. */
   async delete(orgId: number, name: string): Promise<void> {
     const kb = await this.require(orgId, name);
