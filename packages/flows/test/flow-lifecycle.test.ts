@@ -18,6 +18,26 @@ describe.each(dialectsUnderTest())("a flow's life: drafts, duplicates, deletion 
     await h?.close();
   });
 
+  it('documents the routes of issue 22 in /openapi.json with a tag, a summary and the bearer requirement', async () => {
+    const spec = await (await fetch(`${h.base}/openapi.json`)).json();
+    const routes: Array<[string, string, string]> = [
+      ['/api/llm/{org_code}/flows/{slug}/draft', 'put', 'flows'],
+      ['/api/llm/{org_code}/flows/{slug}/draft', 'get', 'flows'],
+      ['/api/llm/{org_code}/flows/{slug}/draft', 'delete', 'flows'],
+      ['/api/llm/{org_code}/flows/{slug}/duplicate', 'post', 'flows'],
+      ['/api/llm/{org_code}/templates', 'get', 'flows'],
+      ['/api/llm/{org_code}/providers/{name}/models', 'get', 'providers'],
+      ['/api/llm/{org_code}/knowledge-bases/{name}', 'patch', 'knowledge bases'],
+      ['/api/llm/{org_code}/knowledge-bases/{name}/documents/{document_id}', 'delete', 'knowledge bases'],
+      ['/api/llm/{org_code}/knowledge-bases/{name}/documents/{document_id}/chunks', 'get', 'knowledge bases'],
+    ];
+    for (const [path, method, tag] of routes) {
+      const operation = spec.paths[path]?.[method];
+      expect(operation, `${method} ${path}`).toBeDefined();
+      expect([operation.tags, typeof operation.summary, operation.security]).toEqual([[tag], 'string', [{ bearerAuth: [] }]]);
+    }
+  });
+
   it('refuses drafts without a token (401) or with a run token (403)', async () => {
     expect((await fetch(`${h.base}/api/llm/acme/flows/drafted/draft`)).status).toBe(401);
     expect((await h.put('/api/llm/acme/flows/drafted/draft', { definition: {} }, h.runToken)).status).toBe(403);
