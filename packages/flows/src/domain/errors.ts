@@ -34,10 +34,15 @@ export function flowNotFound(slug: string): FlowsError {
   return new FlowsError('not_found', `Flow "${slug}" not found`, 'flow_not_found', { param: 'slug' });
 }
 
+/** 422 `apiCode` listing every problem in `details`; the message is the first problem's, and how many more there are. */
+export function invalidWith(apiCode: string, problems: ProblemDetail[]): FlowsError {
+  const message = problems.length === 1 ? problems[0].message : `${problems[0].message} (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})`;
+  return new FlowsError('validation_failed', message, apiCode, { param: problems[0].param, details: problems });
+}
+
 /** 422 for a flow definition that cannot be saved; the message names the first problem's node. */
 export function invalidFlow(problems: ProblemDetail[]): FlowsError {
-  const message = problems.length === 1 ? problems[0].message : `${problems[0].message} (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})`;
-  return new FlowsError('validation_failed', message, 'invalid_flow', { param: problems[0].param, details: problems });
+  return invalidWith('invalid_flow', problems);
 }
 
 /**

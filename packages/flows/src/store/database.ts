@@ -12,12 +12,16 @@ import {
   type RunUpkeepColumns,
   type UpkeepTables,
 } from './upkeep-tables.ts';
+import { providerPricesMigration, runTriggerAndCostMigration, schedulesMigration, type RunTriggerColumns, type ScheduleTables } from './schedule-tables.ts';
 
 /** Tables of the flows service. Timestamps are ISO-8601 text, JSON is text. */
 export interface FlowsDatabase {
   knowledge_bases: AgentTables['knowledge_bases'] & EmbeddingJobColumns;
   kb_documents: AgentTables['kb_documents'] & DocumentUpkeepColumns;
   flow_drafts: UpkeepTables['flow_drafts'];
+  provider_prices: ScheduleTables['provider_prices'];
+  flow_schedules: ScheduleTables['flow_schedules'];
+  schedule_fires: ScheduleTables['schedule_fires'];
   kb_chunks: AgentTables['kb_chunks'];
   memory_messages: AgentTables['memory_messages'];
   orgs: { id: Generated<number>; code: string; name: string; providers_version: number; created_at: string };
@@ -46,7 +50,7 @@ export interface FlowsDatabase {
     /** The saver's note, at most 500 characters. */
     note: string | null;
   };
-  runs: RunUpkeepColumns & {
+  runs: RunUpkeepColumns & RunTriggerColumns & {
     id: string;
     org_id: number;
     flow: string;
@@ -168,6 +172,10 @@ const migrations: Record<string, VersionedMigration> = {
   '0010_flow_drafts': draftsMigration,
   '0011_runs_deleted_flow': deletedFlowRunsMigration,
   '0012_knowledge_upkeep': knowledgeUpkeepMigration,
+  // 0020-0029: schedules, costs and traces (issue 26).
+  '0020_runs_trigger_and_cost': runTriggerAndCostMigration,
+  '0021_provider_prices': providerPricesMigration,
+  '0022_schedules': schedulesMigration,
 };
 
 /** Opens (and migrates) the flows database: `flows` schema on PostgreSQL, DATA_DIR/flows.db on SQLite. */
