@@ -54,7 +54,8 @@ export function pageHeaders(redirectOrigin?: string): Record<string, string> {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
     'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
+    // same-origin, not no-referrer: with no-referrer, Chromium posts the consent form with `Origin: null`, which the Origin check refuses.
+    'referrer-policy': 'same-origin',
     'content-security-policy': `default-src 'none'; style-src ${STYLE_HASH}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   };
 }
