@@ -49,3 +49,4 @@ export async function createTestDatabase(dialect: 'sqlite' | 'postgres'): Promis
 }
 
 export { startFaultProxy, type FaultProxy } from './fault-proxy.ts';
+export { openEventStream, type EventStream, type ReceivedEvent } from './event-stream-client.ts';

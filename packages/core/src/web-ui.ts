@@ -40,6 +40,8 @@ export interface WebUiOptions {
   pages: string[];
   /** What a page needs first (see PageRequest). */
   preloads?: (page: PageRequest) => PagePreloads | undefined;
+  /** Serve the build's `/favicon.svg` (default true); false when the service serves its own icon. */
+  favicon?: boolean;
 }
 
 /** A chunk of the Vite manifest (`build.manifest`). */
@@ -106,12 +108,18 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 <p>Run <code>npm start</code> (it builds the UIs before starting the services) or <code>npx tsx packages/cli/src/build.ts</code>, then reload this page.</p>
 </body></html>`;
 
+/** A registered web UI: its page answer, for a route that decides itself when to give it (the SMS service's `/`). */
+export interface WebUi {
+  /** Answers the UI's `index.html` (with its preloads and headers), as every page URL does. */
+  page(request: FastifyRequest, reply: import('fastify').FastifyReply): Promise<unknown>;
+}
+
 /**
  * Serves a service's built web UI: hashed assets with a year's caching, and
  * `index.html` (never cached, with a strict Content-Security-Policy) for every
  * page URL. Before the UI is built, page URLs answer 503 with how to build it.
  */
-export async function registerWebUi(app: App, options: WebUiOptions): Promise<void> {
+export async function registerWebUi(app: App, options: WebUiOptions): Promise<WebUi> {
   const fastifyStatic = (await import('@fastify/static')).default;
   const indexFile = join(options.dir, 'index.html');
   const manifestFile = join(options.dir, '.vite', 'manifest.json');
@@ -149,11 +157,13 @@ export async function registerWebUi(app: App, options: WebUiOptions): Promise<vo
     allowedPath: () => existsSync(join(options.dir, 'assets')),
   });
 
-  app.get('/favicon.svg', { schema: { hide: true } }, async (_request, reply) => {
-    const file = join(options.dir, 'favicon.svg');
-    if (!existsSync(file)) return reply.status(404).type('text/plain').send('Not found');
-    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(readFileSync(file));
-  });
+  if (options.favicon !== false) {
+    app.get('/favicon.svg', { schema: { hide: true } }, async (_request, reply) => {
+      const file = join(options.dir, 'favicon.svg');
+      if (!existsSync(file)) return reply.status(404).type('text/plain').send('Not found');
+      return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(readFileSync(file));
+    });
+  }
 
   const page = async (request: FastifyRequest, reply: import('fastify').FastifyReply) => {
     const html = readIndex();
@@ -167,6 +177,7 @@ export async function registerWebUi(app: App, options: WebUiOptions): Promise<vo
     return reply.send(withPreloads(html, request));
   };
   for (const url of options.pages) app.get(url, { schema: { hide: true } }, page);
+  return { page };
 }
 
 /** The directory of the package whose module is `moduleUrl` (the nearest one with a package.json): from `src/` and from `dist/` alike. */

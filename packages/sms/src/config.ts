@@ -19,12 +19,24 @@ export interface SmsConfig extends PlatformConfig {
    * timeout): a message claimed by an instance that died is claimed again, and sent, once this passes.
    */
   claimLeaseMs: number;
+  /** The console's live stream (README, "Console"). */
+  events: {
+    /** The safety poll of open streams, in ms (SMS_EVENTS_POLL_MS, default 5000): catches a lost wake-up. */
+    pollMs: number;
+    /** The heartbeat comment of open streams, in ms (SMS_EVENTS_HEARTBEAT_MS, default 15000). */
+    heartbeatMs: number;
+    /** How often an open stream re-checks its key or session, in ms (SMS_EVENTS_RECHECK_MS, default 30000). */
+    recheckMs: number;
+  };
+  /** The platform database of users, sessions and memberships (the web console's sign-in): DATA_DIR and DATABASE_URL. */
+  platformEnv: Env;
 }
 
 /** Loads and validates the SMS service's configuration from the environment. */
 export function loadConfig(env: Env = process.env): SmsConfig {
+  const platform = loadPlatformConfig('sms', env);
   return {
-    ...loadPlatformConfig('sms', env),
+    ...platform,
     sendMaxAttempts: envInt(env, 'SMS_SEND_MAX_ATTEMPTS', 5, { min: 1, max: 100 }),
     sendRetryBaseMs: envInt(env, 'SMS_SEND_RETRY_BASE_MS', 30_000, { min: 1 }),
     simRate: envRate(env, 'SMS_SIM_RATE', '30/30m'),
@@ -32,5 +44,11 @@ export function loadConfig(env: Env = process.env): SmsConfig {
     workerIntervalMs: envInt(env, 'SMS_WORKER_INTERVAL_MS', 1000, { min: 0 }),
     sendTimeoutMs: envInt(env, 'SMS_SEND_TIMEOUT_MS', 15_000, { min: 100 }),
     claimLeaseMs: envInt(env, 'SMS_CLAIM_LEASE_MS', 60_000, { min: 200 }),
+    events: {
+      pollMs: envInt(env, 'SMS_EVENTS_POLL_MS', 5000, { min: 50, max: 600_000 }),
+      heartbeatMs: envInt(env, 'SMS_EVENTS_HEARTBEAT_MS', 15_000, { min: 50, max: 600_000 }),
+      recheckMs: envInt(env, 'SMS_EVENTS_RECHECK_MS', 30_000, { min: 50, max: 3_600_000 }),
+    },
+    platformEnv: { DATA_DIR: platform.dataDir, DATABASE_URL: env.DATABASE_URL },
   };
 }

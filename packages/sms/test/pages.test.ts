@@ -55,7 +55,27 @@ describe.each(dialectsUnderTest())('pages and operations on %s', (dialect) => {
     const spec = (await service.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(spec.info.version).toBe('1.0');
     expect(Object.keys(spec.paths).sort()).toEqual(
-      ['/', '/health', '/llms.txt', '/messages/{org_id}', '/messages/{org_id}/{secret_key}', '/send/{org_id}', '/sims/{org_id}/{secret_key}', '/webhook'].sort(),
+      [
+        '/',
+        '/health',
+        '/llms.txt',
+        '/messages/{org_id}',
+        '/messages/{org_id}/{secret_key}',
+        '/send/{org_id}',
+        '/sims/{org_id}/{secret_key}',
+        '/webhook',
+        '/api/session',
+        '/api/orgs/{org_id}/conversations',
+        '/api/orgs/{org_id}/conversations/{peer}/messages',
+        '/api/orgs/{org_id}/conversations/{peer}/read',
+        '/api/orgs/{org_id}/events',
+        '/api/orgs/{org_id}/gateway',
+        '/api/orgs/{org_id}/gateway/test',
+        '/api/orgs/{org_id}/keys',
+        '/api/orgs/{org_id}/keys/{key_id}',
+        '/api/orgs/{org_id}/sims',
+        '/api/orgs/{org_id}/sims/{sim}',
+      ].sort(),
     );
     const listing = spec.paths['/messages/{org_id}/{secret_key}'].get;
     expect(listing.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['org_id', 'secret_key', 'limit', 'since_id', 'direction', 'sim']));

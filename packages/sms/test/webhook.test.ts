@@ -27,7 +27,7 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
   async function outbound(externalId: string): Promise<number> {
     const sent = await service.app.inject({ method: 'POST', url: '/send/acme', headers: bearer(service.key), payload: { to: '+15551234567', body: 'hi' } });
     const id = sent.json().id as number;
-    await service.context.outbox.markSent(id, { externalId, gateway: 'test' }, new Date('2026-01-01T00:00:00Z'));
+    await service.context.outbox.markSent({ id, org_id: 'acme' }, { externalId, gateway: 'test' }, new Date('2026-01-01T00:00:00Z'));
     return id;
   }
 

@@ -39,11 +39,12 @@ export const MAX_BODY_LENGTH = 1600;
 type Query = Record<string, string | string[] | undefined>;
 
 /** Starlette keeps the last value of a repeated query parameter. */
-function last(value: string | string[] | undefined): string | undefined {
+export function last(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[value.length - 1] : value;
 }
 
-function parseInteger(loc: Array<string | number>, raw: string, min: number, max: number | undefined, issues: ValidationIssue[]): number | undefined {
+/** An integer query parameter between `min` and `max`, or a pydantic issue. */
+export function parseInteger(loc: Array<string | number>, raw: string, min: number, max: number | undefined, issues: ValidationIssue[]): number | undefined {
   const trimmed = raw.trim();
   if (!/^[+-]?\d+$/.test(trimmed)) {
     issues.push({ type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input: raw });
@@ -89,18 +90,14 @@ export function validateListQuery(query: Query): Validated<ListQuery> {
 }
 
 /** PostgreSQL text cannot hold U+0000: a SIM holding one is refused here on every database, rather than failing the insert or query. */
-function rejectNul(loc: ['body' | 'query', string], value: string, issues: ValidationIssue[]): void {
+export function rejectNul(loc: ['body' | 'query', string], value: string, issues: ValidationIssue[]): void {
   if (value.includes('\u0000')) {
     issues.push({ type: 'value_error', loc, msg: `Value error, '${loc[1]}' must not contain the NUL character (U+0000)`, input: value, ctx: { error: {} } });
   }
 }
 
-function stringField(
-  body: Record<string, unknown>,
-  name: string,
-  required: boolean,
-  issues: ValidationIssue[],
-): string | null | undefined {
+/** A string field of a body: undefined when absent (a `missing` issue when required), null when null and optional. */
+export function stringField(body: Record<string, unknown>, name: string, required: boolean, issues: ValidationIssue[]): string | null | undefined {
   if (!(name in body) || body[name] === undefined) {
     if (required) issues.push({ type: 'missing', loc: ['body', name], msg: 'Field required', input: body });
     return undefined;

@@ -1,5 +1,7 @@
-import type { Logger, RateLimiter } from '@switchboard/core';
+import type { ChangeHub, Logger, RateLimiter, WebSessions } from '@switchboard/core';
 import type { SmsConfig } from '../config.ts';
+import type { ChangeBatch } from '../domain/conversation.ts';
+import type { ConversationStore } from '../store/conversation-store.ts';
 import type { SmsDatabase } from '../store/sms-database.ts';
 import type { MessageStore } from '../store/message-store.ts';
 import type { OrgStore } from '../store/org-store.ts';
@@ -16,4 +18,10 @@ export interface SmsContext {
   outbox: OutboxStore;
   worker: OutboxWorker;
   limiter: RateLimiter;
+  /** The console's reads: conversations, threads, read marks, changes. */
+  conversations: ConversationStore;
+  /** The console's live stream: each organization's changes fanned out to the open streams of this instance. */
+  hub: ChangeHub<ChangeBatch>;
+  /** Sign-in, sessions and memberships (the platform database). */
+  web: WebSessions;
 }

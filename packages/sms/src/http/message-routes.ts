@@ -3,7 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import { simSchema } from '../domain/message.ts';
 import { validateListQuery } from '../domain/validation.ts';
 import type { SmsContext } from './context.ts';
-import { presentedKey, requireOrgKey } from './credentials.ts';
+import { callerOf } from './caller.ts';
+import { requireOrgKey } from './credentials.ts';
 import { validationFailed } from './error-handler.ts';
 import { handValidated } from './route-options.ts';
 import { detailSchema, listQuerySchema, messagePageSchema, orgKeyParams, orgParams, validationErrorSchema } from './schema.ts';
@@ -14,10 +15,10 @@ type Query = Record<string, string | string[] | undefined>;
 /** GET /messages/{org_id}/{secret_key}, GET /messages/{org_id} and GET /sims/{org_id}/{secret_key}. */
 export function registerMessageRoutes(app: App, context: SmsContext): void {
   // FastAPI validates parameters before the endpoint runs, so a 422 comes before a 401.
-  const list = async (request: FastifyRequest, orgId: string, key: string | undefined) => {
+  const list = async (request: FastifyRequest, orgId: string, authenticate: () => Promise<unknown>) => {
     const query = validateListQuery(request.query as Query);
     if (!query.ok) throw validationFailed(query.issues);
-    await requireOrgKey(context.orgs, orgId, key);
+    await authenticate();
     const page = await context.messages.listJson(orgId, query.value);
     // The messages arrive as JSON text from the database: only the envelope is written here.
     // Typed as the documented envelope: the route's serializer passes this text through unchanged.
@@ -40,7 +41,7 @@ export function registerMessageRoutes(app: App, context: SmsContext): void {
     async (request, reply) => {
       const params = request.params as { org_id: string; secret_key: string };
       reply.type('application/json; charset=utf-8');
-      return list(request, params.org_id, params.secret_key);
+      return list(request, params.org_id, () => requireOrgKey(context.orgs, params.org_id, params.secret_key));
     },
   );
 
@@ -49,7 +50,7 @@ export function registerMessageRoutes(app: App, context: SmsContext): void {
     {
       ...handValidated,
       schema: {
-        summary: 'List messages (secret key in Authorization: Bearer or X-Secret-Key)',
+        summary: "List messages (secret key in Authorization: Bearer or X-Secret-Key, or a signed-in user's session cookie)",
         params: orgParams,
         querystring: listQuerySchema,
         response: responses,
@@ -57,7 +58,8 @@ export function registerMessageRoutes(app: App, context: SmsContext): void {
     },
     async (request, reply) => {
       reply.type('application/json; charset=utf-8');
-      return list(request, (request.params as { org_id: string }).org_id, presentedKey(request, false));
+      const orgId = (request.params as { org_id: string }).org_id;
+      return list(request, orgId, () => callerOf(context, request, orgId));
     },
   );
 

@@ -1,3 +1,7 @@
+import { decodeJson } from '../domain/python-json.ts';
+import { jsonInvalidIssue } from '../domain/validation.ts';
+import { validationFailed } from './error-handler.ts';
+
 /** The request body as raw bytes (every content type is read as a buffer, for signatures and pydantic-style errors). */
 export function rawBody(body: unknown): Buffer | undefined {
   return Buffer.isBuffer(body) && body.length > 0 ? body : undefined;
@@ -12,4 +16,16 @@ export function mediaType(contentType: string | undefined): string | undefined {
 /** True for `application/json` and `application/*+json`, the types FastAPI reads as JSON. */
 export function isJsonType(type: string | undefined): boolean {
   return type === 'application/json' || (type !== undefined && type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/** Reads a body the way FastAPI does: JSON when the type says so (or is absent), else the raw text; undefined without one. Malformed JSON is pydantic's 422. */
+export function decodeBody(body: unknown, contentType: string | undefined): unknown {
+  const raw = rawBody(body);
+  if (raw === undefined) return undefined;
+  const type = mediaType(contentType);
+  const text = raw.toString('utf8');
+  if (type !== undefined && !isJsonType(type)) return text;
+  const decoded = decodeJson(text);
+  if (!decoded.ok) throw validationFailed([jsonInvalidIssue(decoded.error.msg, decoded.error.pos)]);
+  return decoded.value;
 }

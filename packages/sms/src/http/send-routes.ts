@@ -1,10 +1,10 @@
 import { AppError, type App } from '@switchboard/core';
-import { decodeJson } from '../domain/python-json.ts';
-import { jsonInvalidIssue, validateSendBody } from '../domain/validation.ts';
+import { validateSendBody } from '../domain/validation.ts';
 import type { SmsContext } from './context.ts';
-import { header, presentedKey, requireOrgKey } from './credentials.ts';
+import { callerOf } from './caller.ts';
+import { header } from './credentials.ts';
 import { validationFailed } from './error-handler.ts';
-import { isJsonType, mediaType, rawBody } from './request-body.ts';
+import { decodeBody } from './request-body.ts';
 import { handValidated } from './route-options.ts';
 import { detailSchema, orgParams, sendBodySchema, sendResponseSchema, validationErrorSchema } from './schema.ts';
 import { z } from 'zod';
@@ -13,18 +13,6 @@ import { z } from 'zod';
 export const NO_DRIVER_WARNING =
   'No gateway driver is configured for this organization: the message stays queued until one is set (switchboard sms gateway set ORG_ID --driver ...).';
 
-/** Reads the body the way FastAPI does: JSON when the type says so (or is absent), else the raw text. */
-function decodeSendBody(body: unknown, contentType: string | undefined): unknown {
-  const raw = rawBody(body);
-  if (raw === undefined) return undefined;
-  const type = mediaType(contentType);
-  const text = raw.toString('utf8');
-  if (type !== undefined && !isJsonType(type)) return text;
-  const decoded = decodeJson(text);
-  if (!decoded.ok) throw validationFailed([jsonInvalidIssue(decoded.error.msg, decoded.error.pos)]);
-  return decoded.value;
-}
-
 /** POST /send/{org_id}: queue a message for the organization's gateway. */
 export function registerSendRoutes(app: App, context: SmsContext): void {
   app.post(
@@ -32,9 +20,9 @@ export function registerSendRoutes(app: App, context: SmsContext): void {
     {
       ...handValidated,
       schema: {
-        summary: 'Send a message (queued, then delivered through the organization\'s gateway driver)',
+        summary: "Send a message (queued, then delivered through the organization's gateway driver)",
         description:
-          'Authenticate with Authorization: Bearer KEY or X-Secret-Key: KEY. Optional Idempotency-Key header: a repeat within 24 hours returns the first message and sends nothing.',
+          'Authenticate with Authorization: Bearer KEY or X-Secret-Key: KEY, or the sb_session cookie of a signed-in user who may see the organization (with the Origin of this service). Optional Idempotency-Key header: a repeat within 24 hours returns the first message and sends nothing.',
         params: orgParams,
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: sendBodySchema,
@@ -43,9 +31,9 @@ export function registerSendRoutes(app: App, context: SmsContext): void {
     },
     async (request) => {
       const orgId = (request.params as { org_id: string }).org_id;
-      const parsed = validateSendBody(decodeSendBody(request.body, request.headers['content-type']));
+      const parsed = validateSendBody(decodeBody(request.body, request.headers['content-type']));
       if (!parsed.ok) throw validationFailed(parsed.issues);
-      await requireOrgKey(context.orgs, orgId, presentedKey(request, false));
+      await callerOf(context, request, orgId);
       const decision = await context.limiter.hit(`sms:send:${orgId}`, context.config.sendRateLimit);
       if (!decision.allowed) throw new AppError('rate_limited', 'Rate limit exceeded', undefined, decision.retryAfterSeconds);
       const idempotencyKey = header(request, 'idempotency-key');

@@ -1,10 +1,16 @@
 import { AppError } from '@switchboard/core';
 import { CompiledQuery, type Transaction } from 'kysely';
-import type { DialectName } from '@switchboard/core';
+import type { DialectName, WakeBus } from '@switchboard/core';
 import { RowsStatement, statementText, type QueryRunner } from './compiled-statements.ts';
 import type { Direction, MessageRecord, MessageStatus } from '../domain/message.ts';
 import { bodyOfRow } from './message-body.ts';
 import type { SmsTables } from './schema.ts';
+
+/** How a store announces an organization's committed changes: core's WakeBus, or nothing (the CLI, tools). */
+export type ChangeSignal = Pick<WakeBus, 'notifyChannel' | 'publish'>;
+
+/** The signal of a store nobody listens to. */
+export const SILENT: ChangeSignal = { notifyChannel: undefined, publish: () => undefined };
 
 /** A stored message row. */
 export type MessageRow = SmsTables['messages'] & { id: number };
@@ -55,21 +61,28 @@ export function presentMessage(row: MessageRow): MessageRecord {
 }
 
 /**
- * Serializes message inserts of one organization: the first statement of
- * every transaction that inserts messages. On PostgreSQL the row lock is held
- * to commit, so ids are drawn and committed in the same order and a poller
- * never sees a smaller id appear after a larger one; on SQLite it takes the
- * single write lock up front. Throws when the organization does not exist.
+ * Serializes the writes of one organization's messages: the first statement of every transaction that
+ * inserts or changes messages. On PostgreSQL the row lock is held to commit, so ids and change numbers are
+ * drawn and committed in the same order: a poller never sees a smaller id appear after a larger one, nor the
+ * console's stream a smaller change number; on SQLite it takes the single write lock up front. Answers the
+ * commit's change number (the organization's new `seq`). With `notifyChannel` (PostgreSQL's wake-ups), the
+ * same statement queues the pg_notify that PostgreSQL sends at commit. Throws when the organization does not exist.
  */
-export async function lockOrganization(trx: Transaction<SmsTables>, dialect: DialectName, orgId: string): Promise<void> {
-  const result = await trx.executeQuery<{ org_id: string }>(CompiledQuery.raw(LOCK_ORGANIZATION[dialect], [orgId]));
+export async function lockOrganization(trx: Transaction<SmsTables>, dialect: DialectName, orgId: string, notifyChannel?: string): Promise<number> {
+  const statement =
+    notifyChannel !== undefined && dialect === 'postgres'
+      ? CompiledQuery.raw(LOCK_AND_NOTIFY, [orgId, notifyChannel])
+      : CompiledQuery.raw(LOCK_ORGANIZATION[dialect], [orgId]);
+  const result = await trx.executeQuery<{ seq: number | string }>(statement);
   if (result.rows.length === 0) throw new AppError('unauthorized', 'Invalid credentials');
+  return Number(result.rows[0].seq);
 }
 
 const LOCK_ORGANIZATION = {
-  sqlite: statementText('sqlite', 'update organizations set seq = seq + 1 where org_id = ? returning org_id'),
-  postgres: statementText('postgres', 'update organizations set seq = seq + 1 where org_id = ? returning org_id'),
+  sqlite: statementText('sqlite', 'update organizations set seq = seq + 1 where org_id = ? returning seq'),
+  postgres: statementText('postgres', 'update organizations set seq = seq + 1 where org_id = ? returning seq'),
 };
+const LOCK_AND_NOTIFY = statementText('postgres', 'update organizations set seq = seq + 1 where org_id = ? returning seq, pg_notify(?, org_id)');
 
 /** What a set of new messages adds to one SIM's record. */
 export interface SimTouch {
@@ -83,7 +96,8 @@ export interface SimTouch {
 }
 
 // One row per SIM (the tally keys them), so `excluded` is that SIM's share of the new messages.
-const SIMS_HEAD = 'insert into sims (org_id, sim, label, phone_number, device_id, slot, message_count, inbound_count, outbound_count, first_seen_at, last_seen_at)';
+const SIMS_HEAD =
+  'insert into sims (org_id, sim, label, phone_number, device_id, slot, message_count, inbound_count, outbound_count, first_seen_at, last_seen_at)';
 const SIMS_TAIL =
   'on conflict (org_id, sim) do update set message_count = sims.message_count + excluded.message_count, ' +
   'inbound_count = sims.inbound_count + excluded.inbound_count, outbound_count = sims.outbound_count + excluded.outbound_count, ' +
@@ -98,7 +112,19 @@ const TOUCH_SIMS = {
 export async function touchSims(db: QueryRunner, dialect: DialectName, orgId: string, touches: Iterable<SimTouch>, at: string): Promise<void> {
   const parameters: unknown[] = [];
   for (const touch of touches) {
-    parameters.push(orgId, touch.sim, null, touch.phoneNumber, touch.deviceId, touch.slot, touch.inbound + touch.outbound, touch.inbound, touch.outbound, at, at);
+    parameters.push(
+      orgId,
+      touch.sim,
+      null,
+      touch.phoneNumber,
+      touch.deviceId,
+      touch.slot,
+      touch.inbound + touch.outbound,
+      touch.inbound,
+      touch.outbound,
+      at,
+      at,
+    );
   }
   await TOUCH_SIMS[dialect].run(db, parameters);
 }

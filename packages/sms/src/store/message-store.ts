@@ -6,7 +6,18 @@ import type { ListQuery } from '../domain/validation.ts';
 import type { ReceivedEvent, StatusEvent, WebhookEvent } from '../domain/webhook-event.ts';
 import { RowsStatement } from './compiled-statements.ts';
 import { bodyColumns } from './message-body.ts';
-import { MESSAGE_COLUMNS, lockOrganization, presentMessage, tally, touchSims, type MessageRow, type SimTouch } from './message-rows.ts';
+import {
+  MESSAGE_COLUMNS,
+  SILENT,
+  lockOrganization,
+  presentMessage,
+  tally,
+  touchSims,
+  type ChangeSignal,
+  type MessageRow,
+  type SimTouch,
+} from './message-rows.ts';
+import { tallyConversation, touchConversations, type ConversationTouch } from './conversation-rows.ts';
 import type { SmsTables } from './schema.ts';
 
 /** A page whose messages are one JSON array text (see listJson). */
@@ -34,11 +45,11 @@ const INSERT_EVENTS = {
 
 // A received message: the constant columns are literals, the rest parameters.
 const MESSAGES_HEAD =
-  'insert into messages (org_id, direction, sim, from_number, to_number, body, body_utf8, status, segments, gateway, external_id, error, received_at, sent_at, delivered_at, created_at, updated_at)';
-const RECEIVED_ROW = "(?, 'inbound', ?, ?, ?, ?, ?, 'received', ?, ?, ?, null, ?, null, null, ?, ?)";
+  'insert into messages (org_id, direction, sim, from_number, to_number, body, body_utf8, status, segments, gateway, external_id, error, received_at, sent_at, delivered_at, created_at, updated_at, peer, change_seq)';
+const RECEIVED_ROW = "(?, 'inbound', ?, ?, ?, ?, ?, 'received', ?, ?, ?, null, ?, null, null, ?, ?, ?, ?)";
 const INSERT_MESSAGES = {
-  sqlite: new RowsStatement('sqlite', MESSAGES_HEAD, RECEIVED_ROW, 'returning id'),
-  postgres: new RowsStatement('postgres', MESSAGES_HEAD, RECEIVED_ROW, 'returning id'),
+  sqlite: new RowsStatement('sqlite', MESSAGES_HEAD, RECEIVED_ROW, 'returning id, peer'),
+  postgres: new RowsStatement('postgres', MESSAGES_HEAD, RECEIVED_ROW, 'returning id, peer'),
 };
 
 // SQLite writes a page's messages as one JSON array itself (json_group_array); on PostgreSQL they are serialized in JS.
@@ -68,8 +79,18 @@ function filteredMessages(db: Kysely<SmsTables>, orgId: string, query: ListQuery
 
 /** PostgreSQL's page query, compiled once per filter shape (Kysely's building and compiling took 7% of a listing's CPU). */
 const pageRows = preparedQuery({
-  build: (db: Kysely<SmsTables>, orgId: string, query: ListQuery) => filteredMessages(db, orgId, query, query.sinceId).select(MESSAGE_COLUMNS).orderBy('id').limit(query.limit + 1),
-  params: (orgId, query) => [orgId, query.sinceId, ...(query.direction ? [query.direction] : []), ...(query.sim !== null ? [query.sim, orgId, query.sim] : []), query.limit + 1],
+  build: (db: Kysely<SmsTables>, orgId: string, query: ListQuery) =>
+    filteredMessages(db, orgId, query, query.sinceId)
+      .select(MESSAGE_COLUMNS)
+      .orderBy('id')
+      .limit(query.limit + 1),
+  params: (orgId, query) => [
+    orgId,
+    query.sinceId,
+    ...(query.direction ? [query.direction] : []),
+    ...(query.sim !== null ? [query.sim, orgId, query.sim] : []),
+    query.limit + 1,
+  ],
   shape: (_orgId, query) => `${query.direction ? 'direction' : ''} ${query.sim !== null ? 'sim' : ''}`,
 });
 
@@ -78,8 +99,9 @@ export class MessageStore {
   constructor(
     private readonly db: Kysely<SmsTables>,
     private readonly dialect: DialectName,
+    /** Announces an organization's committed changes to the console's streams (one wake-up per commit). */
+    private readonly signal: ChangeSignal = SILENT,
   ) {}
-
 
   /**
    * Messages with id > since_id, ascending, at most `limit`, filtered by
@@ -132,9 +154,11 @@ export class MessageStore {
    * answer means the messages are durable.
    */
   async applyWebhook(orgId: string, gateway: string, events: WebhookEvent[], now: Date): Promise<WebhookOutcome> {
+    // A ping (the Android app's system:ping) changes nothing: no transaction, no wake-up.
+    if (events.length === 0) return { stored: [], duplicates: 0, updated: 0 };
     const at = now.toISOString();
-    return this.db.transaction().execute(async (trx) => {
-      await lockOrganization(trx, this.dialect, orgId);
+    const outcome = await this.db.transaction().execute(async (trx) => {
+      const seq = await lockOrganization(trx, this.dialect, orgId, this.signal.notifyChannel);
       const fresh = new Set<WebhookEvent>();
       let duplicates = 0;
       const ids = new Set<string>();
@@ -158,16 +182,18 @@ export class MessageStore {
       }
 
       const received = events.filter((event): event is ReceivedEvent => event.kind === 'received' && fresh.has(event));
-      const stored = await this.insertReceived(trx, orgId, gateway, received, at);
+      const stored = await this.insertReceived(trx, orgId, gateway, received, at, seq);
       let updated = 0;
       for (const event of events) {
-        if (event.kind === 'status' && fresh.has(event)) updated += await this.applyStatus(trx, orgId, event, at);
+        if (event.kind === 'status' && fresh.has(event)) updated += await this.applyStatus(trx, orgId, event, at, seq);
       }
       return { stored, duplicates, updated };
     });
+    if (outcome.stored.length > 0 || outcome.updated > 0) this.signal.publish(orgId);
+    return outcome;
   }
 
-  private async insertReceived(trx: Kysely<SmsTables>, orgId: string, gateway: string, events: ReceivedEvent[], at: string): Promise<number[]> {
+  private async insertReceived(trx: Kysely<SmsTables>, orgId: string, gateway: string, events: ReceivedEvent[], at: string, seq: number): Promise<number[]> {
     if (events.length === 0) return [];
     // Gateways that do not say which number received the message (the Android app): use the SIM's known number.
     const unknownTo = [...new Set(events.filter((event) => !event.to && event.sim !== null).map((event) => event.sim!))];
@@ -183,15 +209,37 @@ export class MessageStore {
       const to = event.to || (event.sim !== null ? simNumbers.get(event.sim) : undefined) || '';
       // In INSERT_MESSAGES' column order.
       const { body, body_utf8 } = bodyColumns(event.body);
-      parameters.push(orgId, event.sim, event.from, to, body, body_utf8, countSegments(event.body), gateway, event.externalId, event.receivedAt ?? at, at, at);
+      parameters.push(
+        orgId,
+        event.sim,
+        event.from,
+        to,
+        body,
+        body_utf8,
+        countSegments(event.body),
+        gateway,
+        event.externalId,
+        event.receivedAt ?? at,
+        at,
+        at,
+        event.from,
+        seq,
+      );
     }
-    const stored = (await INSERT_MESSAGES[this.dialect].run<{ id: number }>(trx, parameters)).map((row) => Number(row.id));
+    const rows = await INSERT_MESSAGES[this.dialect].run<{ id: number; peer: string }>(trx, parameters);
+    const conversations = new Map<string, ConversationTouch>();
+    const stored = rows.map((row) => {
+      const id = Number(row.id);
+      tallyConversation(conversations, row.peer, id, 'inbound');
+      return id;
+    });
     await touchSims(trx, this.dialect, orgId, touches.values(), at);
+    await touchConversations(trx, this.dialect, orgId, conversations.values());
     // Ids are drawn in insertion order, so ascending ids are the events' order.
     return stored.sort((a, b) => a - b);
   }
 
-  private async applyStatus(trx: Kysely<SmsTables>, orgId: string, event: StatusEvent, at: string): Promise<number> {
+  private async applyStatus(trx: Kysely<SmsTables>, orgId: string, event: StatusEvent, at: string, seq: number): Promise<number> {
     let select = trx.selectFrom('messages').select(['id', 'status', 'sent_at']).where('org_id', '=', orgId).where('direction', '=', 'outbound');
     select = event.messageId !== null ? select.where('id', '=', event.messageId) : select.where('external_id', '=', event.externalId!);
     const targets = await select.execute();
@@ -199,9 +247,18 @@ export class MessageStore {
     for (const target of targets) {
       if (!statusAdvances(target.status as MessageStatus, event.status)) continue;
       const when = event.at ?? at;
-      const changes: { status: string; updated_at: string; sent_at?: string; delivered_at?: string; error?: string | null; external_id?: string } = {
+      const changes: {
+        status: string;
+        updated_at: string;
+        change_seq: number;
+        sent_at?: string;
+        delivered_at?: string;
+        error?: string | null;
+        external_id?: string;
+      } = {
         status: event.status,
         updated_at: at,
+        change_seq: seq,
       };
       if (event.status === 'sent' || event.status === 'delivered') changes.sent_at = target.sent_at ?? when;
       if (event.status === 'delivered') changes.delivered_at = when;
@@ -216,4 +273,3 @@ export class MessageStore {
     return updated;
   }
 }
-

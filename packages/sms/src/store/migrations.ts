@@ -102,11 +102,58 @@ export const smsMigrations: Record<string, VersionedMigration> = {
     // (message-body.ts). PostgreSQL rows cannot hold one, so null is right for all of them; a
     // SQLite file written before U+0000 was refused may: those rows move to the new form.
     async up(db: Kysely<any>, dialect) {
-      await db.schema.alterTable('messages').addColumn('body_utf8', sql.raw(dialect === 'postgres' ? 'bytea' : 'blob')).execute();
+      await db.schema
+        .alterTable('messages')
+        .addColumn('body_utf8', sql.raw(dialect === 'postgres' ? 'bytea' : 'blob'))
+        .execute();
       if (dialect !== 'sqlite') return;
       // instr on the blob: SQLite's text functions stop at the first U+0000.
       const rows = await sql<{ id: number; body: string }>`select id, body from messages where instr(cast(body as blob), x'00') > 0`.execute(db);
       for (const row of rows.rows) await db.updateTable('messages').set(bodyColumns(row.body)).where('id', '=', row.id).execute();
+    },
+  },
+  '0102_sms_console': {
+    // The console (README, "Console"): conversations by the other party's number with unread counts per user,
+    // threads, and a live stream of what changed. Every message names its conversation (`peer`) and the
+    // organization's commit that last changed it (`change_seq`); one row per conversation keeps its counts.
+    async up(db: Kysely<any>) {
+      await db.schema
+        .alterTable('messages')
+        .addColumn('peer', 'text', (c) => c.notNull().defaultTo(''))
+        .execute();
+      await db.schema
+        .alterTable('messages')
+        .addColumn('change_seq', 'bigint', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await sql`update messages set peer = case when direction = 'inbound' then from_number else to_number end`.execute(db);
+      // A thread: one conversation's messages by id. The stream: an organization's changes in commit order.
+      await db.schema.createIndex('messages_org_peer').on('messages').columns(['org_id', 'peer', 'id']).execute();
+      await db.schema.createIndex('messages_org_change').on('messages').columns(['org_id', 'change_seq', 'id']).execute();
+      await db.schema
+        .createTable('conversations')
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('peer', 'text', (c) => c.notNull())
+        .addColumn('last_message_id', 'bigint', (c) => c.notNull())
+        .addColumn('message_count', 'bigint', (c) => c.notNull())
+        .addColumn('inbound_count', 'bigint', (c) => c.notNull())
+        .addColumn('last_inbound_id', 'bigint')
+        .addPrimaryKeyConstraint('conversations_pk', ['org_id', 'peer'])
+        .execute();
+      // The inbox: an organization's conversations, the latest message first, a page at a time.
+      await db.schema.createIndex('conversations_recent').on('conversations').columns(['org_id', 'last_message_id']).execute();
+      await sql`insert into conversations (org_id, peer, last_message_id, message_count, inbound_count, last_inbound_id)
+        select org_id, peer, max(id), count(*), sum(case when direction = 'inbound' then 1 else 0 end), max(case when direction = 'inbound' then id end)
+        from messages group by org_id, peer`.execute(db);
+      await db.schema
+        .createTable('read_marks')
+        .addColumn('org_id', 'text', (c) => c.notNull())
+        .addColumn('reader', 'text', (c) => c.notNull())
+        .addColumn('peer', 'text', (c) => c.notNull())
+        .addColumn('read_id', 'bigint', (c) => c.notNull())
+        .addColumn('inbound_read', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('read_marks_pk', ['org_id', 'reader', 'peer'])
+        .execute();
     },
   },
 };

@@ -48,7 +48,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /** The live key with this hash: every authenticated request asks, so it is compiled once. */
 const keyQuery = preparedQuery({
-  build: (db: Kysely<SmsTables>, hash: string) => db.selectFrom('api_keys').select(['id', 'org_id', 'hash', 'last_used_at']).where('hash', '=', hash).where('revoked_at', 'is', null),
+  build: (db: Kysely<SmsTables>, hash: string) =>
+    db.selectFrom('api_keys').select(['id', 'org_id', 'hash', 'last_used_at']).where('hash', '=', hash).where('revoked_at', 'is', null),
   params: (hash) => [hash],
 });
 
@@ -149,6 +150,11 @@ export class OrgStore {
    * takes effect on the next request on every instance.
    */
   async organizationOfKey(presented: string, now: Date): Promise<string | undefined> {
+    return (await this.authenticateKey(presented, now))?.orgId;
+  }
+
+  /** The organization and id of a presented live secret key, or undefined (see organizationOfKey). */
+  async authenticateKey(presented: string, now: Date): Promise<{ orgId: string; keyId: number } | undefined> {
     if (!presented.startsWith('sms_') || presented.length > 200) return undefined;
     const hash = hashSecret(presented);
     const [row] = await keyQuery(this.db, hash);
@@ -156,7 +162,23 @@ export class OrgStore {
     if (!row.last_used_at || Date.parse(row.last_used_at) < now.getTime() - TOUCH_INTERVAL_MS) {
       await this.db.updateTable('api_keys').set({ last_used_at: now.toISOString() }).where('id', '=', row.id).execute();
     }
-    return row.org_id;
+    return { orgId: row.org_id, keyId: Number(row.id) };
+  }
+
+  /** The gateway rows of an organization: each configured driver's settings and when they were last set. */
+  async gateways(orgId: string): Promise<Array<{ driver: string; settings: GatewaySettings; updated_at: string }>> {
+    const rows = await this.db.selectFrom('gateways').select(['driver', 'config', 'updated_at']).where('org_id', '=', orgId).orderBy('driver').execute();
+    return rows.map((row) => ({
+      driver: row.driver,
+      settings: JSON.parse(decryptCredential(this.secret, row.config)) as GatewaySettings,
+      updated_at: row.updated_at,
+    }));
+  }
+
+  /** The organization's sending driver (`none` when it has none). */
+  async activeDriver(orgId: string): Promise<DriverName> {
+    const org = await this.db.selectFrom('organizations').select('active_driver').where('org_id', '=', orgId).executeTakeFirst();
+    return (org?.active_driver ?? 'none') as DriverName;
   }
 
   /** Stores a driver's settings (credentials sealed) and makes it the organization's sending driver. */
@@ -182,17 +204,16 @@ export class OrgStore {
 
   /** The organization's sending driver and its settings. */
   async activeGateway(orgId: string): Promise<ActiveGateway> {
-    const org = await this.db.selectFrom('organizations').select('active_driver').where('org_id', '=', orgId).executeTakeFirst();
-    const driver = (org?.active_driver ?? 'none') as DriverName;
+    const driver = await this.activeDriver(orgId);
     if (driver === 'none') return { driver, settings: {} };
     return { driver, settings: (await this.gatewaySettings(orgId, driver)) ?? {} };
   }
 
   /** Sets a SIM's label and phone number, registering it when new. */
-  async setSim(orgId: string, sim: string, update: { label?: string; phoneNumber?: string }, now: Date): Promise<SimRecord> {
+  async setSim(orgId: string, sim: string, update: { label?: string | null; phoneNumber?: string | null }, now: Date): Promise<SimRecord> {
     await this.requireOrganization(orgId);
     const at = now.toISOString();
-    const changes: { label?: string; phone_number?: string } = {};
+    const changes: { label?: string | null; phone_number?: string | null } = {};
     if (update.label !== undefined) changes.label = update.label;
     if (update.phoneNumber !== undefined) changes.phone_number = update.phoneNumber;
     await this.db

@@ -4,7 +4,18 @@ import { countSegments } from '../domain/segments.ts';
 import type { MessageRecord } from '../domain/message.ts';
 import type { SendRequest } from '../domain/validation.ts';
 import { bodyColumns } from './message-body.ts';
-import { MESSAGE_COLUMNS, lockOrganization, presentMessage, tally, touchSims, type MessageRow, type SimTouch } from './message-rows.ts';
+import {
+  MESSAGE_COLUMNS,
+  SILENT,
+  lockOrganization,
+  presentMessage,
+  tally,
+  touchSims,
+  type ChangeSignal,
+  type MessageRow,
+  type SimTouch,
+} from './message-rows.ts';
+import { tallyConversation, touchConversations, type ConversationTouch } from './conversation-rows.ts';
 import type { SmsTables } from './schema.ts';
 
 /** How long an Idempotency-Key returns the first message. */
@@ -17,11 +28,16 @@ export interface ClaimedMessage {
   attempt: number;
 }
 
+/** The message a worker attempt is about: its id and organization. */
+export type OutboxMessage = Pick<MessageRecord, 'id' | 'org_id'>;
+
 /** The durable outbox: queued outbound messages and their attempts. */
 export class OutboxStore {
   constructor(
     private readonly db: Kysely<SmsTables>,
     private readonly dialect: DialectName,
+    /** Announces an organization's committed changes to the console's streams (one wake-up per commit). */
+    private readonly signal: ChangeSignal = SILENT,
   ) {}
 
   /**
@@ -34,8 +50,8 @@ export class OutboxStore {
     options: { idempotencyKey: string | undefined; from: string; gateway: string | null; now: Date },
   ): Promise<{ message: MessageRecord; repeated: boolean }> {
     const at = options.now.toISOString();
-    return this.db.transaction().execute(async (trx) => {
-      await lockOrganization(trx, this.dialect, orgId);
+    const queued = await this.db.transaction().execute(async (trx) => {
+      const seq = await lockOrganization(trx, this.dialect, orgId, this.signal.notifyChannel);
       if (options.idempotencyKey !== undefined) {
         const previous = await trx
           .selectFrom('idempotency_keys')
@@ -71,11 +87,16 @@ export class OutboxStore {
           delivered_at: null,
           created_at: at,
           updated_at: at,
+          peer: request.to,
+          change_seq: seq,
         })
         .returning(MESSAGE_COLUMNS)
         .executeTakeFirstOrThrow()) as MessageRow;
       const id = Number(row.id);
-      await trx.insertInto('outbox').values({ message_id: id, org_id: orgId, attempts: 0, next_attempt_at: options.now.getTime(), lease_until: null }).execute();
+      await trx
+        .insertInto('outbox')
+        .values({ message_id: id, org_id: orgId, attempts: 0, next_attempt_at: options.now.getTime(), lease_until: null })
+        .execute();
       if (options.idempotencyKey !== undefined) {
         await trx
           .insertInto('idempotency_keys')
@@ -86,8 +107,13 @@ export class OutboxStore {
       const touches = new Map<string, SimTouch>();
       tally(touches, request.sim, 'outbound');
       await touchSims(trx, this.dialect, orgId, touches.values(), at);
+      const conversations = new Map<string, ConversationTouch>();
+      tallyConversation(conversations, request.to, id, 'outbound');
+      await touchConversations(trx, this.dialect, orgId, conversations.values());
       return { message: presentMessage(row), repeated: false };
     });
+    if (!queued.repeated) this.signal.publish(orgId);
+    return queued;
   }
 
   /**
@@ -129,9 +155,11 @@ export class OutboxStore {
   }
 
   /** The gateway accepted the message: `sent`, with its id for delivery reports. */
-  async markSent(messageId: number, result: { externalId: string | null; gateway: string; from?: string }, now: Date): Promise<void> {
+  async markSent(message: OutboxMessage, result: { externalId: string | null; gateway: string; from?: string }, now: Date): Promise<void> {
     const at = now.toISOString();
+    const messageId = message.id;
     await this.db.transaction().execute(async (trx) => {
+      const seq = await lockOrganization(trx, this.dialect, message.org_id, this.signal.notifyChannel);
       await trx.deleteFrom('outbox').where('message_id', '=', messageId).execute();
       await trx
         .updateTable('messages')
@@ -143,24 +171,28 @@ export class OutboxStore {
           sent_at: sql`coalesce(sent_at, ${at})`,
           error: null,
           updated_at: at,
+          change_seq: seq,
         })
         .where('id', '=', messageId)
         .execute();
     });
+    this.signal.publish(message.org_id);
   }
 
   /** A failed attempt with attempts left: queued again for `nextAttemptAt`. */
-  async retryLater(messageId: number, nextAttemptAt: Date, now: Date): Promise<void> {
-    await this.release(messageId, nextAttemptAt, now, false);
+  async retryLater(message: OutboxMessage, nextAttemptAt: Date, now: Date): Promise<void> {
+    await this.release(message, nextAttemptAt, now, false);
   }
 
   /** Per-SIM pacing: put back without counting the attempt. */
-  async defer(messageId: number, nextAttemptAt: Date, now: Date): Promise<void> {
-    await this.release(messageId, nextAttemptAt, now, true);
+  async defer(message: OutboxMessage, nextAttemptAt: Date, now: Date): Promise<void> {
+    await this.release(message, nextAttemptAt, now, true);
   }
 
-  private async release(messageId: number, nextAttemptAt: Date, now: Date, uncount: boolean): Promise<void> {
+  private async release(message: OutboxMessage, nextAttemptAt: Date, now: Date, uncount: boolean): Promise<void> {
+    const messageId = message.id;
     await this.db.transaction().execute(async (trx) => {
+      const seq = await lockOrganization(trx, this.dialect, message.org_id, this.signal.notifyChannel);
       await trx
         .updateTable('outbox')
         .set({ lease_until: null, next_attempt_at: nextAttemptAt.getTime(), ...(uncount ? { attempts: sql`attempts - 1` } : {}) })
@@ -168,29 +200,36 @@ export class OutboxStore {
         .execute();
       await trx
         .updateTable('messages')
-        .set({ status: 'queued', updated_at: now.toISOString() })
+        .set({ status: 'queued', updated_at: now.toISOString(), change_seq: seq })
         .where('id', '=', messageId)
         .where('status', '=', 'sending')
         .execute();
     });
+    this.signal.publish(message.org_id);
   }
 
   /** The last attempt failed: `failed`, with the reason. */
-  async markFailed(messageId: number, error: string, now: Date): Promise<void> {
+  async markFailed(message: OutboxMessage, error: string, now: Date): Promise<void> {
+    const messageId = message.id;
     await this.db.transaction().execute(async (trx) => {
+      const seq = await lockOrganization(trx, this.dialect, message.org_id, this.signal.notifyChannel);
       await trx.deleteFrom('outbox').where('message_id', '=', messageId).execute();
       await trx
         .updateTable('messages')
-        .set({ status: 'failed', error: error.slice(0, 1000), updated_at: now.toISOString() })
+        .set({ status: 'failed', error: error.slice(0, 1000), updated_at: now.toISOString(), change_seq: seq })
         .where('id', '=', messageId)
         .where('status', 'in', ['queued', 'sending'])
         .execute();
     });
+    this.signal.publish(message.org_id);
   }
 
   /** Messages waiting in the outbox (the queue-depth gauge). */
   async depth(): Promise<number> {
-    const row = await this.db.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow();
     return Number(row.count);
   }
 }

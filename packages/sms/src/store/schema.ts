@@ -62,6 +62,31 @@ export interface SmsTables {
     delivered_at: string | null;
     created_at: string;
     updated_at: string;
+    /** The other party's number: `from` of an inbound message, `to` of an outbound one (its conversation). */
+    peer: string;
+    /** The organization's `seq` of the commit that last inserted or changed the message: the console's live stream reads by it. */
+    change_seq: number;
+  };
+  /** One row per conversation (organization and other party's number), kept up to date by every insert. */
+  conversations: {
+    org_id: string;
+    peer: string;
+    last_message_id: number;
+    message_count: number;
+    inbound_count: number;
+    last_inbound_id: number | null;
+  };
+  /**
+   * How far a reader (`user:ID` for a signed-in user, `key:ID` for a secret key) has read a conversation: its
+   * messages up to read_id, of which inbound_read were inbound.
+   */
+  read_marks: {
+    org_id: string;
+    reader: string;
+    peer: string;
+    read_id: number;
+    inbound_read: number;
+    updated_at: string;
   };
   webhook_events: {
     org_id: string;

@@ -8,6 +8,8 @@ export class DriverError extends Error {}
 /** What a gateway answered when it accepted a message. */
 export interface SendResult {
   externalId: string | null;
+  /** What the gateway answered (its JSON), for the console's Test. */
+  answer?: unknown;
 }
 
 /** Sends one message through a driver. */
@@ -59,11 +61,15 @@ const android: SendFunction = async (message, settings, timeoutMs) => {
   if (slot) body.simNumber = Number(slot[1]);
   const answer = await call(
     `${trimSlash(settings.url!)}/message`,
-    { method: 'POST', headers: { 'content-type': 'application/json', authorization: basicAuth(settings.username!, settings.password!) }, body: JSON.stringify(body) },
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: basicAuth(settings.username!, settings.password!) },
+      body: JSON.stringify(body),
+    },
     timeoutMs,
   );
   if (field(answer, 'state') === 'Failed') throw new DriverError(`android gateway refused the message: ${JSON.stringify(answer).slice(0, 300)}`);
-  return { externalId: field(answer, 'id') };
+  return { externalId: field(answer, 'id'), answer };
 };
 
 /** httpSMS: POST {url or https://api.httpsms.com}/v1/messages/send with x-api-key. */
@@ -80,7 +86,7 @@ const httpsms: SendFunction = async (message, settings, timeoutMs) => {
     },
     timeoutMs,
   );
-  return { externalId: field(answer, 'data', 'id') };
+  return { externalId: field(answer, 'data', 'id'), answer };
 };
 
 /** Twilio: POST {url or https://api.twilio.com}/2010-04-01/Accounts/{sid}/Messages.json, form body, basic auth sid:token. */
@@ -98,7 +104,7 @@ const twilio: SendFunction = async (message, settings, timeoutMs) => {
     },
     timeoutMs,
   );
-  return { externalId: field(answer, 'sid') };
+  return { externalId: field(answer, 'sid'), answer };
 };
 
 /** Webhook: the message record as JSON to your URL; with a signing key, X-Timestamp and X-Signature (hex HMAC-SHA256 of body + timestamp). */
@@ -112,7 +118,7 @@ const webhook: SendFunction = async (message, settings, timeoutMs, nowSeconds) =
     headers['x-signature'] = timestampSignature(settings.signing_key, body, timestamp);
   }
   const answer = await call(settings.url!, { method: 'POST', headers, body }, timeoutMs);
-  return { externalId: field(answer, 'external_id') ?? field(answer, 'id') };
+  return { externalId: field(answer, 'external_id') ?? field(answer, 'id'), answer };
 };
 
 /** The send function of each driver that sends (`none` sends nothing). */

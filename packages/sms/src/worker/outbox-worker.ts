@@ -89,29 +89,29 @@ export class OutboxWorker {
     const { driver, settings } = await gateway;
     const now = new Date();
     if (driver === 'none') {
-      await this.outbox.defer(message.id, now, now);
+      await this.outbox.defer(message, now, now);
       return;
     }
     if (PHONE_DRIVERS.has(driver)) {
       const decision = await this.limiter.hit(`sms:sim:${message.org_id}:${message.sim ?? '-'}`, this.config.simRate, now.getTime());
       if (!decision.allowed) {
-        await this.outbox.defer(message.id, new Date(now.getTime() + decision.retryAfterSeconds * 1000), now);
+        await this.outbox.defer(message, new Date(now.getTime() + decision.retryAfterSeconds * 1000), now);
         return;
       }
     }
     try {
       const result = await DRIVER_SENDERS[driver](message, settings, this.config.sendTimeoutMs, Math.floor(Date.now() / 1000));
-      await this.outbox.markSent(message.id, { externalId: result.externalId, gateway: driver }, new Date());
+      await this.outbox.markSent(message, { externalId: result.externalId, gateway: driver }, new Date());
       this.logger.info({ message_id: message.id, driver, attempt }, 'message sent');
     } catch (error) {
       const reason = (error as Error).message || String(error);
       const failedAt = new Date();
       if (attempt >= this.config.sendMaxAttempts) {
-        await this.outbox.markFailed(message.id, reason, failedAt);
+        await this.outbox.markFailed(message, reason, failedAt);
         this.logger.warn({ message_id: message.id, driver, attempt, reason }, 'message failed');
       } else {
         const delay = retryDelayMs(attempt, this.config.sendRetryBaseMs);
-        await this.outbox.retryLater(message.id, new Date(failedAt.getTime() + delay), failedAt);
+        await this.outbox.retryLater(message, new Date(failedAt.getTime() + delay), failedAt);
         this.logger.info({ message_id: message.id, driver, attempt, reason, retry_in_ms: delay }, 'send attempt failed');
       }
     }
