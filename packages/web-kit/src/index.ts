@@ -20,3 +20,4 @@ export * from './reveal-once.tsx';
 export * from './entry.tsx';
 export * from './credentials.tsx';
 export * from './resource-table.tsx';
+export * from './live-stream.ts';

@@ -1,134 +1,18 @@
 /**
- * One project's stream of changes (server-sent events), shared by every part
- * of the page: the board and an open ticket panel subscribe to it.
- *
- * EventSource reconnects by itself after a drop and sends Last-Event-ID, so
- * the service replays what was missed. When the browser gives up (the stream
- * closed for good) a new stream resumes with `?since=` the last event seen.
- * When the service says it cannot catch up (`ready` with `reset`), or the page
- * was offline for long, subscribers are told to read everything again (`resync`).
+ * One project's stream of changes (server-sent events), shared by every part of the page: the board and an
+ * open ticket panel subscribe to it. The reconnecting, replay and resync rules are the kit's LiveStream.
  */
+import { LiveStream, type LiveListener as KitLiveListener } from '@switchboard/web-kit';
 import type { ChangeEvent } from '../api/types.ts';
 
-/** What the indicator shows. */
-export type LiveStatus = 'connecting' | 'live' | 'reconnecting';
+export type { LiveStatus } from '@switchboard/web-kit';
 
 /** A subscriber: batches of changes (events within a few milliseconds come together) and full re-reads. */
-export interface LiveListener {
-  changes?: (events: ChangeEvent[]) => void;
-  resync?: () => void;
-}
+export type LiveListener = KitLiveListener<ChangeEvent>;
 
-/** After this long without the stream, re-read everything rather than trust a replay. */
-const LONG_OFFLINE_MS = 5 * 60_000;
-/** Events arriving within this window are handled as one batch (one read per ticket). */
-const BATCH_MS = 15;
-
-/** The change stream of a project. */
-export class ProjectEvents {
-  private source: EventSource | undefined;
-  private listeners = new Set<LiveListener>();
-  private statusListeners = new Set<(status: LiveStatus) => void>();
-  private pending: ChangeEvent[] = [];
-  private flushTimer: ReturnType<typeof setTimeout> | undefined;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private retryDelay = 1000;
-  private lostAt: number | undefined;
-  private everReady = false;
-  /** The last event number seen (from `ready` and each change), where a new stream resumes. */
-  private lastSeq: number | undefined;
-  private closed = false;
-  status: LiveStatus = 'connecting';
-
-  constructor(private readonly url: string) {
-    this.open();
-  }
-
-  /** Adds a subscriber; answers the function that removes it. */
-  subscribe(listener: LiveListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Follows the connection status; answers the function that stops. */
-  onStatus(listener: (status: LiveStatus) => void): () => void {
-    this.statusListeners.add(listener);
-    return () => this.statusListeners.delete(listener);
-  }
-
-  /** Closes the stream (the page left the project). */
-  close(): void {
-    this.closed = true;
-    clearTimeout(this.flushTimer);
-    clearTimeout(this.retryTimer);
-    this.source?.close();
-    this.listeners.clear();
-    this.statusListeners.clear();
-  }
-
-  private setStatus(status: LiveStatus): void {
-    if (this.status === status) return;
-    this.status = status;
-    for (const listener of this.statusListeners) listener(status);
-  }
-
-  private open(): void {
-    const source = new EventSource(this.lastSeq === undefined ? this.url : `${this.url}?since=${this.lastSeq}`);
-    this.source = source;
-    source.addEventListener('ready', (message) => {
-      let ready: { seq?: number; reset?: boolean } = {};
-      try {
-        ready = JSON.parse((message as MessageEvent<string>).data) as typeof ready;
-      } catch {
-        ready = {};
-      }
-      const offlineFor = this.lostAt === undefined ? 0 : Date.now() - this.lostAt;
-      // The service could not replay everything missed (or the gap is long): read everything again.
-      if (this.everReady && (ready.reset || offlineFor > LONG_OFFLINE_MS)) this.emitResync();
-      if (this.lastSeq === undefined || ready.reset) this.lastSeq = ready.seq;
-      this.everReady = true;
-      this.lostAt = undefined;
-      this.retryDelay = 1000;
-      this.setStatus('live');
-    });
-    source.addEventListener('change', (message) => {
-      try {
-        const event = JSON.parse((message as MessageEvent<string>).data) as ChangeEvent;
-        if (typeof event.seq === 'number') this.lastSeq = Math.max(this.lastSeq ?? 0, event.seq);
-        this.queue(event);
-      } catch {
-        // A malformed event cannot be applied; the next full read repairs the page.
-      }
-    });
-    // The service's way of saying it cannot replay what was missed.
-    for (const name of ['resync', 'reset']) source.addEventListener(name, () => this.emitResync());
-    source.onerror = () => {
-      if (this.closed) return;
-      this.lostAt ??= Date.now();
-      this.setStatus('reconnecting');
-      if (source.readyState === EventSource.CLOSED) {
-        // The browser gave up (an error status or a wrong content type): open a new stream
-        // that resumes after the last event seen (?since=, as Last-Event-ID would).
-        clearTimeout(this.retryTimer);
-        this.retryTimer = setTimeout(() => this.open(), this.retryDelay);
-        this.retryDelay = Math.min(this.retryDelay * 2, 15_000);
-      }
-    };
-  }
-
-  private queue(event: ChangeEvent): void {
-    this.pending.push(event);
-    this.flushTimer ??= setTimeout(() => this.flush(), BATCH_MS);
-  }
-
-  private flush(): void {
-    this.flushTimer = undefined;
-    const events = this.pending;
-    this.pending = [];
-    for (const listener of [...this.listeners]) listener.changes?.(events);
-  }
-
-  private emitResync(): void {
-    for (const listener of [...this.listeners]) listener.resync?.();
+/** The change stream of a project (`event: change`). */
+export class ProjectEvents extends LiveStream<ChangeEvent> {
+  constructor(url: string) {
+    super(url, 'change');
   }
 }
