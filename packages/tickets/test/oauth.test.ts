@@ -116,6 +116,20 @@ describe.each(dialectsUnderTest())('OAuth sign-in for MCP clients on %s', (diale
     await client.close();
   });
 
+  it('refuses a REST write with a read grant: 403 insufficient_scope with the step-up challenge', async () => {
+    const { tokens } = await signInClient(mcpUrl, alice.cookie, { scopeKey: 'DEMO', access: 'read' });
+    const read = await fetch(`${board.url}/api/mcp/v1/status`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(read.status).toBe(200);
+    for (const base of [`${board.url}/api/mcp/v1`, `${board.url}/api/projects/DEMO`]) {
+      const write = await fetch(`${base}/tickets`, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Not allowed' }) });
+      expect(write.status).toBe(403);
+      expect(write.headers.get('www-authenticate')).toBe(
+        `Bearer realm="switchboard-tickets", error="insufficient_scope", resource_metadata="${board.url}/.well-known/oauth-protected-resource/api/mcp/v1/mcp", scope="${ticketsScope}"`,
+      );
+      expect(await write.json()).toEqual({ error: { code: 'insufficient_scope', message: 'This token may only read (create_ticket changes the project): sign in again and grant Read and write.' } });
+    }
+  });
+
   it('keeps project tokens (sbt_) working beside OAuth tokens', async () => {
     expect((await restCaller(board.url, board.token)('list_labels')).labels).toEqual([]);
   });

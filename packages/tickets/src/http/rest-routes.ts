@@ -6,6 +6,7 @@ import { webEndpoints } from '../tools/web-endpoints.ts';
 import { grantEndpoints } from '../tools/grant-endpoints.ts';
 import { runTool, type ToolDefinition } from '../tools/tool.ts';
 import { boardOf } from './caller.ts';
+import { accessOf } from '../service/board-context.ts';
 import { BASE_PATH } from './paths.ts';
 
 export { BASE_PATH } from './paths.ts';
@@ -84,7 +85,12 @@ export function registerRestRoutes(app: App, mount: ToolMount = TOKEN_MOUNT): vo
       // The tool validates its own input (one code path and one message style for MCP and REST).
       validatorCompiler: () => (data: unknown) => ({ value: data }),
       handler: async (request, reply) => {
-        const result = await runTool(tool, boardOf(request), restArguments(tool, request));
+        const ctx = boardOf(request);
+        if (tool.rest.method !== 'GET' && accessOf(ctx.caller) === 'read') {
+          // A 403 with the step-up challenge (error handler): the client may ask the person for write access.
+          throw new AppError('insufficient_scope', `This token may only read (${tool.name} changes the project): sign in again and grant Read and write.`);
+        }
+        const result = await runTool(tool, ctx, restArguments(tool, request));
         return reply.code(tool.rest.status ?? 200).send(result);
       },
     });

@@ -41,6 +41,11 @@ export type Caller =
  */
 export type ChangeSignal = Pick<WakeBus, 'notifyChannel' | 'publish'>;
 
+/** What a caller may do: `read` for an OAuth grant of `tickets:read` alone (the read tools only), else `write`. */
+export function accessOf(caller: Caller): 'read' | 'write' {
+  return caller.kind === 'oauth' ? caller.access : 'write';
+}
+
 /** Everything a tool call runs with: the token's project, who acts, the clock and the database. */
 export interface BoardContext {
   db: Db;
