@@ -28,6 +28,7 @@ import { registerRunRoutes } from './http/run-routes.ts';
 import { registerKnowledgeRoutes } from './http/knowledge-routes.ts';
 import { registerSecretRoutes } from './http/secret-routes.ts';
 import { openFlowsStores } from './stores.ts';
+import { installSchedulesAndPrices } from './schedules-and-prices.ts';
 import type { OrgStore } from './store/org-store.ts';
 import { RunRecorder } from './store/run-store.ts';
 import { AbandonedRunSweeper } from './worker/abandoned-runs.ts';
@@ -114,11 +115,13 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
 
   const runCounter = new Counter({ name: 'flows_runs_total', help: 'Flow runs by outcome', labelNames: ['status'], registers: [app.metrics] });
   const tokenCounter = new Counter({ name: 'flows_tokens_total', help: 'Model tokens used by flow runs', labelNames: ['kind'], registers: [app.metrics] });
+  const costCounter = new Counter({ name: 'flows_cost_usd_total', help: 'US dollars of flow runs\' priced model calls', labelNames: ['org', 'flow'], registers: [app.metrics] });
   recorder.onRecord = (run) => {
     if (run.status === 'running') return;
     runCounter.inc({ status: run.status });
     tokenCounter.inc({ kind: 'prompt' }, run.usage.prompt_tokens);
     tokenCounter.inc({ kind: 'completion' }, run.usage.completion_tokens);
+    if (run.cost && run.cost.usd > 0) costCounter.inc({ org: run.orgCode ?? String(run.orgId), flow: run.flow }, run.cost.usd);
   };
 
   app.get('/health', { schema: { hide: true } }, async (_request, reply) => {
@@ -146,6 +149,7 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   const models = new ModelCatalogue((orgId, name) => stores.admin.checkProvider(orgId, name));
   registerManageRoutes(app, { admin: stores.admin, lifecycle: stores.lifecycle, models, flows: stores.flows, orgs: stores.orgs, runs: stores.runs, recorder, publicBaseUrl: config.publicBaseUrl });
   registerSecretRoutes(app, stores.secrets);
+  const schedules = installSchedulesAndPrices(app, { stores, runs, config, logger });
 
   // Runs an instance left `running` when it died are marked failed by whichever instance sweeps next.
   const sweeper = new AbandonedRunSweeper(stores.runs, { runTimeoutMs: config.runTimeoutMs, sweepMs: config.runSweepMs, logger });
@@ -156,6 +160,7 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   });
   app.addHook('onClose', async () => {
     await sweeper.stop();
+    await schedules.stop();
     await reembedder.stop();
     await recorder.flush();
     await limiter.close();

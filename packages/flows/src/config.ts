@@ -1,4 +1,5 @@
-import { envAllowedHosts, envInt, envRate, envUrl, loadPlatformConfig, type AddressPolicy, type Env, type PlatformConfig, type Rate } from '@switchboard/core';
+import { loadTracingConfig, type TracingConfig } from './tracing/otel-config.ts';
+import { envAllowedHosts, envEnum, envInt, envRate, envUrl, loadPlatformConfig, type AddressPolicy, type Env, type PlatformConfig, type Rate } from '@switchboard/core';
 
 /** Settings of the flow-execution service: the shared platform settings plus its own. */
 export interface FlowsConfig extends PlatformConfig {
@@ -32,6 +33,18 @@ export interface FlowsConfig extends PlatformConfig {
   toolTimeoutMs: number;
   /** Largest tool answer read, in bytes (FLOWS_TOOL_MAX_RESPONSE_BYTES, default 262144). */
   toolMaxResponseBytes: number;
+  /** A schedule's due time missed while no instance ran still runs once at start when younger than this, else is recorded as skipped (FLOWS_SCHEDULE_CATCHUP_MS, default 3600000). */
+  scheduleCatchupMs: number;
+  /** How often each instance looks for due schedules (FLOWS_SCHEDULE_TICK_MS, default 1000). */
+  scheduleTickMs: number;
+  /** Scheduled runs one instance runs at once; past it, other instances take the due times (FLOWS_SCHEDULE_CONCURRENCY, default 20). */
+  scheduleConcurrency: number;
+  /** Run traces' OTLP/HTTP export, from the standard OTEL_EXPORTER_OTLP_* variables (tracing/otel-config.ts); undefined: no tracing. */
+  tracing: TracingConfig | undefined;
+  /** Prompts, answers and tool arguments and results on the spans (FLOWS_OTEL_CAPTURE_CONTENT=true; default false: sizes and names only). */
+  otelCaptureContent: boolean;
+  /** At most one warning this often while the collector fails to take run traces (FLOWS_OTEL_WARN_INTERVAL_MS, default 60000). */
+  otelWarnIntervalMs: number;
 }
 
 /** Loads and validates the flow service's configuration from the environment. */
@@ -52,5 +65,11 @@ export function loadConfig(env: Env = process.env): FlowsConfig {
     maxAgentDepth: envInt(env, 'FLOWS_MAX_AGENT_DEPTH', 5, { min: 1, max: 20 }),
     toolTimeoutMs: envInt(env, 'FLOWS_TOOL_TIMEOUT_MS', 30_000, { min: 1 }),
     toolMaxResponseBytes: envInt(env, 'FLOWS_TOOL_MAX_RESPONSE_BYTES', 262_144, { min: 1 }),
+    scheduleCatchupMs: envInt(env, 'FLOWS_SCHEDULE_CATCHUP_MS', 3_600_000, { min: 0 }),
+    scheduleTickMs: envInt(env, 'FLOWS_SCHEDULE_TICK_MS', 1000, { min: 10 }),
+    scheduleConcurrency: envInt(env, 'FLOWS_SCHEDULE_CONCURRENCY', 20, { min: 1, max: 1000 }),
+    tracing: loadTracingConfig(env),
+    otelCaptureContent: envEnum(env, 'FLOWS_OTEL_CAPTURE_CONTENT', ['true', 'false'], 'false') === 'true',
+    otelWarnIntervalMs: envInt(env, 'FLOWS_OTEL_WARN_INTERVAL_MS', 60_000, { min: 1 }),
   };
 }

@@ -11,6 +11,8 @@ import { KnowledgeStore } from './store/knowledge-store.ts';
 import { MemoryStore } from './store/memory-store.ts';
 import { KnowledgeService } from './engine/knowledge-service.ts';
 import { DraftStore } from './store/draft-store.ts';
+import { PriceStore } from './store/price-store.ts';
+import { ScheduleStore } from './store/schedule-store.ts';
 import { FlowLifecycle } from './flow-lifecycle.ts';
 import { EmbeddingJobStore } from './store/embedding-job-store.ts';
 
@@ -34,6 +36,10 @@ export interface FlowsStores {
   /** Re-embedding jobs' state. */
   embeddingJobs: EmbeddingJobStore;
   memory: MemoryStore;
+  /** Each organization's own model prices per provider. */
+  prices: PriceStore;
+  /** Flows' schedules and the due times they handled. */
+  schedules: ScheduleStore;
   close(): Promise<void>;
 }
 
@@ -42,7 +48,8 @@ export async function openFlowsStores(config: FlowsConfig): Promise<FlowsStores>
   const database = await openFlowsDatabase(config);
   const orgs = new OrgStore(database.db, config.secret, database.dialect);
   const flows = new FlowStore(database.db, database.dialect);
-  const providers = new ProviderRegistry(orgs, config);
+  const prices = new PriceStore(database.db);
+  const providers = new ProviderRegistry(orgs, config, prices);
   const knowledgeBases = new KnowledgeStore(database.db);
   const secrets = new SecretStore(database.db, config.secret);
   const drafts = new DraftStore(database.db);
@@ -61,6 +68,8 @@ export async function openFlowsStores(config: FlowsConfig): Promise<FlowsStores>
     providers,
     admin,
     lifecycle: new FlowLifecycle({ flows, admin, drafts, providers, secrets, knowledgeBases }),
+    prices,
+    schedules: new ScheduleStore(database.db),
     close: () => database.close(),
   };
 }

@@ -170,6 +170,10 @@ describe.each(dialectsUnderTest())('running flows on %s', (dialect) => {
         { node: 'output', type: 'output', status: 'succeeded', started_at: expect.any(String), ms: expect.any(Number) },
       ],
       deleted_flow: null,
+      trigger: 'api',
+      schedule: null,
+      // The fake upstream's model has no price.
+      cost: { usd: 0, priced: false },
     });
 
     const list = (await (await h.get('/api/llm/acme/runs?flow=raw-flow')).json()) as { runs: Array<{ id: string; flow: string }> };

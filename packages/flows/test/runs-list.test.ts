@@ -145,6 +145,6 @@ describe('the management additions in /openapi.json', () => {
       expect(operation, `${method} ${path}`).toBeDefined();
       expect([operation.tags, typeof operation.summary, operation.security]).toEqual([[tag], 'string', [{ bearerAuth: [] }]]);
     }
-    expect(spec.paths['/api/llm/{org_code}/runs'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['before', 'flow', 'limit', 'org_code', 'status']);
+    expect(spec.paths['/api/llm/{org_code}/runs'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['before', 'flow', 'limit', 'org_code', 'status', 'trigger']);
   });
 });

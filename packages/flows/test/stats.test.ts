@@ -6,7 +6,7 @@ import type { RunRow } from '../src/store/run-store.ts';
 
 const HOUR = 3_600_000;
 const hourOf = (iso: string) => new Date(Math.floor(Date.parse(iso) / HOUR) * HOUR).toISOString();
-const idle = (hour: string) => ({ hour, runs: 0, failed: 0, failure_rate: null, p50_ms: null, p95_ms: null, prompt_tokens: 0, completion_tokens: 0, tokens: 0 });
+const idle = (hour: string) => ({ hour, runs: 0, failed: 0, failure_rate: null, p50_ms: null, p95_ms: null, prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, tokens: 0 });
 
 function runRow(orgId: number, id: string, flow: string, startedAt: string, status: string, latencyMs: number | null, prompt: number, completion: number): RunRow {
   return {
@@ -40,10 +40,10 @@ describe('run statistics (domain)', () => {
     expect(window).toEqual({ from: new Date('2025-03-01T10:00:00.000Z'), hourStarts: ['2025-03-01T10:00:00.000Z', '2025-03-01T11:00:00.000Z', '2025-03-01T12:00:00.000Z'] });
     const stats = runStats(
       [
-        { flow: 'a', status: 'succeeded', latencyMs: 40, startedAt: '2025-03-01T10:59:59.999Z', promptTokens: 3, completionTokens: 2 },
-        { flow: 'a', status: 'failed', latencyMs: 10, startedAt: '2025-03-01T12:00:00.000Z', promptTokens: 0, completionTokens: 0 },
+        { flow: 'a', status: 'succeeded', latencyMs: 40, startedAt: '2025-03-01T10:59:59.999Z', promptTokens: 3, completionTokens: 2, costUsd: 0.25 },
+        { flow: 'a', status: 'failed', latencyMs: 10, startedAt: '2025-03-01T12:00:00.000Z', promptTokens: 0, completionTokens: 0, costUsd: 0.000001 },
         // Stamped a little ahead by an instance whose clock runs fast: counted in the last hour.
-        { flow: 'b', status: 'running', latencyMs: null, startedAt: '2025-03-01T12:35:10.000Z', promptTokens: 0, completionTokens: 0 },
+        { flow: 'b', status: 'running', latencyMs: null, startedAt: '2025-03-01T12:35:10.000Z', promptTokens: 0, completionTokens: 0, costUsd: 0 },
       ],
       { ...window, to: now },
     );
@@ -105,6 +105,7 @@ describe.each(dialectsUnderTest())('GET /stats on %s', (dialect) => {
         p95_ms: 300,
         prompt_tokens: 15,
         completion_tokens: 6,
+        cost_usd: 0,
         by_hour: byHour({
           [hourOf(t1)]: { runs: 3, failed: 1, failure_rate: 0.5, p50_ms: 100, p95_ms: 300, prompt_tokens: 14, completion_tokens: 5, tokens: 19 },
           [hourOf(t2)]: { runs: 1, failed: 0, failure_rate: 0, p50_ms: 200, p95_ms: 200, prompt_tokens: 1, completion_tokens: 1, tokens: 2 },
@@ -120,6 +121,7 @@ describe.each(dialectsUnderTest())('GET /stats on %s', (dialect) => {
           p95_ms: 300,
           prompt_tokens: 15,
           completion_tokens: 6,
+          cost_usd: 0,
           by_hour: byHour({
             [hourOf(t1)]: { runs: 2, failed: 1, failure_rate: 0.5, p50_ms: 100, p95_ms: 300, prompt_tokens: 14, completion_tokens: 5, tokens: 19 },
             [hourOf(t2)]: { runs: 1, failed: 0, failure_rate: 0, p50_ms: 200, p95_ms: 200, prompt_tokens: 1, completion_tokens: 1, tokens: 2 },
@@ -134,6 +136,7 @@ describe.each(dialectsUnderTest())('GET /stats on %s', (dialect) => {
           p95_ms: null,
           prompt_tokens: 0,
           completion_tokens: 0,
+          cost_usd: 0,
           by_hour: byHour({ [hourOf(t1)]: { runs: 1 } }),
         },
       ],

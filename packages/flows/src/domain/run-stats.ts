@@ -1,4 +1,5 @@
 /** Statistics of an organization's runs per hour and per flow (the dashboard's Overview). */
+import { roundUsd } from './cost.ts';
 
 /** Longest window the statistics cover, in hours (a week). */
 export const MAX_STATS_HOURS = 168;
@@ -14,6 +15,8 @@ export interface RunStatsRow {
   startedAt: string;
   promptTokens: number;
   completionTokens: number;
+  /** US dollars of the run's priced model calls (0 for runs from before costs were kept). */
+  costUsd: number;
 }
 
 /** Figures of a set of runs. */
@@ -27,6 +30,8 @@ export interface RunFigures {
   p95Ms: number | null;
   promptTokens: number;
   completionTokens: number;
+  /** US dollars, to 8 decimals. */
+  costUsd: number;
 }
 
 /** Figures of one hour. */
@@ -65,6 +70,7 @@ class Accumulator {
   finished = 0;
   promptTokens = 0;
   completionTokens = 0;
+  costUsd = 0;
   readonly latencies: number[] = [];
 
   add(row: RunStatsRow): void {
@@ -74,6 +80,7 @@ class Accumulator {
     if (row.latencyMs !== null && row.status !== 'running') this.latencies.push(row.latencyMs);
     this.promptTokens += row.promptTokens;
     this.completionTokens += row.completionTokens;
+    this.costUsd += row.costUsd;
   }
 
   figures(): RunFigures {
@@ -86,6 +93,7 @@ class Accumulator {
       p95Ms: percentile(sorted, 95),
       promptTokens: this.promptTokens,
       completionTokens: this.completionTokens,
+      costUsd: roundUsd(this.costUsd),
     };
   }
 }

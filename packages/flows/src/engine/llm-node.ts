@@ -1,5 +1,6 @@
 import type { LlmNodeData } from '../domain/flow-definition.ts';
-import { usageOf } from '../domain/usage.ts';
+import { usageOf, type Usage } from '../domain/usage.ts';
+import { callCost } from '../domain/cost.ts';
 import type { NodeContext, NodeResult } from './node-handler.ts';
 import { messagesOf, type ChatRequest } from './chat-models.ts';
 import { sentMessages } from '../domain/sent-messages.ts';
@@ -37,9 +38,11 @@ export async function runLlmNode(context: NodeContext): Promise<NodeResult> {
     signal: context.signal,
   };
   context.recordModelCall(sentMessages('', messagesOf(request)));
+  const priced = (usage: Usage) => context.services.meter.add(callCost(providers.priceOf(data.provider, data.model), usage));
   try {
     if (!context.streamReply) {
       const { text, usage, finishReason } = await withRetries(context.providerRetries, context.signal, () => model.generate(request));
+      priced(usage);
       return { output: { text, usage, finish_reason: finishReason }, usage, text, finishReason };
     }
     const parts = await withRetries(context.providerRetries, context.signal, () => model.stream(request));
@@ -54,6 +57,7 @@ export async function runLlmNode(context: NodeContext): Promise<NodeResult> {
         ({ usage, finishReason } = part);
       }
     }
+    priced(usage);
     if (context.signal.aborted) throw context.signal.reason;
     return { output: { text, usage, finish_reason: finishReason }, usage, text, finishReason, streamed: true };
   } catch (error) {

@@ -5,6 +5,8 @@ import { isolatedOpenAIOptions } from '@switchboard/core';
 import type { FlowsConfig } from '../config.ts';
 import type { OrgStore, ProviderConnection } from '../store/org-store.ts';
 import { FlowsError } from '../domain/errors.ts';
+import { effectivePrices, lookupPrice, type ModelPrice, type PriceTable } from '../domain/prices.ts';
+import type { PriceStore } from '../store/price-store.ts';
 import { providerFetch } from './http-fetch.ts';
 import { openaiChatModel, sdkChatModel, type ChatModel } from './chat-models.ts';
 
@@ -34,12 +36,30 @@ export class OrgProviders {
   private readonly models = new Map<string, LanguageModel>();
   private readonly chats = new Map<string, ChatModel>();
   private readonly byName: Map<string, ProviderConnection>;
+  private readonly priceTables = new Map<string, PriceTable>();
 
   constructor(
     connections: ProviderConnection[],
     private readonly sdk: ProviderSdk,
+    /** The organization's own prices per connection name. */
+    private readonly ownPrices: ReadonlyMap<string, PriceTable> = new Map(),
   ) {
     this.byName = new Map(connections.map((c) => [c.name, c]));
+  }
+
+  /** The kind of connection `name` (`openai`, `anthropic`, `openai-compatible`), if there is one. */
+  kindOf(name: string): string | undefined {
+    return this.byName.get(name)?.kind;
+  }
+
+  /** What model `model` of connection `name` costs: the organization's price, else the default of its kind; undefined when neither has one. */
+  priceOf(name: string, model: string): ModelPrice | undefined {
+    let table = this.priceTables.get(name);
+    if (!table) {
+      table = effectivePrices(this.byName.get(name)?.kind ?? '', this.ownPrices.get(name) ?? {});
+      this.priceTables.set(name, table);
+    }
+    return lookupPrice(table, model);
   }
 
   /** The API key of a connection, so error messages can be scrubbed of it. */
@@ -124,13 +144,16 @@ export class ProviderRegistry {
   constructor(
     private readonly orgs: OrgStore,
     private readonly config: FlowsConfig,
+    private readonly prices?: PriceStore,
   ) {}
 
   /** The providers of an organization at the given providers_version. */
   async forOrg(orgId: number, providersVersion: number): Promise<OrgProviders> {
     const hit = this.cache.get(orgId);
     if (hit && hit.version === providersVersion) return hit.providers;
-    const providers = new OrgProviders(await this.connections(orgId), await loadSdk());
+    // Prices change with providers_version too (PriceStore.replace bumps it), so they are cached alongside.
+    const [connections, prices, loaded] = await Promise.all([this.connections(orgId), this.prices?.forOrg(orgId), loadSdk()]);
+    const providers = new OrgProviders(connections, loaded, prices);
     this.cache.set(orgId, { version: providersVersion, providers });
     return providers;
   }

@@ -7,7 +7,8 @@ import { presentError } from '../domain/error-shape.ts';
 import { replyContent, runOutput } from '../domain/response-shapes.ts';
 import type { FlowStore } from '../store/flow-store.ts';
 import type { Principal } from '../store/org-store.ts';
-import type { RunRecord, RunRecorder } from '../store/run-store.ts';
+import type { RunRecord, RunRecorder, RunTrigger } from '../store/run-store.ts';
+import { CostMeter } from '../domain/cost.ts';
 import { usageOf, type Usage } from '../domain/usage.ts';
 import { runFlow, RunFailure, type RunResult } from './flow-runner.ts';
 import type { ConversationMessage, RunEvent } from './node-handler.ts';
@@ -52,6 +53,10 @@ export interface RunPlan {
   metadata: Record<string, unknown>;
   conversation: ConversationMessage[];
   callerSystem?: string;
+  /** What started the run (`api` when unsaid). */
+  trigger?: RunTrigger;
+  /** The schedule's name, for a scheduled run. */
+  schedule?: string;
 }
 
 /** Identifiers of one run, known before it starts (X-Run-Id, the completion id). */
@@ -89,7 +94,7 @@ export class RunService {
   ) {}
 
   /** Tools, knowledge, memory and sub-flows for a run of `slug`, reached through the chain of agent flows `chain`. */
-  private services(orgId: number, providersVersion: number, slug: string, chain: string[]): RunServices {
+  private services(orgId: number, providersVersion: number, slug: string, chain: string[], meter: CostMeter): RunServices {
     return {
       orgId,
       providersVersion,
@@ -101,7 +106,8 @@ export class RunService {
       policy: this.config.allowedHosts,
       toolTimeoutMs: this.config.toolTimeoutMs,
       toolMaxResponseBytes: this.config.toolMaxResponseBytes,
-      runSubFlow: (request) => this.runSubFlow(orgId, providersVersion, request),
+      runSubFlow: (request) => this.runSubFlow(orgId, providersVersion, request, meter),
+      meter,
       revealSecrets: (names) => this.agentDeps.secrets.reveal(orgId, names),
       describeFlow: async (sub) => {
         const { compiled } = await this.load(orgId, sub);
@@ -111,7 +117,7 @@ export class RunService {
   }
 
   /** Runs another flow of the organization inside a run (agent nodes): no record of its own, its trace stays inside. */
-  private async runSubFlow(orgId: number, providersVersion: number, request: Parameters<RunServices['runSubFlow']>[0]): Promise<SubFlowResult> {
+  private async runSubFlow(orgId: number, providersVersion: number, request: Parameters<RunServices['runSubFlow']>[0], meter: CostMeter): Promise<SubFlowResult> {
     const flow = await this.load(orgId, request.slug);
     const checked = validateInput(flow.compiled.variables, request.input);
     if (!checked.ok) {
@@ -129,7 +135,7 @@ export class RunService {
         streaming: false,
         emit: () => undefined,
         providerRetries: this.config.providerRetries,
-        services: this.services(orgId, providersVersion, request.slug, request.chain),
+        services: this.services(orgId, providersVersion, request.slug, request.chain, meter),
       });
       const format = flow.compiled.output.format;
       const output = runOutput(format, this.newIds(), result.text, result.value, result.finishReason, result.usage);
@@ -193,6 +199,7 @@ export class RunService {
     const began = performance.now();
     const { ids } = options;
     const compiled = plan.flow.compiled;
+    const meter = new CostMeter();
     const runningTimer = options.startedAt ? undefined : setTimeout(() => void this.recorder.record(runningRecord(plan, ids, startedAt)), RUNNING_RECORD_AFTER_MS);
     const outcome = this.providers
       .forOrg(plan.principal.orgId, plan.principal.providersVersion)
@@ -207,7 +214,7 @@ export class RunService {
       streaming: options.streaming,
       emit: options.emit,
       providerRetries: this.config.providerRetries,
-      services: this.services(plan.principal.orgId, plan.principal.providersVersion, plan.flow.slug, []),
+      services: this.services(plan.principal.orgId, plan.principal.providersVersion, plan.flow.slug, [], meter),
     }))
       .then(
       // The outcome (and so the answer, 2xx or error) waits for the run's end record: it survives a kill -9, and
@@ -215,7 +222,7 @@ export class RunService {
       async (result): Promise<RunOutcome> => {
         clearTimeout(runningTimer);
         const output = runOutput(compiled.output.format, ids, result.text, result.value, result.finishReason, result.usage);
-        await this.record(plan, ids, startedAt, began, { status: 'succeeded', output, error: null, usage: result.usage, trace: result.trace });
+        await this.record(plan, ids, startedAt, began, { status: 'succeeded', output, error: null, usage: result.usage, trace: result.trace, meter });
         return { ok: true, result, output, usage: result.usage };
       },
       async (failure: unknown): Promise<RunOutcome> => {
@@ -223,7 +230,7 @@ export class RunService {
         const known = failure instanceof RunFailure;
         const error = known ? failure.error : new AppError('internal', 'Internal error while running the flow');
         const usage = known ? failure.usage : usageOf();
-        await this.record(plan, ids, startedAt, began, { status: 'failed', output: null, error: presentError(error).error, usage, trace: known ? failure.trace : [] });
+        await this.record(plan, ids, startedAt, began, { status: 'failed', output: null, error: presentError(error).error, usage, trace: known ? failure.trace : [], meter });
         return { ok: false, error, usage };
       },
     ).finally(() => {
@@ -238,24 +245,28 @@ export class RunService {
     ids: RunIds,
     startedAt: Date,
     began: number,
-    end: { status: 'succeeded' | 'failed'; output: unknown; error: unknown; usage: Usage; trace: RunResult['trace'] },
+    end: { status: 'succeeded' | 'failed'; output: unknown; error: unknown; usage: Usage; trace: RunResult['trace']; meter: CostMeter },
   ): Promise<void> {
     return this.recorder.record({
-      id: ids.runId,
-      orgId: plan.principal.orgId,
-      flow: plan.flow.slug,
-      version: plan.flow.version,
+      ...runningRecord(plan, ids, startedAt),
       status: end.status,
-      input: plan.input,
-      metadata: plan.metadata,
       output: end.output,
       error: end.error,
       usage: end.usage,
       latencyMs: Math.round(performance.now() - began),
-      startedAt: isoNow(startedAt),
       finishedAt: isoNow(),
       trace: end.trace,
+      cost: end.meter.cost,
     });
+  }
+
+  /**
+   * Records a run that could not start (a schedule's input that the flow's
+   * current version refuses): failed at once with `error`, no model called.
+   */
+  recordRefused(plan: RunPlan, ids: RunIds, error: AppError): Promise<void> {
+    const now = new Date();
+    return this.recorder.record({ ...runningRecord(plan, ids, now), status: 'failed', error: presentError(error).error, latencyMs: 0, finishedAt: isoNow(now), cost: new CostMeter().cost });
   }
 }
 
@@ -276,5 +287,9 @@ function runningRecord(plan: RunPlan, ids: RunIds, startedAt: Date): RunRecord {
     startedAt: isoNow(startedAt),
     finishedAt: null,
     trace: [],
+    trigger: plan.trigger ?? 'api',
+    schedule: plan.schedule ?? null,
+    cost: null,
+    orgCode: plan.principal.orgCode,
   };
 }

@@ -3,6 +3,7 @@ import type { InputVariable } from '../domain/flow-definition.ts';
 import type { MemoryStore } from '../store/memory-store.ts';
 import type { Usage } from '../domain/usage.ts';
 import type { KnowledgeService } from './knowledge-service.ts';
+import type { CostMeter } from '../domain/cost.ts';
 
 /** What a sub-flow run (agent node) returns. */
 export interface SubFlowResult {
@@ -33,6 +34,8 @@ export interface RunServices {
   runSubFlow: SubFlowRunner;
   /** Values of the organization's secrets among `names` (a missing one is absent), for a tool request that references them. */
   revealSecrets(names: readonly string[]): Promise<Map<string, string>>;
+  /** Adds up what the run's model calls cost; its sub-flows' calls count on the same meter. */
+  meter: CostMeter;
   /** Name, description and input variables of a flow of the organization (an agent tool's schema). */
   describeFlow(slug: string): Promise<{ name: string; description: string | undefined; variables: InputVariable[] }>;
 }

@@ -1,6 +1,7 @@
 import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel, type ModelMessage, type ToolSet as AiToolSet } from 'ai';
 import type { LlmNodeData } from '../domain/flow-definition.ts';
 import { usageOf } from '../domain/usage.ts';
+import { callCost } from '../domain/cost.ts';
 import type { ConversationMessage, NodeContext, NodeResult } from './node-handler.ts';
 import { toFinishReason } from './chat-models.ts';
 import { promptText, systemText } from './llm-prompt.ts';
@@ -133,6 +134,10 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
           context.emit({ type: 'tool_result', node: context.node.id, tool: part.toolName, call_id: part.toolCallId, error: message });
           break;
         }
+        case 'finish-step':
+          // Each step is one model call: priced as it ends, so a loop that fails later still counts what it spent.
+          services.meter.add(callCost(context.providers.priceOf(data.provider, data.model), usageOf(part.usage.inputTokens, part.usage.outputTokens)));
+          break;
         case 'finish': {
           usage = usageOf(part.totalUsage.inputTokens, part.totalUsage.outputTokens);
           finishReason = toFinishReason(part.finishReason);

@@ -151,8 +151,8 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
       const principal = request.principal!;
       // Runs are written just after their response; reading waits for this instance's pending writes.
       await deps.recorder.flush();
-      const { flow, status, limit, before } = request.query;
-      const page = await deps.runs.list(principal.orgId, { flow, status, limit: limit ?? 50, before: before === undefined ? undefined : parseRunsBefore(before) });
+      const { flow, status, trigger, limit, before } = request.query;
+      const page = await deps.runs.list(principal.orgId, { flow, status, trigger, limit: limit ?? 50, before: before === undefined ? undefined : parseRunsBefore(before) });
       return { runs: page.runs.map(presentRun), next_before: page.nextBefore };
     },
   );

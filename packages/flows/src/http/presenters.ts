@@ -40,6 +40,7 @@ function presentFigures(figures: RunFigures) {
     p95_ms: figures.p95Ms,
     prompt_tokens: figures.promptTokens,
     completion_tokens: figures.completionTokens,
+    cost_usd: figures.costUsd,
   };
 }
 
@@ -84,6 +85,9 @@ export function presentRun(run: RunRecord) {
     finished_at: run.finishedAt,
     trace: run.trace,
     deleted_flow: run.deletedFlowName ? { name: run.deletedFlowName } : null,
+    trigger: run.trigger,
+    schedule: run.schedule,
+    cost: run.cost,
   };
 }
 

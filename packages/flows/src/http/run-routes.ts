@@ -5,6 +5,8 @@ import { parseChatBody, parseRunBody } from '../domain/run-request.ts';
 import { FLOW_MODEL } from '../domain/response-shapes.ts';
 import type { RunService, LoadedFlow } from '../engine/run-service.ts';
 import { answerRun } from './run-transport.ts';
+import type { Principal } from '../store/org-store.ts';
+import type { RunTrigger } from '../store/run-store.ts';
 import { bearer, chatBody, flowParams, runBody } from './schema.ts';
 
 function checkedInput(flow: LoadedFlow, input: Record<string, unknown>): Record<string, unknown> {
@@ -14,6 +16,14 @@ function checkedInput(flow: LoadedFlow, input: Record<string, unknown>): Record<
     throw new FlowsError('validation_failed', message, 'invalid_input', { param: checked.problems[0].param, details: checked.problems });
   }
   return checked.input;
+}
+
+/**
+ * What started a run called over HTTP: the dashboard (a signed-in user's session: no token, and the
+ * `manage` access a session has) or the API (a flows token, or an OAuth token, whose access is `run`).
+ */
+function triggerOf(principal: Principal): RunTrigger {
+  return principal.tokenId === null && principal.scope === 'manage' ? 'ui' : 'api';
 }
 
 /** `POST …/run`, `…/run/stream`, and the OpenAI-compatible `…/chat/completions` and `…/models`. */
@@ -29,7 +39,7 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
       const flow = await runs.load(principal.orgId, request.params.slug, principal.flow);
       const body = parseRunBody(request.body);
       const input = checkedInput(flow, body.input);
-      const plan = { principal, flow, input, metadata: body.metadata, conversation: [] };
+      const plan = { principal, flow, input, metadata: body.metadata, conversation: [], trigger: triggerOf(principal) };
       await answerRun(runs, plan, reply, body.stream ? 'jsonl' : 'json');
       return reply;
     },
@@ -43,7 +53,7 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
       const flow = await runs.load(principal.orgId, request.params.slug, principal.flow);
       const body = parseRunBody(request.body);
       const input = checkedInput(flow, body.input);
-      await answerRun(runs, { principal, flow, input, metadata: body.metadata, conversation: [] }, reply, 'sse');
+      await answerRun(runs, { principal, flow, input, metadata: body.metadata, conversation: [], trigger: triggerOf(principal) }, reply, 'sse');
       return reply;
     },
   );
@@ -56,7 +66,7 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
       const flow = await runs.load(principal.orgId, request.params.slug, principal.flow);
       const body = parseChatBody(request.body, flow.compiled.variables);
       const input = checkedInput(flow, body.input);
-      const plan = { principal, flow, input, metadata: body.metadata, conversation: body.conversation, callerSystem: body.callerSystem };
+      const plan = { principal, flow, input, metadata: body.metadata, conversation: body.conversation, callerSystem: body.callerSystem, trigger: triggerOf(principal) };
       await answerRun(runs, plan, reply, body.stream ? 'sse' : 'chat');
       return reply;
     },

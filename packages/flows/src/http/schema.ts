@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_NOTE_LENGTH } from '../domain/save-request.ts';
 import { MAX_STATS_HOURS } from '../domain/run-stats.ts';
-import { RUN_STATUSES } from '../store/run-store.ts';
+import { RUN_STATUSES, RUN_TRIGGERS } from '../store/run-store.ts';
 import { MAX_SECRET_LENGTH } from '../store/secret-store.ts';
 
 /** Path parameters `{org_code}`. */
@@ -47,6 +47,7 @@ export const restoreBody = z
 export const runsQuery = z.object({
   flow: z.string().optional().describe('slug of a flow'),
   status: z.enum(RUN_STATUSES, { error: `status must be one of ${RUN_STATUSES.join(', ')}` }).optional(),
+  trigger: z.enum(RUN_TRIGGERS, { error: `trigger must be one of ${RUN_TRIGGERS.join(', ')}` }).optional().describe('what started the runs'),
   limit: z.coerce.number().int().min(1).max(200).optional().describe('runs per page (default 50)'),
   before: z.string().optional().describe('the next_before of the previous page (or a timestamp: runs started before it)'),
 });

@@ -4,6 +4,7 @@ import type { FlowsDatabase } from './database.ts';
 import { runCursor, type RunsBefore } from '../domain/run-cursor.ts';
 import type { RunStatsRow } from '../domain/run-stats.ts';
 import type { Usage } from '../domain/usage.ts';
+import type { Cost } from '../domain/cost.ts';
 import type { ModelCallRecord } from '../domain/sent-messages.ts';
 
 /** One node's entry in a run's trace. */
@@ -26,6 +27,11 @@ export const RUN_STATUSES = ['running', 'succeeded', 'failed'] as const;
 /** One of RUN_STATUSES. */
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
+/** What starts runs (design/flows.md, "Schedules"): a token's call, an MCP client, the dashboard (a session), a schedule. */
+export const RUN_TRIGGERS = ['api', 'mcp', 'ui', 'schedule'] as const;
+/** One of RUN_TRIGGERS. */
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
 /** A finished (or failed) run as stored and presented. */
 export interface RunRecord {
   id: string;
@@ -44,6 +50,14 @@ export interface RunRecord {
   trace: TraceEntry[];
   /** The name of the run's flow once that flow was deleted; null while it exists. */
   deletedFlowName?: string | null;
+  /** What started it. */
+  trigger: RunTrigger;
+  /** The schedule's name, for a scheduled run. */
+  schedule: string | null;
+  /** What its model calls cost (null for runs recorded before costs were kept). */
+  cost: Cost | null;
+  /** The organization's code, for metrics; not stored. */
+  orgCode?: string;
 }
 
 /** A run record as stored: its JSON fields serialized. */
@@ -73,6 +87,8 @@ export class RunStore {
             latency_ms: eb.ref('excluded.latency_ms'),
             finished_at: eb.ref('excluded.finished_at'),
             trace: eb.ref('excluded.trace'),
+            cost_usd: eb.ref('excluded.cost_usd'),
+            cost_priced: eb.ref('excluded.cost_priced'),
           }))
           .where('excluded.status', '<>', 'running'),
       )
@@ -84,10 +100,11 @@ export class RunStore {
    * optionally of one flow and one status, and the cursor of the next page
    * (null on the last one).
    */
-  async list(orgId: number, options: { flow?: string; status?: RunStatus; limit: number; before?: RunsBefore }): Promise<{ runs: RunRecord[]; nextBefore: string | null }> {
+  async list(orgId: number, options: { flow?: string; status?: RunStatus; trigger?: RunTrigger; limit: number; before?: RunsBefore }): Promise<{ runs: RunRecord[]; nextBefore: string | null }> {
     let query = this.db.selectFrom('runs').selectAll().where('org_id', '=', orgId);
     if (options.flow) query = query.where('flow', '=', options.flow);
     if (options.status) query = query.where('status', '=', options.status);
+    if (options.trigger) query = query.where('trigger', '=', options.trigger);
     const before = options.before;
     if (before?.id !== undefined) {
       // `<=` bounds the index range; the id breaks ties between runs started in the same millisecond.
@@ -117,7 +134,7 @@ export class RunStore {
   async statsRows(orgId: number, since: string): Promise<RunStatsRow[]> {
     const rows = await this.db
       .selectFrom('runs')
-      .select(['flow', 'status', 'latency_ms', 'started_at', 'usage'])
+      .select(['flow', 'status', 'latency_ms', 'started_at', 'usage', 'cost_usd'])
       .where('org_id', '=', orgId)
       .where('started_at', '>=', since)
       .orderBy('started_at')
@@ -131,6 +148,7 @@ export class RunStore {
         startedAt: r.started_at,
         promptTokens: usage.prompt_tokens ?? 0,
         completionTokens: usage.completion_tokens ?? 0,
+        costUsd: r.cost_usd === null || r.cost_usd === undefined ? 0 : Number(r.cost_usd),
       };
     });
   }
@@ -176,6 +194,10 @@ function toRow(run: RunRecord): RunRow {
     started_at: run.startedAt,
     finished_at: run.finishedAt,
     trace: JSON.stringify(run.trace),
+    trigger: run.trigger,
+    schedule: run.schedule,
+    cost_usd: run.cost?.usd ?? null,
+    cost_priced: run.cost ? (run.cost.priced ? 1 : 0) : null,
   };
 }
 
@@ -196,6 +218,9 @@ function fromRow(row: RunRow): RunRecord {
     finishedAt: row.finished_at,
     trace: JSON.parse(row.trace),
     deletedFlowName: row.deleted_flow_name ?? null,
+    trigger: (row.trigger ?? 'api') as RunTrigger,
+    schedule: row.schedule ?? null,
+    cost: row.cost_usd === null || row.cost_usd === undefined ? null : { usd: Number(row.cost_usd), priced: Number(row.cost_priced) === 1 },
   };
 }
 
