@@ -172,7 +172,8 @@ export interface SqliteReader {
   all<R>(text: string, parameters: readonly unknown[]): R[];
 }
 
-const readers = new WeakMap<Kysely<any>, SqliteReader>();
+// Keyed by the Kysely instance itself, whatever its tables.
+const readers = new WeakMap<object, SqliteReader>();
 
 /** Runs one read statement with its parameters and returns its rows as objects. */
 type RowReader = (parameters: readonly unknown[]) => object[];
@@ -207,7 +208,7 @@ function rowReader(statement: SQLite.Statement): RowReader {
  * connection reads the last committed state: never another request's
  * transaction in progress, which a read on the writer's connection would see.
  */
-export function sqliteReaderOf(db: Kysely<any>): SqliteReader | undefined {
+export function sqliteReaderOf<DB>(db: Kysely<DB>): SqliteReader | undefined {
   return readers.get(db);
 }
 
@@ -313,6 +314,7 @@ export class CallbackQueryClient extends pg.Client {
   /** performance.now() when the statement now waiting for its answer was sent; 0 when none waits (QueryWatchdog). */
   waitingSince = 0;
 
+  // biome-ignore lint/suspicious/noExplicitAny: one override stands for all of pg's query() overloads (a promise, void, the submittable passed in), which only `any` satisfies.
   override query(...args: unknown[]): any {
     const [text, values, callback] = args;
     // Only query text: a config object would get pg's callback written into it.

@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyTypeProvider } from 'fastify';
 
 /**
  * A service's stop, in the order a load balancer needs it (docs/deploy.md,
@@ -35,18 +35,19 @@ interface InFlight {
   drained(): Promise<void>;
 }
 
-// Any app, whatever its logger and type provider (`any`: the generic parameters do not matter here).
-type AnyApp = FastifyInstance<any, any, any, any, any>;
+// An HTTP/1 app, whatever its logger and type provider: the functions below are generic over both.
+type AnyApp<L extends FastifyBaseLogger, P extends FastifyTypeProvider> = FastifyInstance<Server, IncomingMessage, ServerResponse, L, P>;
 
-const inFlight = new WeakMap<AnyApp, InFlight>();
-const stops = new WeakMap<AnyApp, { stopping: boolean; stop: Array<() => void | Promise<void>>; graceEnd: Array<() => void> }>();
+// Keyed by the app itself.
+const inFlight = new WeakMap<object, InFlight>();
+const stops = new WeakMap<object, { stopping: boolean; stop: Array<() => void | Promise<void>>; graceEnd: Array<() => void> }>();
 
 /**
  * Adds `app.shutdown` and counts the requests in flight. While stopping,
  * every answer carries `Connection: close`, so a client (or a proxy's
  * keep-alive pool) sends its next request elsewhere.
  */
-export function installShutdown(app: AnyApp): void {
+export function installShutdown<L extends FastifyBaseLogger, P extends FastifyTypeProvider>(app: AnyApp<L, P>): void {
   const state = { stopping: false, stop: [] as Array<() => void | Promise<void>>, graceEnd: [] as Array<() => void> };
   stops.set(app, state);
   const shutdown: Shutdown = {
@@ -92,7 +93,7 @@ export interface StopReport {
  * Stops an app gracefully: see Shutdown. Resolves once the app is closed;
  * never rejects for a listener's failure.
  */
-export async function stopGracefully(app: AnyApp, graceMs: number): Promise<StopReport> {
+export async function stopGracefully<L extends FastifyBaseLogger, P extends FastifyTypeProvider>(app: AnyApp<L, P>, graceMs: number): Promise<StopReport> {
   const started = Date.now();
   const state = stops.get(app);
   const counter = inFlight.get(app);
@@ -129,7 +130,7 @@ export async function stopGracefully(app: AnyApp, graceMs: number): Promise<Stop
  * What a service's main returns to runMain: SIGTERM stops the app gracefully
  * (within `graceMs`, then a few seconds to close) and logs how it went.
  */
-export function gracefulStop(app: AnyApp, graceMs: number): { close(): Promise<void>; closeTimeoutMs: number } {
+export function gracefulStop<L extends FastifyBaseLogger, P extends FastifyTypeProvider>(app: AnyApp<L, P>, graceMs: number): { close(): Promise<void>; closeTimeoutMs: number } {
   return {
     closeTimeoutMs: graceMs + 5_000,
     async close() {

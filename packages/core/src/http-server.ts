@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
@@ -19,7 +26,7 @@ export interface HttpServerOptions {
 }
 
 /** A Fastify app typed for zod schemas. */
-export type App = FastifyInstance<any, any, any, Logger, ZodTypeProvider>;
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, Logger, ZodTypeProvider>;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -91,9 +98,15 @@ export function createHttpServer(options: HttpServerOptions): App {
     const routeKey = `${request.method} ${route}`;
     const countKey = `${routeKey} ${reply.statusCode}`;
     let counter = counted.get(countKey);
-    if (!counter) counted.set(countKey, (counter = requests.labels(request.method, route, String(reply.statusCode))));
+    if (!counter) {
+      counter = requests.labels(request.method, route, String(reply.statusCode));
+      counted.set(countKey, counter);
+    }
     let histogram = timed.get(routeKey);
-    if (!histogram) timed.set(routeKey, (histogram = latency.labels(request.method, route)));
+    if (!histogram) {
+      histogram = latency.labels(request.method, route);
+      timed.set(routeKey, histogram);
+    }
     counter.inc();
     histogram.observe(reply.elapsedTime / 1000);
     // Redacting costs a few regular expressions per request: only when the line is written.

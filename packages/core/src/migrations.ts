@@ -6,6 +6,7 @@ export type DialectName = 'sqlite' | 'postgres';
 
 /** What a migration runs on: an open database of one service. */
 export interface MigrationTarget {
+  // biome-ignore lint/suspicious/noExplicitAny: migrations run on a schema that changes under them (and on the ledger, in no service's tables), so no table type fits.
   db: Kysely<any>;
   dialect: DialectName;
   /** PostgreSQL schema, or `main` on SQLite. */
@@ -14,6 +15,7 @@ export interface MigrationTarget {
 
 /** One migration step; `dialect` lets DDL differ where the engines do (identity columns, full-text search). */
 export interface VersionedMigration {
+  // biome-ignore lint/suspicious/noExplicitAny: a migration runs on the schema as the migrations before it left it, which no service's table type describes.
   up(db: Kysely<any>, dialect: DialectName): Promise<void>;
 }
 
@@ -36,7 +38,7 @@ const LEDGER = 'switchboard_migrations';
  */
 export async function migrate(database: MigrationTarget, migrations: Record<string, VersionedMigration>): Promise<void> {
   const db = database.db;
-  const lock = async (trx: Kysely<any>) => {
+  const lock = async (trx: typeof db) => {
     if (database.dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${`switchboard-migrate:${database.schema}`}))`.execute(trx);
   };
   await db.transaction().execute(async (trx) => {

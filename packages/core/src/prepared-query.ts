@@ -2,8 +2,8 @@ import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
 import { sqliteReaderOf } from './database.ts';
 
 /** How to build one query and which values it binds, in the order the built query binds them. */
-export interface PreparedQuerySpec<Db extends Kysely<any>, A extends unknown[], R> {
-  build(db: Db, ...args: A): Compilable<R>;
+export interface PreparedQuerySpec<DB, A extends unknown[], R> {
+  build(db: Kysely<DB>, ...args: A): Compilable<R>;
   params(...args: NoInfer<A>): unknown[];
   /** Distinguishes builds whose SQL text differs (e.g. the length of an `in` list); one shape when absent. */
   shape?(...args: NoInfer<A>): string;
@@ -21,11 +21,14 @@ export interface PreparedQuerySpec<Db extends Kysely<any>, A extends unknown[], 
  * connection (see sqliteReaderOf): Kysely's executor cost a ticket read more
  * than a quarter of its CPU.
  */
-export function preparedQuery<Db extends Kysely<any>, A extends unknown[], R>(spec: PreparedQuerySpec<Db, A, R>): (db: Db, ...args: A) => Promise<R[]> {
-  const compiledByDb = new WeakMap<Db, Map<string, string>>();
+export function preparedQuery<DB, A extends unknown[], R>(spec: PreparedQuerySpec<DB, A, R>): (db: Kysely<DB>, ...args: A) => Promise<R[]> {
+  const compiledByDb = new WeakMap<Kysely<DB>, Map<string, string>>();
   return async (db, ...args) => {
     let compiled = compiledByDb.get(db);
-    if (!compiled) compiledByDb.set(db, (compiled = new Map()));
+    if (!compiled) {
+      compiled = new Map();
+      compiledByDb.set(db, compiled);
+    }
     const shape = spec.shape ? spec.shape(...args) : '';
     const params = spec.params(...args);
     const text = compiled.get(shape);

@@ -47,8 +47,8 @@ export class MemoryRateLimiter implements RateLimiter {
 }
 
 /** PostgreSQL-backed limiter: shared by every instance on one database. */
-export class SqlRateLimiter implements RateLimiter {
-  constructor(private readonly db: Kysely<any>) {}
+export class SqlRateLimiter<DB> implements RateLimiter {
+  constructor(private readonly db: Kysely<DB>) {}
 
   async hit(key: string, rate: Rate, now = Date.now()): Promise<RateDecision> {
     const start = now - (now % rate.windowMs);
@@ -136,8 +136,8 @@ export function registerRateLimitMetrics(registry: Registry, limiter: RateLimite
  * Picks the limiter for a deployment: Redis when configured (counting in the database, or in memory on SQLite,
  * while Redis does not answer), the database on PostgreSQL, memory on SQLite.
  */
-export async function createRateLimiter(database: Database<any>, redisUrl: string | undefined, logger?: Logger): Promise<RateLimiter> {
-  const local: RateLimiter = database.dialect === 'postgres' ? new SqlRateLimiter(database.db as Kysely<any>) : new MemoryRateLimiter();
+export async function createRateLimiter<DB>(database: Database<DB>, redisUrl: string | undefined, logger?: Logger): Promise<RateLimiter> {
+  const local: RateLimiter = database.dialect === 'postgres' ? new SqlRateLimiter(database.db) : new MemoryRateLimiter();
   if (redisUrl) return RedisRateLimiter.connect(redisUrl, local, logger);
   return local;
 }

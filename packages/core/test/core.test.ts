@@ -1,5 +1,5 @@
 import { describe, expect, it, afterAll } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   AppError,
   ConfigError,
@@ -26,6 +26,11 @@ import {
 import { createTestDatabase, dialectsUnderTest } from '../src/testing.ts';
 import { CallbackQueryClient, withStatementCache } from '../src/database.ts';
 import SQLite from 'better-sqlite3';
+
+/** The one table the database tests create. */
+interface ThingTables {
+  things: { name: string };
+}
 
 describe('configuration', () => {
   it('applies the documented defaults', () => {
@@ -154,18 +159,18 @@ describe.each(dialectsUnderTest())('database on %s', (dialect) => {
       migrations: {
         ...coreMigrations,
         '0001_things': {
-          async up(db: any) {
+          async up(db: Kysely<unknown>) {
             await db.schema.createTable('things').addColumn('name', 'text').execute();
           },
         },
       },
     };
-    const first = await openDatabase<any>(options);
+    const first = await openDatabase<ThingTables>(options);
     expect(first.dialect).toBe(dialect);
     expect(await first.ping()).toBe(true);
     await first.db.insertInto('things').values({ name: 'a' }).execute();
     await first.close();
-    const second = await openDatabase<any>(options);
+    const second = await openDatabase<ThingTables>(options);
     const rows = await second.db.selectFrom('things').selectAll().execute();
     expect(rows).toEqual([{ name: 'a' }]);
     const limiter = new SqlRateLimiter(second.db);
@@ -224,14 +229,14 @@ describe('the SQLite statement cache', () => {
 describe('the SQLite read connection', () => {
   it('reads committed rows only, never a transaction in progress, and is absent for transactions', async () => {
     const test = await createTestDatabase('sqlite');
-    const database = await openDatabase<any>({
+    const database = await openDatabase<ThingTables>({
       url: undefined,
       urlVariable: 'DATABASE_URL',
       sqliteFile: `${test.env.DATA_DIR}/reader.db`,
       schema: 'core',
       migrations: {
         '0001_things': {
-          async up(db: any) {
+          async up(db: Kysely<unknown>) {
             await db.schema.createTable('things').addColumn('name', 'text').execute();
           },
         },
@@ -243,7 +248,7 @@ describe('the SQLite read connection', () => {
       expect(reader.all('select name from things order by name', [])).toEqual([{ name: 'committed' }]);
       let insideTransaction: unknown;
       await database.db.transaction().execute(async (trx) => {
-        expect(sqliteReaderOf(trx)).toBeUndefined();
+        expect(sqliteReaderOf<ThingTables>(trx)).toBeUndefined();
         await trx.insertInto('things').values({ name: 'pending' }).execute();
         // Another request reading now must not see the uncommitted row (a read on the writer's connection would).
         insideTransaction = reader.all('select name from things where name > ? order by name', ['a']);
@@ -259,7 +264,7 @@ describe('the SQLite read connection', () => {
 
   it('gives row objects keyed by the column names, whatever the names', async () => {
     const test = await createTestDatabase('sqlite');
-    const database = await openDatabase<any>({ url: undefined, urlVariable: 'DATABASE_URL', sqliteFile: `${test.env.DATA_DIR}/rows.db`, schema: 'core', migrations: {} });
+    const database = await openDatabase<unknown>({ url: undefined, urlVariable: 'DATABASE_URL', sqliteFile: `${test.env.DATA_DIR}/rows.db`, schema: 'core', migrations: {} });
     try {
       const reader = sqliteReaderOf(database.db)!;
       const text = `select 1 as "id", 'x' as "it's ""quoted""", null as "empty", 2.5 as "id", x'00ff' as "blob", ? as "param"`;
@@ -279,7 +284,7 @@ describe('the SQLite read connection', () => {
   it('is absent on PostgreSQL', async () => {
     if (!process.env.TEST_DATABASE_URL) return;
     const test = await createTestDatabase('postgres');
-    const database = await openDatabase<any>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'core', migrations: {} });
+    const database = await openDatabase<unknown>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'core', migrations: {} });
     try {
       expect(sqliteReaderOf(database.db)).toBeUndefined();
     } finally {
@@ -293,7 +298,7 @@ describe('the PostgreSQL pool', () => {
   it('hands out clients whose promise-form queries answer as pg does', async () => {
     if (!process.env.TEST_DATABASE_URL) return;
     const test = await createTestDatabase('postgres');
-    const database = await openDatabase<any>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'core', migrations: {} });
+    const database = await openDatabase<unknown>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'core', migrations: {} });
     const client = await database.pool!.connect();
     try {
       expect(client).toBeInstanceOf(CallbackQueryClient);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { AppError, databaseUnavailable, fromFrameworkError, openDatabase } from '../src/index.ts';
 import { createTestDatabase, startFaultProxy } from '../src/testing.ts';
 
@@ -39,7 +39,7 @@ describe.skipIf(!postgres)('a PostgreSQL connection lost under a service', () =>
     const target = new URL(postgres!);
     const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const test = await createTestDatabase('postgres');
-    const database = await openDatabase<any>({ url: proxy.rewrite(test.env.DATABASE_URL), urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'faults', migrations: {} });
+    const database = await openDatabase<unknown>({ url: proxy.rewrite(test.env.DATABASE_URL), urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'faults', migrations: {} });
     const uncaught: unknown[] = [];
     const onUncaught = (error: unknown) => uncaught.push(error);
     process.on('uncaughtException', onUncaught);
@@ -81,7 +81,7 @@ describe.skipIf(!postgres)('a PostgreSQL that stops answering without closing th
     const target = new URL(postgres!);
     const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const test = await createTestDatabase('postgres');
-    const database = await openDatabase<any>({ url: proxy.rewrite(test.env.DATABASE_URL), urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'stall', migrations: {}, queryTimeoutMs: 300 });
+    const database = await openDatabase<unknown>({ url: proxy.rewrite(test.env.DATABASE_URL), urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'stall', migrations: {}, queryTimeoutMs: 300 });
     try {
       expect((await sql<{ n: number }>`select 1 as n`.execute(database.db)).rows).toEqual([{ n: 1 }]);
       proxy.stall();
@@ -103,8 +103,8 @@ describe.skipIf(!postgres)('a PostgreSQL that stops answering without closing th
 
   it('leaves migrations unlimited: the limit applies once the database is open', async () => {
     const test = await createTestDatabase('postgres');
-    const slow = { '0001_slow': { up: async (db: any) => void (await sql`select pg_sleep(0.4)`.execute(db)) } };
-    const database = await openDatabase<any>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'slow', migrations: slow, queryTimeoutMs: 200 });
+    const slow = { '0001_slow': { up: async (db: Kysely<unknown>) => void (await sql`select pg_sleep(0.4)`.execute(db)) } };
+    const database = await openDatabase<unknown>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'slow', migrations: slow, queryTimeoutMs: 200 });
     try {
       const error = await sql`select pg_sleep(1)`.execute(database.db).then(() => undefined, (reason: unknown) => reason);
       expect(databaseUnavailable(error)).toBe('unreachable');

@@ -3,10 +3,16 @@ import { sql, type Kysely } from 'kysely';
 import { openDatabase, type VersionedMigration } from '../src/index.ts';
 import { createTestDatabase, dialectsUnderTest, type TestDatabase } from '../src/testing.ts';
 
+/** The tables these tests read: the log every step writes to and the runner's ledger. */
+interface MigrationTestTables {
+  log: { step: string };
+  switchboard_migrations: { name: string; applied_at: string };
+}
+
 /** A migration that creates `table` and notes its name in `log` (a table every step writes to). */
 function creates(table: string): VersionedMigration {
   return {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<MigrationTestTables>) {
       await db.schema.createTable(table).addColumn('n', 'integer').execute();
       await db.insertInto('log').values({ step: table }).execute();
     },
@@ -14,7 +20,7 @@ function creates(table: string): VersionedMigration {
 }
 
 const createLog: VersionedMigration = {
-  async up(db: Kysely<any>) {
+  async up(db: Kysely<MigrationTestTables>) {
     await db.schema.createTable('log').addColumn('step', 'text').execute();
   },
 };
@@ -25,7 +31,7 @@ describe.each(dialectsUnderTest())('the migration runner on %s', (dialect) => {
     for (const test of tests) await test.cleanup();
   });
   const open = async (test: TestDatabase, migrations: Record<string, VersionedMigration>) =>
-    openDatabase<any>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: `${test.env.DATA_DIR}/m.db`, schema: 'mig', migrations });
+    openDatabase<MigrationTestTables>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: `${test.env.DATA_DIR}/m.db`, schema: 'mig', migrations });
 
   it('applies pending migrations in name order, records each, and skips them on the next start', async () => {
     const test = await createTestDatabase(dialect);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseClientMetadata, displayName } from '../src/oauth/client-metadata.ts';
-import { OAuthError } from '../src/oauth/oauth-errors.ts';
+import type { OAuthError } from '../src/oauth/oauth-errors.ts';
 import {
   challengeProblem,
   clientIdDocumentUrl,

@@ -33,13 +33,23 @@ export async function discoverAndRegister(mcpUrl: string, clientMetadata: Partia
   const redirectUri = clientMetadata.redirect_uris?.[0] ?? REDIRECT_URI;
   const client = await registerClient(authorizationServer, {
     metadata,
-    clientMetadata: { client_name: 'Test Agent', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...clientMetadata },
+    clientMetadata: {
+      client_name: 'Test Agent',
+      redirect_uris: [redirectUri],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      ...clientMetadata,
+    },
   });
   return { resource: String(resourceMetadata.resource), authorizationServer, metadata, client, redirectUri };
 }
 
 /** The authorization URL the client opens, with its PKCE verifier and state. */
-export async function authorizationUrl(setup: OAuthSetup, options: { scope?: string; state?: string; resource?: string } = {}): Promise<{ url: URL; codeVerifier: string; state: string }> {
+export async function authorizationUrl(
+  setup: OAuthSetup,
+  options: { scope?: string; state?: string; resource?: string } = {},
+): Promise<{ url: URL; codeVerifier: string; state: string }> {
   const state = options.state ?? `state-${Math.random().toString(36).slice(2)}`;
   const { authorizationUrl: url, codeVerifier } = await startAuthorization(setup.authorizationServer, {
     metadata: setup.metadata,
@@ -104,21 +114,37 @@ export function exchange(setup: OAuthSetup, code: string, codeVerifier: string, 
 
 /** Exchanges a refresh token with the SDK. */
 export function refresh(setup: OAuthSetup, refreshToken: string): Promise<OAuthTokens> {
-  return refreshAuthorization(setup.authorizationServer, { metadata: setup.metadata, clientInformation: setup.client, refreshToken, resource: new URL(setup.resource) });
+  return refreshAuthorization(setup.authorizationServer, {
+    metadata: setup.metadata,
+    clientInformation: setup.client,
+    refreshToken,
+    resource: new URL(setup.resource),
+  });
 }
 
 /** The whole sign-in of a client for a signed-in person: discovery, registration, consent, code exchange. */
-export async function signInClient(mcpUrl: string, cookie: string, choice: ConsentChoice & { scope?: string } = {}): Promise<{ setup: OAuthSetup; tokens: OAuthTokens }> {
-  const setup = await discoverAndRegister(mcpUrl);
+export async function signInClient(
+  mcpUrl: string,
+  cookie: string,
+  choice: ConsentChoice & { scope?: string; client?: Partial<OAuthClientMetadata> } = {},
+): Promise<{ setup: OAuthSetup; tokens: OAuthTokens }> {
+  const setup = await discoverAndRegister(mcpUrl, choice.client);
   const { url, codeVerifier } = await authorizationUrl(setup, { scope: choice.scope });
   const answer = await consent(url, cookie, choice);
   if (!answer.params.code) throw new Error(`consent answered ${answer.location}`);
   return { setup, tokens: await exchange(setup, answer.params.code, codeVerifier) };
 }
 
+/** What the token endpoint answers: the tokens on 200, an OAuth error (RFC 6749 §5.2) otherwise. */
+export type TokenEndpointBody = Partial<OAuthTokens> & { error?: string; error_description?: string };
+
 /** A raw form POST to the token endpoint: status and JSON body. */
-export async function tokenRequest(base: string, form: Record<string, string>): Promise<{ status: number; body: any }> {
-  const response = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+export async function tokenRequest(base: string, form: Record<string, string>): Promise<{ status: number; body: TokenEndpointBody }> {
+  const response = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
   return { status: response.status, body: await response.json() };
 }
 

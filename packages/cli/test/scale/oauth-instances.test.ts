@@ -106,10 +106,10 @@ describe.skipIf(!postgres || !NGINX)('OAuth grants across instances on one Postg
     const form = { grant_type: 'authorization_code', code: params.code, code_verifier: codeVerifier, client_id: setup.client.client_id, redirect_uri: REDIRECT_URI };
     const redeemed = await tokenRequest(boards[1], form);
     expect(redeemed.status).toBe(200);
-    expect((await fetch(`${boards[0]}/api/mcp/v1/labels`, { headers: bearer(redeemed.body.access_token) })).status).toBe(200);
+    expect((await fetch(`${boards[0]}/api/mcp/v1/labels`, { headers: bearer(redeemed.body.access_token!) })).status).toBe(200);
     const replay = await tokenRequest(boards[0], form);
     expect(replay.body.error).toBe('invalid_grant');
-    expect((await fetch(`${boards[1]}/api/mcp/v1/labels`, { headers: bearer(redeemed.body.access_token) })).status).toBe(401);
+    expect((await fetch(`${boards[1]}/api/mcp/v1/labels`, { headers: bearer(redeemed.body.access_token!) })).status).toBe(401);
   });
 
   it('refuses on one instance, at the next request, a grant revoked on the other; a used refresh token replayed elsewhere revokes its grant', async () => {

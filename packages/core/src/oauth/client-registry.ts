@@ -51,7 +51,7 @@ export class ClientRegistry {
     if (typeof documentUrl === 'string') throw new OAuthError('invalid_client', documentUrl);
     const stored = await this.store.findClient(clientId);
     if (documentUrl === undefined) {
-      if (!stored || stored.kind !== 'registered') throw new OAuthError('invalid_client', `Unknown client_id "${shorten(clientId)}": register the client first (POST /oauth/register)`);
+      if (stored?.kind !== 'registered') throw new OAuthError('invalid_client', `Unknown client_id "${shorten(clientId)}": register the client first (POST /oauth/register)`);
       return stored;
     }
     const now = this.now();

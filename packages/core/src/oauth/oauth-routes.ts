@@ -4,6 +4,7 @@ import { baseUrlOf, type App } from '../http-server.ts';
 import type { WebSessions } from '../session-routes.ts';
 import { AUTHORIZE_PARAMS, RedirectedError, redirectWith, singleParams } from './authorize-request.ts';
 import type { AuthorizationServer } from './authorization-server.ts';
+import type { TokenAnswer } from './token-service.ts';
 import { pageHeaders, renderConsentPage, renderErrorPage } from './consent-page.ts';
 import { OAuthError, oauthErrorBody } from './oauth-errors.ts';
 
@@ -163,7 +164,7 @@ export async function registerOAuthRoutes(app: App, options: OAuthRoutesOptions)
 
     scope.post('/oauth/token', { schema: { tags, summary: 'Token endpoint: authorization_code (PKCE) and refresh_token (rotating)' } }, async (request, reply) => {
       const form = formOf(request);
-      let answer;
+      let answer: TokenAnswer;
       if (form.grant_type === 'authorization_code') answer = await server.tokens.exchangeCode(form);
       else if (form.grant_type === 'refresh_token') answer = await server.tokens.refresh(form);
       else if (form.grant_type === undefined) throw new OAuthError('invalid_request', 'grant_type is required');

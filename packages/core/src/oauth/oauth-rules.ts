@@ -79,7 +79,7 @@ export function redirectUriProblem(uri: string): string | undefined {
 export function redirectUriMatches(registered: readonly string[], presented: string): boolean {
   if (registered.includes(presented)) return true;
   const url = parseUrl(presented);
-  if (!url || url.protocol !== 'http:' || !isLoopbackHost(url.hostname) || presented.includes('#')) return false;
+  if (url?.protocol !== 'http:' || !isLoopbackHost(url.hostname) || presented.includes('#')) return false;
   return registered.some((candidate) => {
     const known = parseUrl(candidate);
     return known !== undefined && known.protocol === 'http:' && known.hostname === url.hostname && known.pathname === url.pathname && known.search === url.search;
