@@ -60,6 +60,11 @@ export interface PlatformConfig {
    * (OAUTH_ALLOWED_HOSTS, comma-separated, `*` = all; default none: only public addresses).
    */
   oauthAllowedHosts: AddressPolicy;
+  /**
+   * Origins besides the service's own and PUBLIC_BASE_URL's whose browser pages may call the MCP endpoints
+   * (MCP_ALLOWED_ORIGINS, comma-separated origins such as `https://app.example`; default none).
+   */
+  mcpAllowedOrigins: string[];
 }
 
 /** Reads an integer variable, or the default when unset; throws ConfigError when malformed or out of range. */
@@ -164,7 +169,28 @@ export function loadPlatformConfig(service: ServiceName, env: Env = process.env)
     trustProxy: envTrustProxy(env, 'TRUST_PROXY'),
     shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 15_000, { min: 0, max: 3_600_000 }),
     oauthAllowedHosts: envAllowedHosts(env, 'OAUTH_ALLOWED_HOSTS'),
+    mcpAllowedOrigins: envOrigins(env, 'MCP_ALLOWED_ORIGINS'),
   };
+}
+
+/** Reads comma-separated web origins (`https://app.example`, `http://localhost:5173`), each normalized; throws ConfigError naming the variable when one is not an origin. */
+export function envOrigins(env: Env, name: string): string[] {
+  const raw = env[name]?.trim();
+  if (!raw) return [];
+  return raw.split(',').map((part) => {
+    const text = part.trim();
+    let url: URL | undefined;
+    try {
+      url = new URL(text);
+    } catch {
+      url = undefined;
+    }
+    // An origin is scheme, host and port only: a path, query or credentials mean a URL was given by mistake.
+    if (!url || !['http:', 'https:'].includes(url.protocol) || url.href !== `${url.origin}/`) {
+      throw new ConfigError(name, `must be origins such as https://app.example separated by commas, got "${text}"`);
+    }
+    return url.origin;
+  });
 }
 
 /** Reads an allow-list of non-public hosts (see parseAllowedHosts); throws ConfigError naming the variable when malformed. */

@@ -25,3 +25,4 @@ export * from './wake-bus.ts';
 export * from './change-hub.ts';
 export * from './change-stream.ts';
 export * from './oauth/index.ts';
+export * from './mcp/index.ts';

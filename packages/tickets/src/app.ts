@@ -196,10 +196,11 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
   };
   app.get('/health', { schema: { hide: true } }, health);
   app.get(`${BASE_PATH}/health`, { schema: { hide: true } }, health);
+  // Before authentication: a page of another site (Origin) or a rebound name (Host) is refused without a token lookup.
+  registerMcpEndpoint(app, { publicBaseUrl: config.publicBaseUrl, allowedOrigins: config.mcpAllowedOrigins, listenHost: config.host });
   registerAuthentication(app, resolver);
   registerRestRoutes(app);
   registerRestRoutes(app, PROJECT_MOUNT);
-  registerMcpEndpoint(app);
   registerEventRoutes(app, { hub, stillAllowed: (request) => stillAllowed(resolver, request), recheckMs: config.events.recheckMs, heartbeatMs: config.events.heartbeatMs });
   // The board's web UI (packages/tickets/web, built into dist/web): page URLs answer its index.html.
   await registerWebUi(app, { dir: join(packageDirOf(import.meta.url), 'dist', 'web'), pages: TICKETS_UI_PAGES, preloads: ticketsPagePreloads });

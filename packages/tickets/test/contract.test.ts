@@ -168,8 +168,8 @@ describe.each(dialectsUnderTest())('tool contract on %s', (dialect) => {
     expect(result).toEqual({
       isError: true,
       content: [{ type: 'text', text: 'Invalid arguments for move_ticket: column_name is required.' }],
-      structuredContent: {
-        error: {
+      _meta: {
+        'dev.switchboard/error': {
           code: 'invalid_request',
           message: 'Invalid arguments for move_ticket: column_name is required.',
           details: { issues: [{ path: 'column_name', message: 'column_name is required.' }] },

@@ -160,7 +160,7 @@ export async function sizedMcpCaller(url: string, token: string): Promise<{ clie
     async call(name, args = {}) {
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       const text = (result.content[0] as { type: 'text'; text: string }).text;
-      if (result.isError) throw new ToolCallError(text, undefined, (result.structuredContent as any)?.error?.code);
+      if (result.isError) throw new ToolCallError(text, undefined, (result._meta as any)?.['dev.switchboard/error']?.code);
       if (JSON.parse(lastBody).result?.content?.[0]?.text !== text) throw new Error('the recorded response is not the one of this call');
       return { result: result.structuredContent, text: text.length, response: lastBody.length };
     },
@@ -172,7 +172,7 @@ export function mcpCaller(client: Client): Caller {
   return async (name, args = {}) => {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
     const text = (result.content[0] as { type: 'text'; text: string }).text;
-    if (result.isError) throw new ToolCallError(text, undefined, (result.structuredContent as any)?.error?.code);
+    if (result.isError) throw new ToolCallError(text, undefined, (result._meta as any)?.['dev.switchboard/error']?.code);
     if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(result.structuredContent)) throw new Error('text content and structuredContent differ');
     return result.structuredContent;
   };

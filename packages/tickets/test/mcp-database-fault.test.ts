@@ -26,7 +26,7 @@ describe('an MCP tool call when the database fails', () => {
     expect(result).toEqual({
       isError: true,
       content: [{ type: 'text', text: 'The database is unavailable; retry shortly.' }],
-      structuredContent: { error: { code: 'unavailable', message: 'The database is unavailable; retry shortly.' } },
+      _meta: { 'dev.switchboard/error': { code: 'unavailable', message: 'The database is unavailable; retry shortly.' } },
     });
     expect(logs.map((line) => JSON.parse(line).msg)).toEqual(['database unavailable; the tool call was refused']);
   });

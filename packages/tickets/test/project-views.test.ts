@@ -147,7 +147,7 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
       expect(await client.callTool({ name: 'create_ticket', arguments: { title: 'x', labels: ['back\u0000end'] } })).toEqual({
         isError: true,
         content: [{ type: 'text', text: message }],
-        structuredContent: { error: { code: 'invalid_request', message, details: { issues: [{ path: 'labels', message: 'labels must not contain NUL characters (U+0000).' }] } } },
+        _meta: { 'dev.switchboard/error': { code: 'invalid_request', message, details: { issues: [{ path: 'labels', message: 'labels must not contain NUL characters (U+0000).' }] } } },
       });
     } finally {
       await client.close();
@@ -164,8 +164,8 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
       expect(await client.callTool({ name: 'get_ticket', arguments: { ticket_id: 1_000_000_000 } })).toEqual({
         isError: true,
         content: [{ type: 'text', text: 'ticket_id "1000000000" is not a ticket id. Use the ticket key (e.g. DEMO-12), its number (12) or its UUID.' }],
-        structuredContent: {
-          error: { code: 'invalid_request', message: 'ticket_id "1000000000" is not a ticket id. Use the ticket key (e.g. DEMO-12), its number (12) or its UUID.', details: { field: 'ticket_id' } },
+        _meta: {
+          'dev.switchboard/error': { code: 'invalid_request', message: 'ticket_id "1000000000" is not a ticket id. Use the ticket key (e.g. DEMO-12), its number (12) or its UUID.', details: { field: 'ticket_id' } },
         },
       });
     } finally {

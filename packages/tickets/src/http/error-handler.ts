@@ -1,7 +1,7 @@
 import { AppError, fromFrameworkError } from '@switchboard/core';
 import type { App } from '@switchboard/core';
 import type { FastifyRequest } from 'fastify';
-import { MCP_PATH } from './paths.ts';
+import { MCP_PATHS } from './paths.ts';
 
 /** The `WWW-Authenticate` challenge of a 401 without an authorization server to point at. */
 export const BEARER_CHALLENGE = 'Bearer realm="switchboard-tickets"';
@@ -29,7 +29,7 @@ export function installErrorHandler(app: App, challengeOf: ChallengeOf = () => B
     if (known.code === 'unauthorized') reply.header('www-authenticate', challengeOf(request));
     if (known.code === 'insufficient_scope') reply.header('www-authenticate', challengeOf(request, 'insufficient_scope'));
     if (known.retryAfter !== undefined) reply.header('retry-after', String(known.retryAfter));
-    if (known.code === 'invalid_json' && request.url.split('?')[0] === MCP_PATH) {
+    if (known.code === 'invalid_json' && MCP_PATHS.has(request.url.split('?')[0])) {
       // JSON-RPC clients expect a parse error in JSON-RPC form.
       return reply.code(400).send({ jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${known.message}` }, id: null });
     }

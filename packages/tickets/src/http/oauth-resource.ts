@@ -1,9 +1,6 @@
 import type { MembershipStore, OAuthResourceSpec } from '@switchboard/core';
 import { listProjects, type Db } from '../store/project-store.ts';
-import { MCP_PATH } from './paths.ts';
-
-/** The MCP endpoint that serves only the read tools, whatever the token may do. */
-export const READONLY_MCP_PATH = `${MCP_PATH}/readonly`;
+import { MCP_PATH, READONLY_MCP_PATH } from './paths.ts';
 
 /**
  * The ticket board as an OAuth protected resource (mcp.md, "Signing in"): its two MCP endpoints, the scopes

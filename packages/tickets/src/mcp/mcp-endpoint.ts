@@ -1,52 +1,27 @@
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { App, Logger } from '@switchboard/core';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { registerMcpEndpoint as mountMcpEndpoint, type App, type Logger, type McpGuardOptions } from '@switchboard/core';
 import { boardOf } from '../http/caller.ts';
-import { MCP_PATH } from '../http/paths.ts';
-import { createMcpServer } from './mcp-server.ts';
+import { MCP_PATH, READONLY_MCP_PATH } from '../http/paths.ts';
+import { accessOf } from '../service/board-context.ts';
 import { directToolCall } from './direct-tool-call.ts';
+import { createMcpServer, type McpCaller } from './mcp-server.ts';
 
-export { MCP_PATH } from '../http/paths.ts';
+export { MCP_PATH, READONLY_MCP_PATH } from '../http/paths.ts';
 
-function webHeaders(request: FastifyRequest): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined) continue;
-    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  return headers;
-}
-
-async function handle(request: FastifyRequest, reply: FastifyReply) {
-  const ctx = boardOf(request);
-  if (request.method !== 'POST') {
-    // Stateless mode: no server-initiated stream and no session to delete.
-    reply.code(405).header('allow', 'POST');
-    return { jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this stateless MCP server takes JSON-RPC over POST only.' }, id: null };
-  }
-  const direct = await directToolCall(request, ctx);
-  if (direct !== undefined) return reply.code(200).header('content-type', 'application/json').send(direct);
-  const server = createMcpServer(ctx, request.log as Logger);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
-  try {
-    const url = `http://${request.host || 'localhost'}${request.url}`;
-    const response = await transport.handleRequest(new Request(url, { method: 'POST', headers: webHeaders(request) }), { parsedBody: request.body });
-    reply.code(response.status);
-    response.headers.forEach((value, name) => {
-      if (name !== 'content-length') reply.header(name, value);
-    });
-    const body = await response.text();
-    return reply.send(body === '' ? undefined : body);
-  } finally {
-    await transport.close();
-    await server.close();
-  }
-}
-
-/** Mounts the MCP endpoint: POST for JSON-RPC; GET and DELETE answer 405 (stateless, JSON responses). */
-export function registerMcpEndpoint(app: App): void {
-  for (const method of ['POST', 'GET', 'DELETE'] as const) {
-    app.route({ method, url: MCP_PATH, schema: { hide: true }, handler: (request, reply) => handle(request, reply) });
-  }
+/**
+ * Mounts the MCP endpoints on core's dual-era plumbing: `…/mcp` with the tools the caller's access allows and
+ * `…/mcp/readonly` with the read tools only, whatever the token may do (it narrows, never widens). Register it
+ * before the authentication hook (core's Origin/Host check runs first).
+ */
+export function registerMcpEndpoint(app: App, guard: McpGuardOptions): void {
+  mountMcpEndpoint<McpCaller & { logger: Logger }>(app, {
+    paths: [MCP_PATH, READONLY_MCP_PATH],
+    guard,
+    callerOf(request) {
+      const ctx = boardOf(request);
+      const readOnly = request.routeOptions.url === READONLY_MCP_PATH || accessOf(ctx.caller) === 'read';
+      return { ctx, readOnly, logger: request.log as Logger };
+    },
+    serverFor: (caller) => createMcpServer(caller, caller.logger),
+    fastPath: (request, caller, call) => directToolCall(request, caller, call),
+  });
 }

@@ -3,7 +3,8 @@ import { LIST_LIMIT, PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '../domain
 import { addComment, convertToSubTicket, createSubTicket, createTicket, deleteTicket, moveTicket, updateTicket } from '../service/ticket-service.ts';
 import { getTicket, listTickets } from '../service/ticket-queries.ts';
 import { hasControlCharacter } from '../domain/text-rules.ts';
-import { cursorParam, defineTool, enumParam, limitParam, ticketIdParam, timestampParam } from './tool.ts';
+import { READ_ONLY, changes, cursorParam, defineMcpTool, enumParam, limitParam, ticketIdParam, timestampParam } from './tool.ts';
+import { commentOutput, deletedTicketOutput, ticketDetailOutput, ticketOutput, ticketPageOutput } from './tool-outputs.ts';
 
 
 // One line: a control character would cost six characters in every answer listing the title (get_project_status
@@ -27,8 +28,9 @@ const assignee = z.string().nullable().describe('Email or id of a member (see li
 
 /** The ticket tools: create, sub-tickets, read, list, update, move, comment, delete. */
 export const ticketTools = [
-  defineTool({
+  defineMcpTool({
     name: 'create_ticket',
+    title: 'Create ticket',
     description:
       'Create a ticket directly in the right column (column_name, case-insensitive; default: the first column). Feature work is an epic: search first (list_tickets or search); if a related epic exists use create_sub_ticket, otherwise create_ticket with ticket_type "epic", then its sub-tickets. No standalone tickets for feature work. To import history pass created_at (ISO 8601) and the done column for finished work. Call add_comment after completing work.',
     input: z.strictObject({
@@ -42,10 +44,13 @@ export const ticketTools = [
       assignee: assignee.optional(),
     }),
     rest: { method: 'POST', path: '/tickets', status: 201 },
+    output: ticketOutput,
+    annotations: changes({ destructive: false, idempotent: false }),
     handler: (ctx, input) => createTicket(ctx, input),
   }),
-  defineTool({
+  defineMcpTool({
     name: 'create_sub_ticket',
+    title: 'Create sub-ticket',
     description:
       'Create a sub-ticket under a parent ticket (feature work: an epic with sub-tickets). A parent that is not an epic is promoted to epic. Sub-tickets are one level deep: a sub-ticket cannot be a parent. Priority defaults to the parent\'s. Create it in the right column (column_name, case-insensitive); created_at (ISO 8601) backdates imported history. The epic then advances automatically.',
     input: z.strictObject({
@@ -60,10 +65,13 @@ export const ticketTools = [
       assignee: assignee.optional(),
     }),
     rest: { method: 'POST', path: '/tickets/{id}/sub-ticket', idParam: 'parent_ticket_id', status: 201 },
+    output: ticketOutput,
+    annotations: changes({ destructive: false, idempotent: false }),
     handler: (ctx, input) => createSubTicket(ctx, input),
   }),
-  defineTool({
+  defineMcpTool({
     name: 'convert_to_sub_ticket',
+    title: 'Convert to sub-ticket',
     description:
       'Make a standalone ticket (no parent, no sub-tickets) a sub-ticket of an epic. The target is promoted to epic if needed, and the epic advances automatically. Comment on the ticket afterwards.',
     input: z.strictObject({
@@ -71,17 +79,23 @@ export const ticketTools = [
       epic_id: ticketIdParam('The epic to put the ticket under: its key, number or UUID.'),
     }),
     rest: { method: 'POST', path: '/tickets/{id}/convert-to-sub-ticket', idParam: 'ticket_id' },
+    output: ticketOutput,
+    annotations: changes({ destructive: false, idempotent: true }),
     handler: (ctx, input) => convertToSubTicket(ctx, input),
   }),
-  defineTool({
+  defineMcpTool({
     name: 'get_ticket',
+    title: 'Get ticket',
     description: 'Full details of a ticket: description, parent, sub-tickets, labels, assignee, AI summary, comments and activity (oldest first).',
     input: z.strictObject({ ticket_id: ticketIdParam() }),
     rest: { method: 'GET', path: '/tickets/{id}', idParam: 'ticket_id' },
+    output: ticketDetailOutput,
+    annotations: READ_ONLY,
     handler: (ctx, input) => getTicket(ctx, input.ticket_id),
   }),
-  defineTool({
+  defineMcpTool({
     name: 'list_tickets',
+    title: 'List tickets',
     description: `Find tickets (search here before creating feature work). Filters: column_name (case-insensitive), status (open = not in the done column, completed = in it), priority, search (text in title and description). Most recently updated first. A page holds at most limit tickets (default ${LIST_LIMIT.default}, maximum ${LIST_LIMIT.max}) and ends sooner where the next ticket would pass 40,000 characters; next_cursor is null when nothing follows, else call again with the same filters and cursor set to next_cursor. This is how to see every ticket of a column that get_project_status shows with "index_truncated": true. A ticket too long for a page of its own comes with its description clipped ("description_truncated": true); get_ticket has all of it.`,
     input: z.strictObject({
       column_name: z.string().describe('Only tickets in this column (case-insensitive).').optional(),
@@ -92,10 +106,13 @@ export const ticketTools = [
       cursor: cursorParam('list_tickets').optional(),
     }),
     rest: { method: 'GET', path: '/tickets' },
+    output: ticketPageOutput,
+    annotations: READ_ONLY,
     handler: (ctx, input) => listTickets(ctx, input),
   }),
-  defineTool({
+  defineMcpTool({
     name: 'update_ticket',
+    title: 'Update ticket',
     description:
       'Change a ticket\'s title, description, priority, ticket_type or created_at (and labels or assignee). Does not move it: use move_ticket for columns. Call add_comment afterwards with a summary, files changed and functions or classes modified.',
     input: z.strictObject({
@@ -109,10 +126,13 @@ export const ticketTools = [
       assignee: assignee.optional(),
     }),
     rest: { method: 'PUT', path: '/tickets/{id}', idParam: 'ticket_id' },
+    output: ticketOutput,
+    annotations: changes({ destructive: true, idempotent: true }),
     handler: (ctx, input) => updateTicket(ctx, input),
   }),
-  defineTool({
+  defineMcpTool({
     name: 'move_ticket',
+    title: 'Move ticket',
     description:
       'Move a ticket to a column (column_name, case-insensitive, from get_project_status or list_columns). Only sub-tickets and standalone tickets move: an epic with sub-tickets advances automatically (all sub-tickets done → done; work started → In Progress). Bug report on finished work: move the completed sub-ticket back to the active column, comment, fix, complete again. Call add_comment after every move.',
     input: z.strictObject({
@@ -120,10 +140,13 @@ export const ticketTools = [
       column_name: z.string().trim().min(1).describe('Target column, case-insensitive (e.g. "Review").'),
     }),
     rest: { method: 'POST', path: '/tickets/{id}/move', idParam: 'ticket_id' },
+    output: ticketOutput,
+    annotations: changes({ destructive: false, idempotent: true }),
     handler: (ctx, input) => moveTicket(ctx, input),
   }),
-  defineTool({
+  defineMcpTool({
     name: 'add_comment',
+    title: 'Add comment',
     description:
       'Add a markdown comment to a ticket. Required after any update, move or completed work: summarize what was done, list the files changed and the functions or classes modified.',
     input: z.strictObject({
@@ -139,14 +162,19 @@ export const ticketTools = [
         .describe('Markdown: summary, files changed, functions or classes modified.'),
     }),
     rest: { method: 'POST', path: '/tickets/{id}/comment', idParam: 'ticket_id', status: 201 },
+    output: commentOutput,
+    annotations: changes({ destructive: false, idempotent: false }),
     handler: (ctx, input) => addComment(ctx, input),
   }),
-  defineTool({
+  defineMcpTool({
     name: 'delete_ticket',
+    title: 'Delete ticket',
     description:
       'Delete a ticket permanently (its number is never reused). Deleting an epic leaves its sub-tickets as standalone tickets; deleting a sub-ticket lets its epic advance.',
     input: z.strictObject({ ticket_id: ticketIdParam() }),
     rest: { method: 'DELETE', path: '/tickets/{id}', idParam: 'ticket_id' },
+    output: deletedTicketOutput,
+    annotations: changes({ destructive: true, idempotent: true }),
     handler: (ctx, input) => deleteTicket(ctx, input),
   }),
 ];

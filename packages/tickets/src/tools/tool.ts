@@ -25,9 +25,31 @@ export type ProjectAccess =
   /** Member changes: a signed-in admin. */
   | 'admin';
 
+/**
+ * What a tool does to the board, as MCP clients show it (all four said, and true to the handler): read-only, or a
+ * change that may overwrite or delete (destructive) and that has no further effect when repeated (idempotent).
+ * Nothing reaches outside the board (openWorldHint false).
+ */
+export interface ToolHints {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** The hints of a tool that only reads. */
+export const READ_ONLY: ToolHints = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/** The hints of a tool that changes the board. */
+export function changes(effect: { destructive: boolean; idempotent: boolean }): ToolHints {
+  return { readOnlyHint: false, destructiveHint: effect.destructive, idempotentHint: effect.idempotent, openWorldHint: false };
+}
+
 /** One tool: defined once, mounted on the MCP server and as a REST endpoint. */
 export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   name: string;
+  /** Words for people ("Create ticket"): the MCP tool's title. */
+  title?: string;
   /** What the tool does and the conventions that concern it (shown to the model). */
   description: string;
   input: S;
@@ -36,12 +58,29 @@ export interface ToolDefinition<S extends z.ZodObject = z.ZodObject> {
   mcp?: boolean;
   /** Who may call it under /api/projects/{KEY} (default `project`). */
   access?: ProjectAccess;
+  /** The success answer's schema: the MCP tool's outputSchema. */
+  output?: z.ZodType;
+  /** What it does to the board; without them, GET endpoints read and the others change (REST-only and web endpoints). */
+  annotations?: ToolHints;
   handler(ctx: BoardContext, input: z.output<S>): Promise<object>;
 }
+
+/** One of the 19 tools: served over MCP too, so it says its title, answer schema and hints. */
+export type McpToolDefinition<S extends z.ZodObject = z.ZodObject> = ToolDefinition<S> & { title: string; output: z.ZodType; annotations: ToolHints };
 
 /** Declares a tool with its input type inferred from the schema. */
 export function defineTool<S extends z.ZodObject>(tool: ToolDefinition<S>): ToolDefinition {
   return tool as unknown as ToolDefinition;
+}
+
+/** Declares one of the MCP tools (title, output schema and hints required). */
+export function defineMcpTool<S extends z.ZodObject>(tool: McpToolDefinition<S>): McpToolDefinition {
+  return tool as unknown as McpToolDefinition;
+}
+
+/** Whether a tool or endpoint only reads: what a read-only caller may call. */
+export function isReadOnly(tool: ToolDefinition): boolean {
+  return tool.annotations?.readOnlyHint ?? tool.rest.method === 'GET';
 }
 
 /** A refusal-listing enum: an unknown value names every valid one. */

@@ -1,0 +1,53 @@
+import { localhostAllowedHostnames, validateHostHeader } from '@modelcontextprotocol/server';
+import { isIP } from 'node:net';
+import type { FastifyRequest } from 'fastify';
+import { allowedOrigins } from '../origin-check.ts';
+
+/** What decides which pages and names may reach an MCP endpoint. */
+export interface McpGuardOptions {
+  /** PUBLIC_BASE_URL: its origin may call, and its host name is accepted in `Host`. */
+  publicBaseUrl: string | undefined;
+  /** MCP_ALLOWED_ORIGINS: more origins whose pages may call. */
+  allowedOrigins: readonly string[];
+  /** HOST: on a loopback address, `Host` must name the machine itself (the check against DNS rebinding). */
+  listenHost: string;
+}
+
+/** Whether HOST is a loopback address or `localhost` (then only this machine's own names may arrive in `Host`). */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (bare === 'localhost') return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  return isIP(bare) === 6 && (bare === '::1' || bare === '0:0:0:0:0:0:0:1');
+}
+
+function originOf(value: string): string | undefined {
+  try {
+    const origin = new URL(value).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+const shown = (value: string) => JSON.stringify(value.slice(0, 200));
+
+/**
+ * Why an MCP request must be refused with 403, or undefined when it may go on. A browser page of another
+ * site says so in `Origin` (the transport pages: servers MUST check it); a page that rebinds its own DNS
+ * name to 127.0.0.1 keeps that name in `Host`. Clients that are not browsers send no `Origin` and pass.
+ */
+export function mcpRequestRefusal(request: FastifyRequest, options: McpGuardOptions): string | undefined {
+  if (isLoopbackHost(options.listenHost)) {
+    const names = localhostAllowedHostnames();
+    if (options.publicBaseUrl) names.push(new URL(options.publicBaseUrl).hostname);
+    if (!validateHostHeader(request.host, names).ok) {
+      return `Forbidden: Host ${shown(request.host ?? '')} is not this server's name (a server on a loopback address answers localhost, 127.0.0.1, [::1] or PUBLIC_BASE_URL's host).`;
+    }
+  }
+  const origin = request.headers.origin;
+  if (origin === undefined || origin === '') return undefined;
+  const claimed = originOf(origin);
+  if (claimed !== undefined && (allowedOrigins(request, options.publicBaseUrl).includes(claimed) || options.allowedOrigins.includes(claimed))) return undefined;
+  return `Forbidden: Origin ${shown(origin)} may not call this MCP server (allowed: this service's own origin, PUBLIC_BASE_URL's and MCP_ALLOWED_ORIGINS).`;
+}
