@@ -19,5 +19,6 @@ export * from './resource-list.tsx';
 export * from './reveal-once.tsx';
 export * from './entry.tsx';
 export * from './credentials.tsx';
+export * from './oauth-grants.tsx';
 export * from './resource-table.tsx';
 export * from './live-stream.ts';

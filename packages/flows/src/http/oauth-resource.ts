@@ -30,7 +30,7 @@ export function flowsOAuthSpec(orgs: OrgStore, memberships: MembershipStore): OA
     realm: 'switchboard-flows',
     title: 'the flow service',
     endpoints: [{ path: FLOWS_MCP_PATH }],
-    levels: [{ id: 'run', label: 'Run flows', description: "Run the organization's flows that are enabled as MCP tools, and read their runs.", scopes: ['flows:run'] }],
+    levels: [{ id: 'run', label: 'Run flows', description: "Run the organization's flows that are enabled as MCP tools.", scopes: ['flows:run'] }],
     scopeNoun: 'organization',
     grantsPlace: 'LLM Hub → Tokens',
     async choices(user, pinned) {
@@ -65,26 +65,53 @@ const orgParams = z.object({ org_code: z.string() });
  * organization's endpoint metadata. Returns the server, whose access tokens the authorizer checks.
  */
 export async function registerFlowsOAuth(app: App, deps: FlowsOAuthDeps): Promise<AuthorizationServer> {
-  const oauth = new AuthorizationServer({ platform: deps.platform.db, spec: flowsOAuthSpec(deps.orgs, deps.memberships), documents: { policy: deps.allowedHosts, ca: deps.ca }, now: deps.now });
+  const oauth = new AuthorizationServer({
+    platform: deps.platform.db,
+    spec: flowsOAuthSpec(deps.orgs, deps.memberships),
+    documents: { policy: deps.allowedHosts, ca: deps.ca },
+    now: deps.now,
+  });
   await registerOAuthRoutes(app, { server: oauth, web: deps.web, publicBaseUrl: deps.publicBaseUrl });
   // onError runs before the service's error handler and may add headers: the challenge goes on the answer there.
   app.addHook('onError', (request, reply, error, done) => {
     const orgCode = (request.params as { org_code?: unknown } | undefined)?.org_code;
     if (isAppError(error) && (error.code === 'unauthorized' || error.code === 'insufficient_scope') && typeof orgCode === 'string') {
       const path = FLOWS_MCP_PATH.replace('{scope_key}', encodeURIComponent(orgCode));
-      reply.header('www-authenticate', oauth.challenge(baseUrlOf(request, deps.publicBaseUrl), path, error.code === 'insufficient_scope' ? 'insufficient_scope' : undefined));
+      reply.header(
+        'www-authenticate',
+        oauth.challenge(baseUrlOf(request, deps.publicBaseUrl), path, error.code === 'insufficient_scope' ? 'insufficient_scope' : undefined),
+      );
     }
     done();
   });
   const tags = ['tokens'];
-  app.get('/api/llm/:org_code/oauth-grants', { config: { scope: 'manage' }, schema: { tags, summary: 'The MCP clients people signed in to this organization with (OAuth grants; never a token)', params: orgParams, security: bearer } }, async (request) => ({
-    grants: await oauth.listGrants(request.principal!.orgCode),
-  }));
-  app.delete('/api/llm/:org_code/oauth-grants/:grant_id', { config: { scope: 'manage' }, schema: { tags, summary: 'Revoke an OAuth grant: its tokens are refused from their next use', params: grantParams, security: bearer } }, async (request) => {
-    if (!(await oauth.revokeGrant(request.principal!.orgCode, request.params.grant_id))) {
-      throw new FlowsError('not_found', `OAuth grant "${request.params.grant_id}" not found (or already revoked)`, 'grant_not_found', { param: 'grant_id' });
-    }
-    return { revoked: true };
-  });
+  app.get(
+    '/api/llm/:org_code/oauth-grants',
+    {
+      config: { scope: 'manage' },
+      schema: {
+        tags,
+        summary: 'The MCP clients people signed in to this organization with (OAuth grants; never a token)',
+        params: orgParams,
+        security: bearer,
+      },
+    },
+    async (request) => ({
+      grants: await oauth.listGrants(request.principal!.orgCode),
+    }),
+  );
+  app.delete(
+    '/api/llm/:org_code/oauth-grants/:grant_id',
+    {
+      config: { scope: 'manage' },
+      schema: { tags, summary: 'Revoke an OAuth grant: its tokens are refused from their next use', params: grantParams, security: bearer },
+    },
+    async (request) => {
+      if (!(await oauth.revokeGrant(request.principal!.orgCode, request.params.grant_id))) {
+        throw new FlowsError('not_found', `OAuth grant "${request.params.grant_id}" not found (or already revoked)`, 'grant_not_found', { param: 'grant_id' });
+      }
+      return { revoked: true };
+    },
+  );
   return oauth;
 }

@@ -12,6 +12,8 @@ describeInBrowser('Signing in an MCP client (OAuth)', () => {
   let callback: Awaited<ReturnType<typeof startCallback>>;
   let setup: OAuthSetup;
   let member: { email: string; password: string };
+  /** The access token the first case's consent gave. */
+  let signedIn = '';
 
   beforeAll(async () => {
     h = await startUiHarness();
@@ -42,7 +44,9 @@ describeInBrowser('Signing in an MCP client (OAuth)', () => {
     await signInOnTheWay(page);
     await page.getByRole('heading', { name: 'Connect Claude Code' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/oauth/authorize');
-    expect(await page.locator('main p').first().innerText()).toMatch(/^Claude Code wants to use the ticket board as mia@example\.com\. You will be sent back to 127\.0\.0\.1:\d+\.$/);
+    expect(await page.locator('main p').first().innerText()).toMatch(
+      /^Claude Code wants to use the ticket board as mia@example\.com\. You will be sent back to 127\.0\.0\.1:\d+\.$/,
+    );
     const project = page.getByRole('combobox', { name: 'Project' });
     expect(await project.locator('option').allInnerTexts()).toEqual(['Project DEMO (DEMO)', 'Project SHOP (SHOP)']);
     const access = page.getByRole('group', { name: 'Access' });
@@ -61,6 +65,24 @@ describeInBrowser('Signing in an MCP client (OAuth)', () => {
     expect(tokens.scope).toBe('tickets:read');
     const status = await restCaller(h.base, tokens.access_token)('get_project_status');
     expect(status.project.key).toBe('SHOP');
+    signedIn = tokens.access_token;
+  });
+
+  it('lists the signed-in client under Settings → MCP Connection beside the tokens, and Revoke refuses its token at once', async () => {
+    const page = await h.signedInPage('/projects/SHOP/settings/mcp', member);
+    const grants = page.getByRole('table', { name: 'MCP clients signed in to project SHOP with OAuth' });
+    const row = grants.getByRole('row').filter({ hasText: 'Claude Code' });
+    await row.waitFor();
+    expect((await row.getByRole('cell').allInnerTexts()).slice(1, 4)).toEqual(['mia@example.com', 'Read only', 'just now']);
+    await page.getByRole('heading', { name: 'Signed-in clients' }).scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-mcp-oauth-grants');
+    await page.getByRole('button', { name: 'Revoke Claude Code (mia@example.com)' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Revoke Claude Code?' });
+    expect(await confirm.innerText()).toContain('Claude Code can no longer act as mia@example.com on project SHOP');
+    await confirm.getByRole('button', { name: 'Revoke', exact: true }).click();
+    await page.getByRole('heading', { name: 'No signed-in clients' }).waitFor();
+    const refused = await fetch(`${h.base}/api/mcp/v1/status`, { headers: { authorization: `Bearer ${signedIn}` } });
+    expect(refused.status).toBe(401);
   });
 
   it('answers Deny with access_denied, and shows a page (not a redirect) for a redirect URI the client did not register', async () => {

@@ -1,4 +1,4 @@
-import { api } from '@switchboard/web-kit';
+import { api, type OAuthGrant } from '@switchboard/web-kit';
 import { boardUrlFor } from '../../../src/domain/board-page.ts';
 import type {
   BoardView,
@@ -65,26 +65,33 @@ export function projectApi(key: string) {
     ticket: (ticketKey: string, signal?: AbortSignal) => api<TicketDetail>(`${base}/tickets/${path(ticketKey)}`, { signal }),
     createTicket: (body: NewTicket) => api<Ticket>(`${base}/tickets`, { method: 'POST', body }),
     createSubTicket: (parent: string, body: NewTicket) => api<Ticket>(`${base}/tickets/${path(parent)}/sub-ticket`, { method: 'POST', body }),
-    convertToSubTicket: (ticketKey: string, epic: string) => api<Ticket>(`${base}/tickets/${path(ticketKey)}/convert-to-sub-ticket`, { method: 'POST', body: { epic_id: epic } }),
+    convertToSubTicket: (ticketKey: string, epic: string) =>
+      api<Ticket>(`${base}/tickets/${path(ticketKey)}/convert-to-sub-ticket`, { method: 'POST', body: { epic_id: epic } }),
     updateTicket: (ticketKey: string, body: TicketChanges) => api<Ticket>(`${base}/tickets/${path(ticketKey)}`, { method: 'PUT', body }),
-    moveTicket: (ticketKey: string, columnName: string) => api<Ticket>(`${base}/tickets/${path(ticketKey)}/move`, { method: 'POST', body: { column_name: columnName } }),
+    moveTicket: (ticketKey: string, columnName: string) =>
+      api<Ticket>(`${base}/tickets/${path(ticketKey)}/move`, { method: 'POST', body: { column_name: columnName } }),
     addComment: (ticketKey: string, content: string) => api<Comment>(`${base}/tickets/${path(ticketKey)}/comment`, { method: 'POST', body: { content } }),
     deleteTicket: (ticketKey: string) => api<{ deleted: true; key: string }>(`${base}/tickets/${path(ticketKey)}`, { method: 'DELETE' }),
-    search: (q: string, scope: string, signal?: AbortSignal) => api<{ results: SearchResult[] }>(`${base}/search?q=${path(q)}&scope=${path(scope)}&limit=50`, { signal }),
+    search: (q: string, scope: string, signal?: AbortSignal) =>
+      api<{ results: SearchResult[] }>(`${base}/search?q=${path(q)}&scope=${path(scope)}&limit=50`, { signal }),
     documents: (signal?: AbortSignal) => allPages<'documents', DocumentMeta>(`${base}/documents`, 'documents', signal),
     document: (slug: string, signal?: AbortSignal) => api<Document>(`${base}/documents/${path(slug)}`, { signal }),
     createDocument: (body: { title: string; content: string; doc_type: string; slug?: string }) => api<Document>(`${base}/documents`, { method: 'POST', body }),
-    updateDocument: (slug: string, body: { title?: string; content?: string; doc_type?: string }) => api<Document>(`${base}/documents/${path(slug)}`, { method: 'PUT', body }),
+    updateDocument: (slug: string, body: { title?: string; content?: string; doc_type?: string }) =>
+      api<Document>(`${base}/documents/${path(slug)}`, { method: 'PUT', body }),
     deleteDocument: (slug: string) => api<unknown>(`${base}/documents/${path(slug)}`, { method: 'DELETE' }),
     labels: (signal?: AbortSignal) => api<{ labels: Label[] }>(`${base}/labels`, { signal }),
     members: async (signal?: AbortSignal) => ({ members: await allPages<'members', Member>(`${base}/members`, 'members', signal) }),
 
     settings: (signal?: AbortSignal) => api<ProjectSettings>(`${base}/settings`, { signal }),
-    saveSettings: (body: { name?: string; description?: string; settings?: { auto_summary?: boolean } }) => api<ProjectSettings>(`${base}/settings`, { method: 'PUT', body }),
+    saveSettings: (body: { name?: string; description?: string; settings?: { auto_summary?: boolean } }) =>
+      api<ProjectSettings>(`${base}/settings`, { method: 'PUT', body }),
     addBoard: (name: string) => api<SettingsBoard>(`${base}/boards`, { method: 'POST', body: { name } }),
     renameBoard: (id: string, name: string) => api<SettingsBoard>(`${base}/boards/${path(id)}`, { method: 'PUT', body: { name } }),
-    addColumn: (boardId: string, body: { name: string; is_done_column?: boolean }) => api<SettingsColumn>(`${base}/boards/${path(boardId)}/columns`, { method: 'POST', body }),
-    updateColumn: (id: string, body: { name?: string; position?: number; is_done_column?: boolean }) => api<SettingsColumn>(`${base}/columns/${path(id)}`, { method: 'PUT', body }),
+    addColumn: (boardId: string, body: { name: string; is_done_column?: boolean }) =>
+      api<SettingsColumn>(`${base}/boards/${path(boardId)}/columns`, { method: 'POST', body }),
+    updateColumn: (id: string, body: { name?: string; position?: number; is_done_column?: boolean }) =>
+      api<SettingsColumn>(`${base}/columns/${path(id)}`, { method: 'PUT', body }),
     deleteColumn: (id: string) => api<unknown>(`${base}/columns/${path(id)}`, { method: 'DELETE' }),
     createLabel: (body: { name: string; color: string }) => api<Label>(`${base}/labels`, { method: 'POST', body }),
     updateLabel: (id: string, body: { name?: string; color?: string }) => api<Label>(`${base}/labels/${path(id)}`, { method: 'PUT', body }),
@@ -94,10 +101,11 @@ export function projectApi(key: string) {
     tokens: (signal?: AbortSignal) => api<{ tokens: ProjectToken[] }>(`${base}/tokens`, { signal }),
     createToken: (name: string) => api<CreatedToken>(`${base}/tokens`, { method: 'POST', body: { name } }),
     revokeToken: (id: string) => api<unknown>(`${base}/tokens/${path(id)}`, { method: 'DELETE' }),
+    grants: (signal?: AbortSignal) => api<{ grants: OAuthGrant[] }>(`${base}/oauth-grants`, { signal }),
+    revokeGrant: (id: string) => api<unknown>(`${base}/oauth-grants/${path(id)}`, { method: 'DELETE' }),
     eventsUrl: `${base}/events`,
   };
 }
 
 /** The client of one project. */
 export type ProjectApi = ReturnType<typeof projectApi>;
-

@@ -1,17 +1,22 @@
-import { CodeBlock, CopyButton, ResourceList, credentialColumns, dimRevoked, form, revokeAction, useResource } from '@switchboard/web-kit';
+import { CodeBlock, CopyButton, OAuthGrantsList, ResourceList, credentialColumns, dimRevoked, form, revokeAction, useResource } from '@switchboard/web-kit';
 import { useProject } from '../project-context.tsx';
 import { defaultMcpUrl, mcpSnippets } from './mcp-snippets.ts';
 
-/** **MCP Connection**: the endpoint, the project's tokens (name, created, last used), **Create token** (shown once with snippets) and **Revoke**. */
+/**
+ * **MCP Connection**: the endpoint, the project's tokens (name, created, last used), **Create token** (shown
+ * once with snippets) and **Revoke**, and beside them the clients people signed in with (OAuth grants).
+ */
 export function McpTab() {
   const { api, key } = useProject();
   const tokens = useResource((signal) => api.tokens(signal).then((answer) => answer.tokens), [key]);
+  const grants = useResource((signal) => api.grants(signal).then((answer) => answer.grants), [key]);
   const url = defaultMcpUrl(window.location.origin);
   return (
     <div className="stack">
       <p className="muted page-intro">
-        AI agents (Claude Code, Cursor, VS Code, any MCP client) work on this project's board through MCP with a project token: the token decides the project. Give each agent or machine its own token, so one can be revoked
-        without the others.
+        AI agents (Claude Code, Cursor, VS Code, claude.ai, any MCP client) work on this project's board through MCP. Give a client the endpoint alone and it
+        asks its user to sign in and pick the project (listed below under Signed-in clients); or give it the endpoint with a project token: the token decides
+        the project. Give each agent or machine its own token, so one can be revoked without the others.
       </p>
       <div className="card">
         <div className="card-body stack tight">
@@ -33,11 +38,14 @@ export function McpTab() {
         )}
         rowKey={(token) => token.id}
         rowClassName={dimRevoked}
-        columns={[
-          { header: 'Name', className: 'cell-name', cell: (token) => token.name },
-          ...credentialColumns,
+        columns={[{ header: 'Name', className: 'cell-name', cell: (token) => token.name }, ...credentialColumns]}
+        actions={[
+          revokeAction(
+            'token',
+            'Every MCP or REST call with this token is refused from now on, on every instance. Agents using it need a new token.',
+            (token) => api.revokeToken(token.id),
+          ),
         ]}
-        actions={[revokeAction('token', 'Every MCP or REST call with this token is refused from now on, on every instance. Agents using it need a new token.', (token) => api.revokeToken(token.id))]}
         create={{
           label: 'Create token',
           form: form({
@@ -46,10 +54,17 @@ export function McpTab() {
             check: (values) => (values.name.trim() ? undefined : 'Give the token a name, for example the agent or machine that will use it.'),
             submit: (values) => api.createToken(values.name.trim()),
           }),
-          reveal: (token) => ({ title: `Token "${token.name}" created`, what: 'token', value: token.token, wide: true, children: <Snippets url={token.mcp_url ?? url} token={token.token} /> }),
+          reveal: (token) => ({
+            title: `Token "${token.name}" created`,
+            what: 'token',
+            value: token.token,
+            wide: true,
+            children: <Snippets url={token.mcp_url ?? url} token={token.token} />,
+          }),
         }}
         empty={{ title: 'No tokens yet', children: "Create a token, then paste its snippet into your agent's configuration." }}
       />
+      <OAuthGrantsList source={grants} revoke={(grant) => api.revokeGrant(grant.id)} where={`project ${key}`} />
     </div>
   );
 }
