@@ -44,8 +44,11 @@ describe('PKCE (S256 only)', () => {
 
 describe('redirect URIs', () => {
   it('allows https and loopback http only, without fragment or credentials', () => {
-    for (const ok of ['https://app.example/cb', 'http://127.0.0.1:3000/cb', 'http://localhost:9/callback', 'http://[::1]/cb']) expect(redirectUriProblem(ok), ok).toBeUndefined();
-    expect(redirectUriProblem('http://app.example/cb')).toBe('"http://app.example/cb" must be an https URL, or http on a loopback address (127.0.0.1, [::1] or localhost)');
+    for (const ok of ['https://app.example/cb', 'http://127.0.0.1:3000/cb', 'http://localhost:9/callback', 'http://[::1]/cb'])
+      expect(redirectUriProblem(ok), ok).toBeUndefined();
+    expect(redirectUriProblem('http://app.example/cb')).toBe(
+      '"http://app.example/cb" must be an https URL, or http on a loopback address (127.0.0.1, [::1] or localhost)',
+    );
     expect(redirectUriProblem('cursor://anysphere/cb')).toMatch(/must be an https URL/);
     expect(redirectUriProblem('https://app.example/cb#x')).toBe('"https://app.example/cb#x" must not contain a fragment');
     expect(redirectUriProblem('https://u:p@app.example/cb')).toMatch(/user name or password/);
@@ -134,18 +137,29 @@ describe('client IDs and metadata', () => {
   it('refuses malformed registrations with RFC 7591 errors', () => {
     expect(refusal([])).toEqual({ code: 'invalid_client_metadata', description: 'The client metadata must be a JSON object' });
     expect(refusal({})).toEqual({ code: 'invalid_redirect_uri', description: 'redirect_uris must list at least one redirect URI' });
-    expect(refusal({ redirect_uris: 'https://a.example/cb' })).toEqual({ code: 'invalid_redirect_uri', description: 'redirect_uris: must be an array of URLs' });
+    expect(refusal({ redirect_uris: 'https://a.example/cb' })).toEqual({
+      code: 'invalid_redirect_uri',
+      description: 'redirect_uris: must be an array of URLs',
+    });
     expect(refusal({ redirect_uris: ['http://a.example/cb'] })?.code).toBe('invalid_redirect_uri');
     expect(refusal({ redirect_uris: ['https://a.example/cb'], grant_types: ['client_credentials'] })).toEqual({
       code: 'invalid_client_metadata',
       description: 'grant_types: "client_credentials" is not served here (only authorization_code and refresh_token)',
     });
-    expect(refusal({ redirect_uris: ['https://a.example/cb'], client_name: 5 })).toEqual({ code: 'invalid_client_metadata', description: 'client_name: Invalid input: expected string, received number' });
-    expect(refusal({ redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'private_key_jwt' }, 'document')?.code).toBe('invalid_client_metadata');
+    expect(refusal({ redirect_uris: ['https://a.example/cb'], client_name: 5 })).toEqual({
+      code: 'invalid_client_metadata',
+      description: 'client_name: Invalid input: expected string, received number',
+    });
+    expect(refusal({ redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'private_key_jwt' }, 'document')?.code).toBe(
+      'invalid_client_metadata',
+    );
   });
 
   it('registers a client asking for a secret as a public one, and names a nameless client by its redirect host', () => {
-    const metadata = parseClientMetadata({ redirect_uris: ['http://127.0.0.1:33418/callback'], token_endpoint_auth_method: 'client_secret_basic', extra: true }, 'registration');
+    const metadata = parseClientMetadata(
+      { redirect_uris: ['http://127.0.0.1:33418/callback'], token_endpoint_auth_method: 'client_secret_basic', extra: true },
+      'registration',
+    );
     expect(metadata.token_endpoint_auth_method).toBe('none');
     expect(displayName(metadata)).toBe('127.0.0.1:33418');
   });
@@ -158,13 +172,23 @@ describe('request parameters and answers', () => {
   });
 
   it("adds the answer to the redirect URI's own query", () => {
-    expect(redirectWith('https://app.example/cb?x=1', { code: 'c', state: 's', iss: 'https://as.example', error: undefined })).toBe('https://app.example/cb?x=1&code=c&state=s&iss=https%3A%2F%2Fas.example');
+    expect(redirectWith('https://app.example/cb?x=1', { code: 'c', state: 's', iss: 'https://as.example', error: undefined })).toBe(
+      'https://app.example/cb?x=1&code=c&state=s&iss=https%3A%2F%2Fas.example',
+    );
   });
 
   it('quotes the challenge parameters', () => {
-    expect(bearerChallenge({ realm: 'switchboard-tickets', resourceMetadata: 'https://b.example/.well-known/oauth-protected-resource/mcp', scope: 'tickets:read tickets:write' })).toBe(
+    expect(
+      bearerChallenge({
+        realm: 'switchboard-tickets',
+        resourceMetadata: 'https://b.example/.well-known/oauth-protected-resource/mcp',
+        scope: 'tickets:read tickets:write',
+      }),
+    ).toBe(
       'Bearer realm="switchboard-tickets", resource_metadata="https://b.example/.well-known/oauth-protected-resource/mcp", scope="tickets:read tickets:write"',
     );
-    expect(bearerChallenge({ realm: 'r', resourceMetadata: 'm', scope: 's', error: 'insufficient_scope' })).toBe('Bearer realm="r", error="insufficient_scope", resource_metadata="m", scope="s"');
+    expect(bearerChallenge({ realm: 'r', resourceMetadata: 'm', scope: 's', error: 'insufficient_scope' })).toBe(
+      'Bearer realm="r", error="insufficient_scope", resource_metadata="m", scope="s"',
+    );
   });
 });

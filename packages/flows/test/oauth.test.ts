@@ -27,11 +27,19 @@ describe.each(dialectsUnderTest())('OAuth on the flow service (%s)', (dialect) =
   const cookies = { mia: '', outsider: '' };
 
   async function signIn(email: string, password: string): Promise<string> {
-    const response = await fetch(`${h.base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    const response = await fetch(`${h.base}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
     return response.headers.get('set-cookie')!.split(';')[0];
   }
   const withBearer = (token: string, path: string, init: { method?: string; body?: unknown } = {}) =>
-    fetch(`${h.base}${path}`, { method: init.method ?? 'GET', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+    fetch(`${h.base}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
 
   beforeAll(async () => {
     h = await startHarness(dialect);
@@ -55,14 +63,31 @@ describe.each(dialectsUnderTest())('OAuth on the flow service (%s)', (dialect) =
 
   it("serves the metadata of an organization's MCP endpoint and the authorization server's", async () => {
     const resource = await (await fetch(`${h.base}/.well-known/oauth-protected-resource/api/llm/acme/mcp`)).json();
-    expect(resource).toEqual({ resource: mcpUrl, authorization_servers: [h.base], scopes_supported: ['flows:run'], bearer_methods_supported: ['header'], resource_name: 'Switchboard flow service' });
+    expect(resource).toEqual({
+      resource: mcpUrl,
+      authorization_servers: [h.base],
+      scopes_supported: ['flows:run'],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Switchboard flow service',
+    });
     const root = await (await fetch(`${h.base}/.well-known/oauth-protected-resource`)).json();
     expect(root).toEqual({ ...resource, resource: h.base });
     const server = await (await fetch(`${h.base}/.well-known/oauth-authorization-server`)).json();
-    expect(server).toMatchObject({ issuer: h.base, token_endpoint: `${h.base}/oauth/token`, scopes_supported: ['flows:run'], code_challenge_methods_supported: ['S256'] });
-    const unauthenticated = await fetch(`${h.base}/api/llm/acme/flows/greeter/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(server).toMatchObject({
+      issuer: h.base,
+      token_endpoint: `${h.base}/oauth/token`,
+      scopes_supported: ['flows:run'],
+      code_challenge_methods_supported: ['S256'],
+    });
+    const unauthenticated = await fetch(`${h.base}/api/llm/acme/flows/greeter/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(unauthenticated.status).toBe(401);
-    expect(unauthenticated.headers.get('www-authenticate')).toBe(`Bearer realm="switchboard-flows", resource_metadata="${h.base}/.well-known/oauth-protected-resource/api/llm/acme/mcp", scope="flows:run"`);
+    expect(unauthenticated.headers.get('www-authenticate')).toBe(
+      `Bearer realm="switchboard-flows", resource_metadata="${h.base}/.well-known/oauth-protected-resource/api/llm/acme/mcp", scope="flows:run"`,
+    );
   });
 
   it('grants flows:run for the organization the endpoint names, and the token runs its flows as the person', async () => {

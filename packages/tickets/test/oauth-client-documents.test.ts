@@ -19,7 +19,29 @@ import { REDIRECT_URI, consent } from '@switchboard/core/testing/oauth';
 function certificate(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-cert-'));
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -30,7 +52,15 @@ const tls = certificate();
 let documents: Server;
 let origin = '';
 const documentsBy = (base: string): Record<string, { status: number; body: string; headers?: Record<string, string> }> => ({
-  '/client.json': { status: 200, body: JSON.stringify({ client_id: `${base}/client.json`, client_name: 'Document Client', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' }) },
+  '/client.json': {
+    status: 200,
+    body: JSON.stringify({
+      client_id: `${base}/client.json`,
+      client_name: 'Document Client',
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: 'none',
+    }),
+  },
   '/other-id.json': { status: 200, body: JSON.stringify({ client_id: `${base}/client.json`, redirect_uris: [REDIRECT_URI] }) },
   '/moved.json': { status: 302, body: '', headers: { location: `${base}/client.json` } },
   '/big.json': { status: 200, body: JSON.stringify({ client_id: `${base}/big.json`, redirect_uris: [REDIRECT_URI], padding: 'x'.repeat(20_000) }) },
@@ -82,11 +112,19 @@ describe.each(dialectsUnderTest())('client ID metadata documents on %s', (dialec
       state: () => 'doc-state',
       clientMetadata: { client_name: 'Document Client', redirect_uris: [REDIRECT_URI] },
       clientInformation: () => provider.information,
-      saveClientInformation: (information) => void (provider.information = information),
+      saveClientInformation: (information) => {
+        provider.information = information;
+      },
       tokens: () => provider.saved,
-      saveTokens: (tokens) => void (provider.saved = tokens),
-      redirectToAuthorization: (url) => void (provider.opened = url),
-      saveCodeVerifier: (verifier) => void (verifierStore.value = verifier),
+      saveTokens: (tokens) => {
+        provider.saved = tokens;
+      },
+      redirectToAuthorization: (url) => {
+        provider.opened = url;
+      },
+      saveCodeVerifier: (verifier) => {
+        verifierStore.value = verifier;
+      },
       codeVerifier: () => verifierStore.value,
     };
     const verifierStore = { value: '' };
@@ -106,19 +144,29 @@ describe.each(dialectsUnderTest())('client ID metadata documents on %s', (dialec
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     await client.close();
     const grants = await webCall(board, alice.cookie, '/api/projects/DEMO/oauth-grants');
-    expect(grants.body.grants.map((g: { client_name: string; client_id: string }) => [g.client_name, g.client_id])).toEqual([['Document Client', `${origin}/client.json`]]);
+    expect(grants.body.grants.map((g: { client_name: string; client_id: string }) => [g.client_name, g.client_id])).toEqual([
+      ['Document Client', `${origin}/client.json`],
+    ]);
   });
 
   it('refuses a document that names another client, redirects, is too large, is not JSON, lists a bad redirect URI or is missing', async () => {
-    expect(await pageFor(board, alice.cookie, `${origin}/other-id.json`)).toBe(`The client metadata document at ${origin}/other-id.json names another client_id (it must be the document&#39;s own URL)`);
-    expect(await pageFor(board, alice.cookie, `${origin}/moved.json`)).toBe(`The client metadata document at ${origin}/moved.json answered with a redirect, which is not followed`);
+    expect(await pageFor(board, alice.cookie, `${origin}/other-id.json`)).toBe(
+      `The client metadata document at ${origin}/other-id.json names another client_id (it must be the document&#39;s own URL)`,
+    );
+    expect(await pageFor(board, alice.cookie, `${origin}/moved.json`)).toBe(
+      `The client metadata document at ${origin}/moved.json answered with a redirect, which is not followed`,
+    );
     expect(await pageFor(board, alice.cookie, `${origin}/big.json`)).toBe(`The client metadata document at ${origin}/big.json is larger than 10240 bytes`);
     expect(await pageFor(board, alice.cookie, `${origin}/text.json`)).toBe(`The client metadata document at ${origin}/text.json is not JSON`);
     expect(await pageFor(board, alice.cookie, `${origin}/bad-redirect.json`)).toBe(
       `The client metadata document at ${origin}/bad-redirect.json is not valid: redirect_uris: &quot;http://evil.example/cb&quot; must be an https URL, or http on a loopback address (127.0.0.1, [::1] or localhost)`,
     );
-    expect(await pageFor(board, alice.cookie, `${origin}/missing.json`)).toBe(`The client metadata document at ${origin}/missing.json answered HTTP 404 (redirects are not followed)`);
-    expect(await pageFor(board, alice.cookie, 'http://127.0.0.1/client.json')).toBe('client_id &quot;http://127.0.0.1/client.json&quot; must be an https URL to be fetched as a client metadata document');
+    expect(await pageFor(board, alice.cookie, `${origin}/missing.json`)).toBe(
+      `The client metadata document at ${origin}/missing.json answered HTTP 404 (redirects are not followed)`,
+    );
+    expect(await pageFor(board, alice.cookie, 'http://127.0.0.1/client.json')).toBe(
+      'client_id &quot;http://127.0.0.1/client.json&quot; must be an https URL to be fetched as a client metadata document',
+    );
   });
 
   it('never fetches a document from a private or loopback address unless OAUTH_ALLOWED_HOSTS allows it', async () => {
@@ -127,7 +175,11 @@ describe.each(dialectsUnderTest())('client ID metadata documents on %s', (dialec
       `The client metadata document at ${origin}/client.json cannot be fetched: Refused to connect to 127.0.0.1: the address 127.0.0.1 is private, loopback or link-local (allow it with OAUTH_ALLOWED_HOSTS)`,
     );
     const port = new URL(origin).port;
-    expect(await pageFor(guarded, cookie, `https://localhost:${port}/client.json`)).toMatch(/cannot be fetched: Refused to connect to localhost: the address (127\.0\.0\.1|::1) is private, loopback or link-local/);
-    expect(await pageFor(guarded, cookie, 'https://169.254.169.254/latest/meta-data')).toMatch(/the address 169\.254\.169\.254 is private, loopback or link-local/);
+    expect(await pageFor(guarded, cookie, `https://localhost:${port}/client.json`)).toMatch(
+      /cannot be fetched: Refused to connect to localhost: the address (127\.0\.0\.1|::1) is private, loopback or link-local/,
+    );
+    expect(await pageFor(guarded, cookie, 'https://169.254.169.254/latest/meta-data')).toMatch(
+      /the address 169\.254\.169\.254 is private, loopback or link-local/,
+    );
   });
 });

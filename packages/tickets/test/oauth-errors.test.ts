@@ -4,7 +4,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { useBoard } from './helpers.ts';
 import { signedInUser, type SignedIn } from './web-helpers.ts';
-import { REDIRECT_URI, authorizationUrl, consent, discoverAndRegister, exchange, redirectOf, tokenRequest, type OAuthSetup } from '@switchboard/core/testing/oauth';
+import {
+  REDIRECT_URI,
+  authorizationUrl,
+  consent,
+  discoverAndRegister,
+  exchange,
+  redirectOf,
+  tokenRequest,
+  type OAuthSetup,
+} from '@switchboard/core/testing/oauth';
 
 /** A clock running with real time plus an offset the tests move (codes live 60 s). */
 const clock = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
@@ -33,9 +42,14 @@ describe.each(dialectsUnderTest())('OAuth refusals on %s', (dialect) => {
     expect(await register(board.url, '[1]')).toEqual(refusal('invalid_client_metadata', 'The client metadata must be a JSON object'));
     expect(await register(board.url, '{}')).toEqual(refusal('invalid_redirect_uri', 'redirect_uris must list at least one redirect URI'));
     expect(await register(board.url, JSON.stringify({ redirect_uris: ['http://evil.example/cb'] }))).toEqual(
-      refusal('invalid_redirect_uri', 'redirect_uris: "http://evil.example/cb" must be an https URL, or http on a loopback address (127.0.0.1, [::1] or localhost)'),
+      refusal(
+        'invalid_redirect_uri',
+        'redirect_uris: "http://evil.example/cb" must be an https URL, or http on a loopback address (127.0.0.1, [::1] or localhost)',
+      ),
     );
-    expect(await register(board.url, JSON.stringify({ redirect_uris: [REDIRECT_URI], response_types: ['token'] }))).toEqual(refusal('invalid_client_metadata', 'response_types: "token" is not served here (only code)'));
+    expect(await register(board.url, JSON.stringify({ redirect_uris: [REDIRECT_URI], response_types: ['token'] }))).toEqual(
+      refusal('invalid_client_metadata', 'response_types: "token" is not served here (only code)'),
+    );
     expect(await register(board.url, 'redirect_uris=x', 'text/plain')).toEqual(refusal('invalid_client_metadata', 'The body must be application/json'));
     const huge = await register(board.url, JSON.stringify({ redirect_uris: [REDIRECT_URI], client_name: 'x'.repeat(2_000_000) }));
     expect(huge.status).toBe(413);
@@ -54,7 +68,10 @@ describe.each(dialectsUnderTest())('OAuth refusals on %s', (dialect) => {
       const html = await response.text();
       return { status: response.status, message: /<p class="alert" role="alert">([^<]*)<\/p>/.exec(html)?.[1] };
     };
-    expect(await page((p) => p.set('client_id', 'client_nobody'))).toEqual({ status: 400, message: 'Unknown client_id &quot;client_nobody&quot;: register the client first (POST /oauth/register)' });
+    expect(await page((p) => p.set('client_id', 'client_nobody'))).toEqual({
+      status: 400,
+      message: 'Unknown client_id &quot;client_nobody&quot;: register the client first (POST /oauth/register)',
+    });
     expect(await page((p) => p.set('redirect_uri', 'http://127.0.0.1:33418/elsewhere'))).toEqual({
       status: 400,
       message: 'redirect_uri &quot;http://127.0.0.1:33418/elsewhere&quot; is not one of the client&#39;s registered redirect URIs',
@@ -104,7 +121,10 @@ describe.each(dialectsUnderTest())('OAuth refusals on %s', (dialect) => {
       return { status: response.status, message: /<p class="alert" role="alert">([^<]*)<\/p>/.exec(html)?.[1] };
     };
     const allow = { decision: 'allow', scope_key: 'DEMO', access: 'read' };
-    expect(await post(allow, 'https://evil.example')).toEqual({ status: 403, message: 'Origin did not match: Origin &quot;https://evil.example&quot; is not this service&#39;s origin' });
+    expect(await post(allow, 'https://evil.example')).toEqual({
+      status: 403,
+      message: 'Origin did not match: Origin &quot;https://evil.example&quot; is not this service&#39;s origin',
+    });
     expect((await post(allow, false)).status).toBe(403);
     expect(await post({ ...allow, scope_key: 'OTHER' })).toEqual({ status: 403, message: 'You cannot grant access to that project: pick one of yours' });
     // The read-only endpoint offers read access only.
@@ -128,12 +148,21 @@ describe.each(dialectsUnderTest())('OAuth refusals on %s', (dialect) => {
       const { url, codeVerifier } = await authorizationUrl(setup);
       return { code: (await consent(url, alice.cookie, { scopeKey: 'DEMO', access: 'read' })).params.code, codeVerifier };
     };
-    const base = (code: string, codeVerifier: string) => ({ grant_type: 'authorization_code', code, code_verifier: codeVerifier, client_id: setup.client.client_id, redirect_uri: REDIRECT_URI, resource: mcpUrl });
+    const base = (code: string, codeVerifier: string) => ({
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: codeVerifier,
+      client_id: setup.client.client_id,
+      redirect_uri: REDIRECT_URI,
+      resource: mcpUrl,
+    });
     const invalid = (error_description: string) => ({ status: 400, body: { error: 'invalid_grant', error_description } });
 
     const first = await codeFor();
     const tokens = await exchange(setup, first.code, first.codeVerifier);
-    expect(await tokenRequest(board.url, base(first.code, first.codeVerifier))).toEqual(invalid('This authorization code was already used: the tokens issued for it are revoked; sign in again'));
+    expect(await tokenRequest(board.url, base(first.code, first.codeVerifier))).toEqual(
+      invalid('This authorization code was already used: the tokens issued for it are revoked; sign in again'),
+    );
     expect((await fetch(`${board.url}/api/mcp/v1/labels`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(401);
 
     const other = await discoverAndRegister(mcpUrl);
@@ -152,7 +181,9 @@ describe.each(dialectsUnderTest())('OAuth refusals on %s', (dialect) => {
     const late = await codeFor();
     clock.offsetMs = 61_000;
     try {
-      expect(await tokenRequest(board.url, base(late.code, late.codeVerifier))).toEqual(invalid('This authorization code has expired (codes live 60 seconds); sign in again'));
+      expect(await tokenRequest(board.url, base(late.code, late.codeVerifier))).toEqual(
+        invalid('This authorization code has expired (codes live 60 seconds); sign in again'),
+      );
     } finally {
       clock.offsetMs = 0;
     }
@@ -164,14 +195,36 @@ describe.each(dialectsUnderTest())('OAuth refusals on %s', (dialect) => {
       const response = await fetch(`${board.url}/oauth/token`, { method: 'POST', headers: { 'content-type': contentType }, body });
       return { status: response.status, body: await response.json() };
     };
-    expect(await raw('grant_type=password&username=a')).toEqual({ status: 400, body: { error: 'unsupported_grant_type', error_description: 'grant_type must be authorization_code or refresh_token' } });
+    expect(await raw('grant_type=password&username=a')).toEqual({
+      status: 400,
+      body: { error: 'unsupported_grant_type', error_description: 'grant_type must be authorization_code or refresh_token' },
+    });
     expect(await raw('code=x')).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'grant_type is required' } });
-    expect(await raw('grant_type=authorization_code&client_id=a')).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'code is required' } });
-    expect(await raw('grant_type=refresh_token&grant_type=refresh_token')).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'grant_type is given more than once' } });
-    expect(await raw('{"grant_type":"authorization_code"}', 'application/json')).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'The body must be application/x-www-form-urlencoded' } });
-    expect(await raw('x', 'text/plain')).toEqual({ status: 400, body: { error: 'invalid_request', error_description: 'The body must be application/x-www-form-urlencoded' } });
-    expect(await raw(`grant_type=refresh_token&client_id=${setup.client.client_id}&refresh_token=sbr_unknown`)).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: 'Unknown refresh token' } });
-    const revoke = await fetch(`${board.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'token=sbr_unknown' });
+    expect(await raw('grant_type=authorization_code&client_id=a')).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'code is required' },
+    });
+    expect(await raw('grant_type=refresh_token&grant_type=refresh_token')).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'grant_type is given more than once' },
+    });
+    expect(await raw('{"grant_type":"authorization_code"}', 'application/json')).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'The body must be application/x-www-form-urlencoded' },
+    });
+    expect(await raw('x', 'text/plain')).toEqual({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'The body must be application/x-www-form-urlencoded' },
+    });
+    expect(await raw(`grant_type=refresh_token&client_id=${setup.client.client_id}&refresh_token=sbr_unknown`)).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'Unknown refresh token' },
+    });
+    const revoke = await fetch(`${board.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'token=sbr_unknown',
+    });
     expect(revoke.status).toBe(200);
   });
 });

@@ -17,14 +17,28 @@ class MemoryProvider implements OAuthClientProvider {
   verifier = '';
   opened: URL | undefined;
   readonly redirectUrl = REDIRECT_URI;
-  readonly clientMetadata: OAuthClientMetadata = { client_name: 'Claude Code (test)', redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  readonly clientMetadata: OAuthClientMetadata = {
+    client_name: 'Claude Code (test)',
+    redirect_uris: [REDIRECT_URI],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+  };
   state = () => 'the-state';
   clientInformation = () => this.information;
-  saveClientInformation = (information: OAuthClientInformationMixed) => void (this.information = information);
+  saveClientInformation = (information: OAuthClientInformationMixed) => {
+    this.information = information;
+  };
   tokens = () => this.saved;
-  saveTokens = (tokens: OAuthTokens) => void (this.saved = tokens);
-  redirectToAuthorization = (url: URL) => void (this.opened = url);
-  saveCodeVerifier = (verifier: string) => void (this.verifier = verifier);
+  saveTokens = (tokens: OAuthTokens) => {
+    this.saved = tokens;
+  };
+  redirectToAuthorization = (url: URL) => {
+    this.opened = url;
+  };
+  saveCodeVerifier = (verifier: string) => {
+    this.verifier = verifier;
+  };
   codeVerifier = () => this.verifier;
 }
 
@@ -42,7 +56,11 @@ describe.each(dialectsUnderTest())('OAuth sign-in for MCP clients on %s', (diale
 
   it('answers 401 on the MCP endpoint and REST with the resource metadata to sign in from', async () => {
     const challenge = `Bearer realm="switchboard-tickets", resource_metadata="${board.url}/.well-known/oauth-protected-resource/api/mcp/v1/mcp", scope="${ticketsScope}"`;
-    const mcp = await fetch(mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const mcp = await fetch(mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(mcp.status).toBe(401);
     expect(mcp.headers.get('www-authenticate')).toBe(challenge);
     for (const path of ['/api/mcp/v1/status', '/api/mcp/v1/tickets']) {
@@ -52,7 +70,9 @@ describe.each(dialectsUnderTest())('OAuth sign-in for MCP clients on %s', (diale
     }
     const readonly = await fetch(`${mcpUrl}/readonly`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(readonly.status).toBe(401);
-    expect(readonly.headers.get('www-authenticate')).toBe(`Bearer realm="switchboard-tickets", resource_metadata="${board.url}/.well-known/oauth-protected-resource/api/mcp/v1/mcp/readonly", scope="tickets:read"`);
+    expect(readonly.headers.get('www-authenticate')).toBe(
+      `Bearer realm="switchboard-tickets", resource_metadata="${board.url}/.well-known/oauth-protected-resource/api/mcp/v1/mcp/readonly", scope="tickets:read"`,
+    );
   });
 
   it('serves protected resource metadata (RFC 9728) and authorization server metadata (RFC 8414, also at the OpenID path)', async () => {
@@ -62,10 +82,20 @@ describe.each(dialectsUnderTest())('OAuth sign-in for MCP clients on %s', (diale
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       return response.json();
     };
-    const resource = { resource: mcpUrl, authorization_servers: [board.url], scopes_supported: ['tickets:read', 'tickets:write'], bearer_methods_supported: ['header'], resource_name: 'Switchboard ticket board' };
+    const resource = {
+      resource: mcpUrl,
+      authorization_servers: [board.url],
+      scopes_supported: ['tickets:read', 'tickets:write'],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Switchboard ticket board',
+    };
     expect(await json('/.well-known/oauth-protected-resource/api/mcp/v1/mcp')).toEqual(resource);
     expect(await json('/.well-known/oauth-protected-resource')).toEqual(resource);
-    expect(await json('/.well-known/oauth-protected-resource/api/mcp/v1/mcp/readonly')).toEqual({ ...resource, resource: `${mcpUrl}/readonly`, scopes_supported: ['tickets:read'] });
+    expect(await json('/.well-known/oauth-protected-resource/api/mcp/v1/mcp/readonly')).toEqual({
+      ...resource,
+      resource: `${mcpUrl}/readonly`,
+      scopes_supported: ['tickets:read'],
+    });
     const server = {
       issuer: board.url,
       authorization_endpoint: `${board.url}/oauth/authorize`,
@@ -96,7 +126,14 @@ describe.each(dialectsUnderTest())('OAuth sign-in for MCP clients on %s', (diale
     // The SDK opened the authorization URL with PKCE, the state, the resource and the scope of the 401.
     const opened = provider.opened!;
     expect(opened.origin + opened.pathname).toBe(`${board.url}/oauth/authorize`);
-    expect(Object.fromEntries(opened.searchParams)).toMatchObject({ response_type: 'code', code_challenge_method: 'S256', state: 'the-state', resource: mcpUrl, scope: ticketsScope, redirect_uri: REDIRECT_URI });
+    expect(Object.fromEntries(opened.searchParams)).toMatchObject({
+      response_type: 'code',
+      code_challenge_method: 'S256',
+      state: 'the-state',
+      resource: mcpUrl,
+      scope: ticketsScope,
+      redirect_uri: REDIRECT_URI,
+    });
     const answer = await consent(opened, alice.cookie, { scopeKey: 'DEMO', access: 'write' });
     expect(answer.status).toBe(303);
     expect(answer.location.startsWith(`${REDIRECT_URI}?code=sbc_`)).toBe(true);
@@ -121,12 +158,18 @@ describe.each(dialectsUnderTest())('OAuth sign-in for MCP clients on %s', (diale
     const read = await fetch(`${board.url}/api/mcp/v1/status`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(read.status).toBe(200);
     for (const base of [`${board.url}/api/mcp/v1`, `${board.url}/api/projects/DEMO`]) {
-      const write = await fetch(`${base}/tickets`, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: 'Not allowed' }) });
+      const write = await fetch(`${base}/tickets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'Not allowed' }),
+      });
       expect(write.status).toBe(403);
       expect(write.headers.get('www-authenticate')).toBe(
         `Bearer realm="switchboard-tickets", error="insufficient_scope", resource_metadata="${board.url}/.well-known/oauth-protected-resource/api/mcp/v1/mcp", scope="${ticketsScope}"`,
       );
-      expect(await write.json()).toEqual({ error: { code: 'insufficient_scope', message: 'This token may only read (create_ticket changes the project): sign in again and grant Read and write.' } });
+      expect(await write.json()).toEqual({
+        error: { code: 'insufficient_scope', message: 'This token may only read (create_ticket changes the project): sign in again and grant Read and write.' },
+      });
     }
   });
 
@@ -143,7 +186,10 @@ describe.each(dialectsUnderTest())('OAuth sign-in for MCP clients on %s', (diale
     expect((await restCaller(board.url, second.access_token)('list_labels')).labels).toEqual([]);
     // The first refresh token again: someone holds a copy, so every token of the grant stops.
     const replay = await tokenRequest(board.url, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: setup.client.client_id });
-    expect(replay).toEqual({ status: 400, body: { error: 'invalid_grant', error_description: 'This refresh token was already used: the grant is revoked for safety; sign in again' } });
+    expect(replay).toEqual({
+      status: 400,
+      body: { error: 'invalid_grant', error_description: 'This refresh token was already used: the grant is revoked for safety; sign in again' },
+    });
     for (const token of [tokens.access_token, second.access_token]) {
       const refused = await fetch(`${board.url}/api/mcp/v1/labels`, { headers: { authorization: `Bearer ${token}` } });
       expect(refused.status).toBe(401);
@@ -176,7 +222,9 @@ describe.each(dialectsUnderTest())('OAuth sign-in for MCP clients on %s', (diale
     expect(revoked).toMatchObject({ status: 200, body: { revoked: true } });
     const refused = await fetch(`${board.url}/api/mcp/v1/labels`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(refused.status).toBe(401);
-    expect(await refused.json()).toEqual({ error: { code: 'unauthorized', message: 'Unknown, expired or revoked OAuth access token: refresh it, or sign in again.' } });
+    expect(await refused.json()).toEqual({
+      error: { code: 'unauthorized', message: 'Unknown, expired or revoked OAuth access token: refresh it, or sign in again.' },
+    });
     const again = await webCall(board, alice.cookie, `/api/projects/DEMO/oauth-grants/${grant.id}`, { method: 'DELETE' });
     expect(again.status).toBe(404);
     expect(again.body.error.message).toBe(`No live OAuth grant "${grant.id}" in project DEMO: it does not exist or was already revoked.`);
@@ -184,7 +232,7 @@ describe.each(dialectsUnderTest())('OAuth sign-in for MCP clients on %s', (diale
     expect(refreshed.body.error).toBe('invalid_grant');
   });
 
-  it("stops a token once its user can no longer see the project, and revokes a grant through the revocation endpoint", async () => {
+  it('stops a token once its user can no longer see the project, and revokes a grant through the revocation endpoint', async () => {
     const bob = await signedInUser(board, 'bob@example.com', { memberOf: ['DEMO'] });
     const { setup, tokens } = await signInClient(mcpUrl, bob.cookie, { scopeKey: 'DEMO', access: 'read' });
     const admin = await signedInUser(board, 'root@example.com', { admin: true });
@@ -196,7 +244,11 @@ describe.each(dialectsUnderTest())('OAuth sign-in for MCP clients on %s', (diale
     expect((await refused.json()).error.message).toBe('bob@example.com can no longer see project DEMO: sign in again.');
 
     const other = await signInClient(mcpUrl, alice.cookie, { scopeKey: 'DEMO', access: 'read' });
-    const revoke = await fetch(`${board.url}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: other.tokens.refresh_token!, client_id: other.setup.client.client_id }) });
+    const revoke = await fetch(`${board.url}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: other.tokens.refresh_token!, client_id: other.setup.client.client_id }),
+    });
     expect(revoke.status).toBe(200);
     expect((await fetch(`${board.url}/api/mcp/v1/labels`, { headers: { authorization: `Bearer ${other.tokens.access_token}` } })).status).toBe(401);
     expect(setup.client.client_id).not.toBe(other.setup.client.client_id);

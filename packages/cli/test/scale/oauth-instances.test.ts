@@ -28,7 +28,11 @@ const GREETER = {
 };
 
 async function signIn(base: string): Promise<string> {
-  const response = await fetch(`${base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ada@example.com', password: 'ada-password-1' }) });
+  const response = await fetch(`${base}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'ada@example.com', password: 'ada-password-1' }),
+  });
   expect(response.status).toBe(200);
   return response.headers.get('set-cookie')!.split(';')[0];
 }
@@ -92,7 +96,11 @@ describe.skipIf(!postgres || !NGINX)('OAuth grants across instances on one Postg
       await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/api/mcp/v1/mcp`), { requestInit: { headers: bearer(tokens.access_token) } }));
       expect((await client.listTools()).tools.some((tool) => tool.name === 'create_ticket')).toBe(true);
       await client.close();
-      const created = await fetch(`${base}/api/mcp/v1/tickets`, { method: 'POST', headers: { ...bearer(tokens.access_token), 'content-type': 'application/json' }, body: JSON.stringify({ title: `From ${base}` }) });
+      const created = await fetch(`${base}/api/mcp/v1/tickets`, {
+        method: 'POST',
+        headers: { ...bearer(tokens.access_token), 'content-type': 'application/json' },
+        body: JSON.stringify({ title: `From ${base}` }),
+      });
       expect(created.status).toBe(201);
       const ticket = await (await fetch(`${base}/api/mcp/v1/tickets/${(await created.json()).key}`, { headers: bearer(tokens.access_token) })).json();
       expect(ticket.activity[0].actor).toBe('user:ada@example.com via Test Agent');
@@ -103,7 +111,13 @@ describe.skipIf(!postgres || !NGINX)('OAuth grants across instances on one Postg
     const setup = await discoverAndRegister(`${boards[0]}/api/mcp/v1/mcp`);
     const { url, codeVerifier } = await authorizationUrl(setup);
     const { params } = await consent(url, cookie, { scopeKey: 'DUO', access: 'read' });
-    const form = { grant_type: 'authorization_code', code: params.code, code_verifier: codeVerifier, client_id: setup.client.client_id, redirect_uri: REDIRECT_URI };
+    const form = {
+      grant_type: 'authorization_code',
+      code: params.code,
+      code_verifier: codeVerifier,
+      client_id: setup.client.client_id,
+      redirect_uri: REDIRECT_URI,
+    };
     const redeemed = await tokenRequest(boards[1], form);
     expect(redeemed.status).toBe(200);
     expect((await fetch(`${boards[0]}/api/mcp/v1/labels`, { headers: bearer(redeemed.body.access_token!) })).status).toBe(200);
@@ -120,19 +134,30 @@ describe.skipIf(!postgres || !NGINX)('OAuth grants across instances on one Postg
     const revoked = await fetch(`${boards[0]}/api/projects/DUO/oauth-grants/${grant.id}`, { method: 'DELETE', headers: { cookie, origin: boards[0] } });
     expect(revoked.status).toBe(200);
     expect((await fetch(`${boards[1]}/api/mcp/v1/labels`, { headers: bearer(tokens.access_token) })).status).toBe(401);
-    expect((await tokenRequest(boards[1], { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: setup.client.client_id })).body.error).toBe('invalid_grant');
+    expect(
+      (await tokenRequest(boards[1], { grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: setup.client.client_id })).body.error,
+    ).toBe('invalid_grant');
 
     const other = await signInClient(`${boards[1]}/api/mcp/v1/mcp`, cookie, { scopeKey: 'DUO', access: 'read' });
     const rotated = await refresh({ ...other.setup, authorizationServer: boards[0] }, other.tokens.refresh_token!);
     expect((await fetch(`${boards[1]}/api/mcp/v1/labels`, { headers: bearer(rotated.access_token) })).status).toBe(200);
-    const replay = await tokenRequest(boards[1], { grant_type: 'refresh_token', refresh_token: other.tokens.refresh_token!, client_id: other.setup.client.client_id });
+    const replay = await tokenRequest(boards[1], {
+      grant_type: 'refresh_token',
+      refresh_token: other.tokens.refresh_token!,
+      client_id: other.setup.client.client_id,
+    });
     expect(replay.body.error_description).toBe('This refresh token was already used: the grant is revoked for safety; sign in again');
     expect((await fetch(`${boards[0]}/api/mcp/v1/labels`, { headers: bearer(rotated.access_token) })).status).toBe(401);
   });
 
   it('runs flows on one flow instance with a grant made on the other, and refuses it there at once once revoked', async () => {
     const { tokens } = await signInClient(`${flows[0]}/api/llm/acme/mcp`, cookie, { scopeKey: 'acme', access: 'run' });
-    const run = (base: string) => fetch(`${base}/api/llm/acme/flows/greeter/run`, { method: 'POST', headers: { ...bearer(tokens.access_token), 'content-type': 'application/json' }, body: JSON.stringify({ input: { who: 'Ada' } }) });
+    const run = (base: string) =>
+      fetch(`${base}/api/llm/acme/flows/greeter/run`, {
+        method: 'POST',
+        headers: { ...bearer(tokens.access_token), 'content-type': 'application/json' },
+        body: JSON.stringify({ input: { who: 'Ada' } }),
+      });
     const answered = await run(flows[1]);
     expect(answered.status).toBe(200);
     expect(await answered.text()).toBe('Hello Ada');

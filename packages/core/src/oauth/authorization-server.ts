@@ -99,7 +99,13 @@ export class AuthorizationServer {
   rootResourceMetadata(base: string) {
     const main = this.spec.endpoints[0].path;
     if (!main.includes('{')) return this.resourceMetadata(base, main)!;
-    return { resource: base, authorization_servers: [base], scopes_supported: scopesOf(this.spec), bearer_methods_supported: ['header'], resource_name: `Switchboard ${this.spec.title.replace(/^the /, '')}` };
+    return {
+      resource: base,
+      authorization_servers: [base],
+      scopes_supported: scopesOf(this.spec),
+      bearer_methods_supported: ['header'],
+      resource_name: `Switchboard ${this.spec.title.replace(/^the /, '')}`,
+    };
   }
 
   /** The `WWW-Authenticate` challenge of a request to `path` (a 401; a 403 with `insufficient_scope`). */
@@ -125,7 +131,12 @@ export class AuthorizationServer {
    * PKCE challenge, resource, the chosen project or organization and access level, and answers the redirect
    * back to the client with `code`, `state` and `iss`. A choice the person was not offered is refused.
    */
-  async approve(request: AuthorizeRequest, user: SessionUser, choice: { scopeKey: string | undefined; access: string | undefined }, base: string): Promise<string> {
+  async approve(
+    request: AuthorizeRequest,
+    user: SessionUser,
+    choice: { scopeKey: string | undefined; access: string | undefined },
+    base: string,
+  ): Promise<string> {
     const choices = await this.choices(request, user);
     const picked = choices.find((candidate) => candidate.key === choice.scopeKey);
     if (!picked) throw new OAuthError('access_denied', `You cannot grant access to that ${this.spec.scopeNoun}: pick one of yours`);

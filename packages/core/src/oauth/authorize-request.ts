@@ -1,12 +1,30 @@
 import type { ClientRegistry } from './client-registry.ts';
 import { displayName } from './client-metadata.ts';
 import { OAuthError, type OAuthErrorCode } from './oauth-errors.ts';
-import { challengeProblem, matchResource, offeredLevels, parseScope, redirectUriMatches, shorten, type AccessLevel, type MatchedResource } from './oauth-rules.ts';
+import {
+  challengeProblem,
+  matchResource,
+  offeredLevels,
+  parseScope,
+  redirectUriMatches,
+  shorten,
+  type AccessLevel,
+  type MatchedResource,
+} from './oauth-rules.ts';
 import type { StoredClient } from './oauth-store.ts';
 import type { OAuthResourceSpec } from './resource-spec.ts';
 
 /** The parameters of an authorization request the consent form carries back (RFC 6749 §4.1.1, RFC 7636, RFC 8707). */
-export const AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'state', 'scope', 'code_challenge', 'code_challenge_method', 'resource'] as const;
+export const AUTHORIZE_PARAMS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'scope',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+] as const;
 
 /** A checked authorization request: the client, where its answer goes, and what may be granted. */
 export interface AuthorizeRequest {
@@ -68,7 +86,12 @@ export function redirectWith(redirectUri: string, params: Record<string, string 
  * (RedirectedError): `response_type=code`, `state`, PKCE S256, a `resource` that is one of this service's
  * MCP endpoints (`invalid_target`), and a well-formed `scope`.
  */
-export async function checkAuthorizeRequest(params: Record<string, string>, clients: ClientRegistry, spec: OAuthResourceSpec, base: string): Promise<AuthorizeRequest> {
+export async function checkAuthorizeRequest(
+  params: Record<string, string>,
+  clients: ClientRegistry,
+  spec: OAuthResourceSpec,
+  base: string,
+): Promise<AuthorizeRequest> {
   const client = await clients.resolve(params.client_id);
   const redirectUri = params.redirect_uri;
   if (redirectUri === undefined) {
@@ -81,7 +104,10 @@ export async function checkAuthorizeRequest(params: Record<string, string>, clie
   const state = params.state;
   const fail = (code: OAuthErrorCode, description: string) => new RedirectedError(code, description, redirectUri, state);
   if (params.response_type !== 'code') {
-    throw fail(params.response_type === undefined ? 'invalid_request' : 'unsupported_response_type', `response_type must be "code"${params.response_type ? `, not "${shorten(params.response_type)}"` : ''}`);
+    throw fail(
+      params.response_type === undefined ? 'invalid_request' : 'unsupported_response_type',
+      `response_type must be "code"${params.response_type ? `, not "${shorten(params.response_type)}"` : ''}`,
+    );
   }
   if (state === undefined) throw fail('invalid_request', 'state is required');
   const pkce = challengeProblem(params.code_challenge, params.code_challenge_method);

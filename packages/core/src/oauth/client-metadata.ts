@@ -27,7 +27,10 @@ const MAX_REDIRECT_URIS = 20;
 const text = (max: number) => z.string().max(max, { error: `must be at most ${max} characters` });
 
 const metadataSchema = z.looseObject({
-  redirect_uris: z.array(text(2000), { error: 'must be an array of URLs' }).max(MAX_REDIRECT_URIS, { error: `must list at most ${MAX_REDIRECT_URIS} URLs` }).optional(),
+  redirect_uris: z
+    .array(text(2000), { error: 'must be an array of URLs' })
+    .max(MAX_REDIRECT_URIS, { error: `must list at most ${MAX_REDIRECT_URIS} URLs` })
+    .optional(),
   client_name: text(200).optional(),
   client_uri: text(2000).optional(),
   scope: text(1000).optional(),
@@ -44,7 +47,8 @@ const metadataSchema = z.looseObject({
  * server replace what it does not support); its answer says `none`.
  */
 export function parseClientMetadata(body: unknown, source: 'registration' | 'document'): ClientMetadata {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'The client metadata must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new OAuthError('invalid_client_metadata', 'The client metadata must be a JSON object');
   const parsed = metadataSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -61,13 +65,18 @@ export function parseClientMetadata(body: unknown, source: 'registration' | 'doc
   }
   const grantTypes = metadata.grant_types ?? ['authorization_code'];
   const unknownGrant = grantTypes.find((type) => !GRANT_TYPES.includes(type));
-  if (unknownGrant !== undefined) throw new OAuthError('invalid_client_metadata', `grant_types: "${shorten(unknownGrant)}" is not served here (only ${GRANT_TYPES.join(' and ')})`);
+  if (unknownGrant !== undefined)
+    throw new OAuthError('invalid_client_metadata', `grant_types: "${shorten(unknownGrant)}" is not served here (only ${GRANT_TYPES.join(' and ')})`);
   const responseTypes = metadata.response_types ?? ['code'];
   const unknownResponse = responseTypes.find((type) => !RESPONSE_TYPES.includes(type));
-  if (unknownResponse !== undefined) throw new OAuthError('invalid_client_metadata', `response_types: "${shorten(unknownResponse)}" is not served here (only code)`);
+  if (unknownResponse !== undefined)
+    throw new OAuthError('invalid_client_metadata', `response_types: "${shorten(unknownResponse)}" is not served here (only code)`);
   const method = metadata.token_endpoint_auth_method;
   if (source === 'document' && method !== undefined && method !== 'none') {
-    throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method: a client metadata document's client must be public ("none"), not "${shorten(method)}"`);
+    throw new OAuthError(
+      'invalid_client_metadata',
+      `token_endpoint_auth_method: a client metadata document's client must be public ("none"), not "${shorten(method)}"`,
+    );
   }
   const name = metadata.client_name?.trim();
   return {

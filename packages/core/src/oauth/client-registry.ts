@@ -51,7 +51,8 @@ export class ClientRegistry {
     if (typeof documentUrl === 'string') throw new OAuthError('invalid_client', documentUrl);
     const stored = await this.store.findClient(clientId);
     if (documentUrl === undefined) {
-      if (stored?.kind !== 'registered') throw new OAuthError('invalid_client', `Unknown client_id "${shorten(clientId)}": register the client first (POST /oauth/register)`);
+      if (stored?.kind !== 'registered')
+        throw new OAuthError('invalid_client', `Unknown client_id "${shorten(clientId)}": register the client first (POST /oauth/register)`);
       return stored;
     }
     const now = this.now();
@@ -68,12 +69,21 @@ export class ClientRegistry {
     try {
       const { response } = await safeRequest(
         url,
-        { method: 'GET', headers: { accept: 'application/json' }, maxRedirects: 0, signal: AbortSignal.timeout(this.fetching.timeoutMs ?? 5000), ca: this.fetching.ca },
+        {
+          method: 'GET',
+          headers: { accept: 'application/json' },
+          maxRedirects: 0,
+          signal: AbortSignal.timeout(this.fetching.timeoutMs ?? 5000),
+          ca: this.fetching.ca,
+        },
         this.fetching.policy,
       );
       if (response.statusCode !== 200) {
         response.resume();
-        throw new OAuthError('invalid_client', `The client metadata document at ${shorten(clientId)} answered HTTP ${response.statusCode} (redirects are not followed)`);
+        throw new OAuthError(
+          'invalid_client',
+          `The client metadata document at ${shorten(clientId)} answered HTTP ${response.statusCode} (redirects are not followed)`,
+        );
       }
       body = await readLimited(response, maxBytes);
     } catch (error) {
@@ -86,11 +96,16 @@ export class ClientRegistry {
       throw new OAuthError('invalid_client', `The client metadata document at ${shorten(clientId)} is not JSON`);
     }
     const named = (document as { client_id?: unknown } | null)?.client_id;
-    if (named !== clientId) throw new OAuthError('invalid_client', `The client metadata document at ${shorten(clientId)} names another client_id (it must be the document's own URL)`);
+    if (named !== clientId)
+      throw new OAuthError(
+        'invalid_client',
+        `The client metadata document at ${shorten(clientId)} names another client_id (it must be the document's own URL)`,
+      );
     try {
       return parseClientMetadata(document, 'document');
     } catch (error) {
-      if (error instanceof OAuthError) throw new OAuthError('invalid_client', `The client metadata document at ${shorten(clientId)} is not valid: ${error.description}`);
+      if (error instanceof OAuthError)
+        throw new OAuthError('invalid_client', `The client metadata document at ${shorten(clientId)} is not valid: ${error.description}`);
       throw error;
     }
   }

@@ -127,7 +127,10 @@ export function renderConsentPage(view: ConsentView): string {
     choices.length === 0
       ? `<p class="alert" role="alert">You are not a member of any ${escapeHtml(noun)} ${escapeHtml(spec.title)} can grant here. Ask an admin to add you, then try again.</p>`
       : `<label class="field">${Noun}<select name="scope_key">${choices
-          .map((choice, index) => `<option value="${escapeHtml(choice.key)}"${index === 0 ? ' selected' : ''}>${escapeHtml(choice.name === choice.key ? choice.key : `${choice.name} (${choice.key})`)}</option>`)
+          .map(
+            (choice, index) =>
+              `<option value="${escapeHtml(choice.key)}"${index === 0 ? ' selected' : ''}>${escapeHtml(choice.name === choice.key ? choice.key : `${choice.name} (${choice.key})`)}</option>`,
+          )
           .join('')}</select></label>
 <fieldset><legend>Access</legend>
 ${levels}
@@ -148,7 +151,10 @@ ${picker}
 
 /** The page of an authorization request that cannot be answered to the client (unknown client, unregistered redirect URI). */
 export function renderErrorPage(heading: string, message: string): string {
-  return page(`${heading} · Switchboard`, `${header(heading, 'Switchboard')}
+  return page(
+    `${heading} · Switchboard`,
+    `${header(heading, 'Switchboard')}
 <p class="alert" role="alert">${escapeHtml(message)}</p>
-<p class="muted">Go back to the app you came from and connect again. If this keeps happening, the app's developer can read the message above.</p>`);
+<p class="muted">Go back to the app you came from and connect again. If this keeps happening, the app's developer can read the message above.</p>`,
+  );
 }

@@ -27,7 +27,15 @@ declare module 'fastify' {
 }
 
 // Endpoints a browser-based client (the MCP Inspector) calls from another origin: no cookie is involved.
-const CORS_PATHS = ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/*', '/oauth/register', '/oauth/token', '/oauth/revoke'];
+const CORS_PATHS = [
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-protected-resource/*',
+  '/oauth/register',
+  '/oauth/token',
+  '/oauth/revoke',
+];
 
 /** The OAuth error a request's failure is answered with; anything unexpected is logged and becomes `server_error`. */
 function oauthErrorOf(error: unknown, request: FastifyRequest): OAuthError {
@@ -41,7 +49,8 @@ function oauthErrorOf(error: unknown, request: FastifyRequest): OAuthError {
   if (known.code === 'forbidden') return new OAuthError('access_denied', known.message);
   const code = request.routeOptions.config?.oauthRegistration ? 'invalid_client_metadata' : 'invalid_request';
   if (known.code === 'payload_too_large') return new OAuthError(code, known.message, 413);
-  if (known.code === 'unsupported_media_type') return new OAuthError(code, code === 'invalid_request' ? 'The body must be application/x-www-form-urlencoded' : 'The body must be application/json');
+  if (known.code === 'unsupported_media_type')
+    return new OAuthError(code, code === 'invalid_request' ? 'The body must be application/x-www-form-urlencoded' : 'The body must be application/json');
   return new OAuthError(code, known.message);
 }
 
@@ -72,7 +81,10 @@ function queryOf(request: FastifyRequest): Record<string, string> {
 /** The sign-in page, coming back to this authorization request once signed in. */
 function signInFirst(reply: FastifyReply, params: Record<string, string>): FastifyReply {
   const back = `/oauth/authorize?${new URLSearchParams(params).toString()}`;
-  return reply.code(303).header('cache-control', 'no-store').redirect(`/login?next=${encodeURIComponent(back)}`, 303);
+  return reply
+    .code(303)
+    .header('cache-control', 'no-store')
+    .redirect(`/login?next=${encodeURIComponent(back)}`, 303);
 }
 
 /**
@@ -88,7 +100,9 @@ export async function registerOAuthRoutes(app: App, options: OAuthRoutesOptions)
   const tags = ['oauth'];
 
   await app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => done(null, new URLSearchParams(body as string)));
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+      done(null, new URLSearchParams(body as string)),
+    );
     scope.setErrorHandler((error, request, reply) => {
       if (error instanceof RedirectedError) {
         const to = redirectWith(error.redirectUri, { error: error.code, error_description: error.description, state: error.state, iss: baseOf(request) });
@@ -109,7 +123,12 @@ export async function registerOAuthRoutes(app: App, options: OAuthRoutesOptions)
     });
     for (const path of CORS_PATHS) {
       scope.options(path, { schema: { hide: true } }, (_request, reply) =>
-        reply.code(204).header('access-control-allow-methods', 'GET, POST, OPTIONS').header('access-control-allow-headers', 'authorization, content-type, mcp-protocol-version').header('access-control-max-age', '600').send(),
+        reply
+          .code(204)
+          .header('access-control-allow-methods', 'GET, POST, OPTIONS')
+          .header('access-control-allow-headers', 'authorization, content-type, mcp-protocol-version')
+          .header('access-control-max-age', '600')
+          .send(),
       );
     }
 
@@ -117,34 +136,49 @@ export async function registerOAuthRoutes(app: App, options: OAuthRoutesOptions)
     scope.get('/.well-known/oauth-authorization-server', { schema: { tags, summary: 'Authorization server metadata (RFC 8414)' } }, serverMetadata);
     scope.get('/.well-known/openid-configuration', { schema: { tags, summary: 'The same metadata at the OpenID discovery path' } }, serverMetadata);
 
-    scope.get('/.well-known/oauth-protected-resource', { schema: { tags, summary: "Protected resource metadata (RFC 9728) of the service's main MCP endpoint" } }, async (request) =>
-      server.rootResourceMetadata(baseOf(request)),
+    scope.get(
+      '/.well-known/oauth-protected-resource',
+      { schema: { tags, summary: "Protected resource metadata (RFC 9728) of the service's main MCP endpoint" } },
+      async (request) => server.rootResourceMetadata(baseOf(request)),
     );
-    scope.get('/.well-known/oauth-protected-resource/*', { schema: { tags, summary: 'Protected resource metadata (RFC 9728) of the MCP endpoint at the path after the prefix' } }, async (request, reply) => {
-      const path = `/${(request.params as { '*': string })['*']}`;
-      const metadata = server.resourceMetadata(baseOf(request), path);
-      if (!metadata) return reply.code(404).send({ error: 'not_found', error_description: `${path} is not an MCP endpoint of this server` });
-      return metadata;
-    });
+    scope.get(
+      '/.well-known/oauth-protected-resource/*',
+      { schema: { tags, summary: 'Protected resource metadata (RFC 9728) of the MCP endpoint at the path after the prefix' } },
+      async (request, reply) => {
+        const path = `/${(request.params as { '*': string })['*']}`;
+        const metadata = server.resourceMetadata(baseOf(request), path);
+        if (!metadata) return reply.code(404).send({ error: 'not_found', error_description: `${path} is not an MCP endpoint of this server` });
+        return metadata;
+      },
+    );
 
-    scope.post('/oauth/register', { config: { oauthRegistration: true }, schema: { tags, summary: 'Dynamic client registration (RFC 7591): public clients, PKCE' } }, async (request, reply) => {
-      // Fastify reads text/plain as a string (and this plugin forms as parameters): only JSON is client metadata.
-      if (typeof request.body === 'string' || request.body instanceof URLSearchParams) throw new OAuthError('invalid_client_metadata', 'The body must be application/json');
-      const client = await server.clients.register(request.body);
-      return reply.code(201).header('cache-control', 'no-store').send(client);
-    });
+    scope.post(
+      '/oauth/register',
+      { config: { oauthRegistration: true }, schema: { tags, summary: 'Dynamic client registration (RFC 7591): public clients, PKCE' } },
+      async (request, reply) => {
+        // Fastify reads text/plain as a string (and this plugin forms as parameters): only JSON is client metadata.
+        if (typeof request.body === 'string' || request.body instanceof URLSearchParams)
+          throw new OAuthError('invalid_client_metadata', 'The body must be application/json');
+        const client = await server.clients.register(request.body);
+        return reply.code(201).header('cache-control', 'no-store').send(client);
+      },
+    );
 
-    scope.get('/oauth/authorize', { config: { oauthPage: true }, schema: { tags, summary: 'Authorization endpoint: sign-in, then the consent page' } }, async (request, reply) => {
-      const params = queryOf(request);
-      const authorization = await server.checkRequest(params, baseOf(request));
-      const user = await web.userOf(request);
-      if (!user) return signInFirst(reply, params);
-      const choices = await server.choices(authorization, user);
-      return reply
-        .code(200)
-        .headers(pageHeaders(new URL(authorization.redirectUri).origin))
-        .send(renderConsentPage({ request: authorization, user, choices, spec: server.spec }));
-    });
+    scope.get(
+      '/oauth/authorize',
+      { config: { oauthPage: true }, schema: { tags, summary: 'Authorization endpoint: sign-in, then the consent page' } },
+      async (request, reply) => {
+        const params = queryOf(request);
+        const authorization = await server.checkRequest(params, baseOf(request));
+        const user = await web.userOf(request);
+        if (!user) return signInFirst(reply, params);
+        const choices = await server.choices(authorization, user);
+        return reply
+          .code(200)
+          .headers(pageHeaders(new URL(authorization.redirectUri).origin))
+          .send(renderConsentPage({ request: authorization, user, choices, spec: server.spec }));
+      },
+    );
 
     scope.post('/oauth/authorize', { config: { oauthPage: true }, schema: { tags, summary: 'The consent form: Allow or Deny' } }, async (request, reply) => {
       // The consent is given with the session cookie: the same CSRF rule as every other cookie write.
@@ -162,15 +196,19 @@ export async function registerOAuthRoutes(app: App, options: OAuthRoutesOptions)
       return reply.code(303).header('cache-control', 'no-store').redirect(to, 303);
     });
 
-    scope.post('/oauth/token', { schema: { tags, summary: 'Token endpoint: authorization_code (PKCE) and refresh_token (rotating)' } }, async (request, reply) => {
-      const form = formOf(request);
-      let answer: TokenAnswer;
-      if (form.grant_type === 'authorization_code') answer = await server.tokens.exchangeCode(form);
-      else if (form.grant_type === 'refresh_token') answer = await server.tokens.refresh(form);
-      else if (form.grant_type === undefined) throw new OAuthError('invalid_request', 'grant_type is required');
-      else throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
-      return reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache').send(answer);
-    });
+    scope.post(
+      '/oauth/token',
+      { schema: { tags, summary: 'Token endpoint: authorization_code (PKCE) and refresh_token (rotating)' } },
+      async (request, reply) => {
+        const form = formOf(request);
+        let answer: TokenAnswer;
+        if (form.grant_type === 'authorization_code') answer = await server.tokens.exchangeCode(form);
+        else if (form.grant_type === 'refresh_token') answer = await server.tokens.refresh(form);
+        else if (form.grant_type === undefined) throw new OAuthError('invalid_request', 'grant_type is required');
+        else throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+        return reply.code(200).header('cache-control', 'no-store').header('pragma', 'no-cache').send(answer);
+      },
+    );
 
     scope.post('/oauth/revoke', { schema: { tags, summary: 'Token revocation (RFC 7009): revokes the whole grant' } }, async (request, reply) => {
       await server.tokens.revoke(formOf(request));

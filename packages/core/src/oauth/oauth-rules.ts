@@ -82,7 +82,9 @@ export function redirectUriMatches(registered: readonly string[], presented: str
   if (url?.protocol !== 'http:' || !isLoopbackHost(url.hostname) || presented.includes('#')) return false;
   return registered.some((candidate) => {
     const known = parseUrl(candidate);
-    return known !== undefined && known.protocol === 'http:' && known.hostname === url.hostname && known.pathname === url.pathname && known.search === url.search;
+    return (
+      known !== undefined && known.protocol === 'http:' && known.hostname === url.hostname && known.pathname === url.pathname && known.search === url.search
+    );
   });
 }
 
@@ -176,7 +178,8 @@ export function matchResource(resource: string | undefined, base: string, endpoi
   const url = parseUrl(resource);
   if (!url || resource.includes('#') || url.search !== '') return `resource "${shorten(resource)}" must be an absolute URL without query or fragment`;
   const matched = url.origin === new URL(base).origin ? matchEndpointPath(endpoints, url.pathname) : undefined;
-  if (!matched) return `resource "${shorten(resource)}" is not an MCP endpoint of this server (${endpoints.map((e) => `${base}${e.path.replace(SCOPE_KEY, '…')}`).join(', ')})`;
+  if (!matched)
+    return `resource "${shorten(resource)}" is not an MCP endpoint of this server (${endpoints.map((e) => `${base}${e.path.replace(SCOPE_KEY, '…')}`).join(', ')})`;
   return matched;
 }
 

@@ -77,7 +77,13 @@ export class PlatformOAuthStore implements OAuthStore {
   async findClient(clientId: string): Promise<StoredClient | undefined> {
     const row = await this.db.selectFrom('oauth_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
     if (!row) return undefined;
-    return { clientId: row.client_id, kind: row.kind as StoredClient['kind'], metadata: JSON.parse(row.metadata) as ClientMetadata, createdAt: row.created_at, fetchedAt: row.fetched_at };
+    return {
+      clientId: row.client_id,
+      kind: row.kind as StoredClient['kind'],
+      metadata: JSON.parse(row.metadata) as ClientMetadata,
+      createdAt: row.created_at,
+      fetchedAt: row.fetched_at,
+    };
   }
 
   async insertCode(row: OAuthCodeTable): Promise<void> {
@@ -86,7 +92,13 @@ export class PlatformOAuthStore implements OAuthStore {
 
   async redeemCode(codeHash: string, now: string): Promise<Redemption<OAuthCodeTable> | undefined> {
     // The update claims the code: of two instances redeeming it at once, the second finds used_at set.
-    const first = await this.db.updateTable('oauth_codes').set({ used_at: now }).where('code_hash', '=', codeHash).where('used_at', 'is', null).returningAll().executeTakeFirst();
+    const first = await this.db
+      .updateTable('oauth_codes')
+      .set({ used_at: now })
+      .where('code_hash', '=', codeHash)
+      .where('used_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
     if (first) return { row: first, firstUse: true };
     const again = await this.db.selectFrom('oauth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
     return again && { row: again, firstUse: false };
@@ -139,7 +151,12 @@ export class PlatformOAuthStore implements OAuthStore {
   }
 
   grantOfToken(tokenHash: string): Promise<OAuthGrantTable | undefined> {
-    return this.db.selectFrom('oauth_tokens as t').innerJoin('oauth_grants as g', 'g.id', 't.grant_id').selectAll('g').where('t.token_hash', '=', tokenHash).executeTakeFirst();
+    return this.db
+      .selectFrom('oauth_tokens as t')
+      .innerJoin('oauth_grants as g', 'g.id', 't.grant_id')
+      .selectAll('g')
+      .where('t.token_hash', '=', tokenHash)
+      .executeTakeFirst();
   }
 
   async touchGrant(grantId: string, now: string): Promise<void> {
@@ -170,14 +187,19 @@ export class PlatformOAuthStore implements OAuthStore {
 
   async sweep(now: Date): Promise<void> {
     const stamp = now.toISOString();
-    await this.db.deleteFrom('oauth_codes').where('expires_at', '<', new Date(now.getTime() - USED_CODE_KEEP_MS).toISOString()).execute();
+    await this.db
+      .deleteFrom('oauth_codes')
+      .where('expires_at', '<', new Date(now.getTime() - USED_CODE_KEEP_MS).toISOString())
+      .execute();
     await this.db.deleteFrom('oauth_tokens').where('expires_at', '<', stamp).execute();
     const dead = new Date(now.getTime() - DEAD_GRANT_KEEP_MS).toISOString();
     await this.db.deleteFrom('oauth_grants').where('revoked_at', '<', dead).execute();
     await this.db
       .deleteFrom('oauth_grants')
       .where('created_at', '<', dead)
-      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('oauth_tokens').select('oauth_tokens.grant_id').whereRef('oauth_tokens.grant_id', '=', 'oauth_grants.id'))))
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('oauth_tokens').select('oauth_tokens.grant_id').whereRef('oauth_tokens.grant_id', '=', 'oauth_grants.id'))),
+      )
       .execute();
   }
 }

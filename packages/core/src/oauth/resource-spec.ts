@@ -54,7 +54,13 @@ function quoted(value: string): string {
  * scope to ask for, and for a 403 `error="insufficient_scope"` (RFC 6750 §3, the MCP authorization spec's
  * step-up).
  */
-export function bearerChallenge(options: { realm: string; resourceMetadata: string; scope: string; error?: 'invalid_token' | 'insufficient_scope'; description?: string }): string {
+export function bearerChallenge(options: {
+  realm: string;
+  resourceMetadata: string;
+  scope: string;
+  error?: 'invalid_token' | 'insufficient_scope';
+  description?: string;
+}): string {
   const parts = [`realm=${quoted(options.realm)}`];
   if (options.error) parts.push(`error=${quoted(options.error)}`);
   if (options.description) parts.push(`error_description=${quoted(options.description)}`);

@@ -63,8 +63,10 @@ export class TokenService {
     if (hasExpired(row.expires_at, now)) throw new OAuthError('invalid_grant', 'This authorization code has expired (codes live 60 seconds); sign in again');
     if (row.client_id !== clientId) throw new OAuthError('invalid_grant', 'This authorization code was issued to another client');
     if (form.redirect_uri !== row.redirect_uri) throw new OAuthError('invalid_grant', 'redirect_uri does not match the one of the authorization request');
-    if (!verifierMatches(form.code_verifier, row.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge (PKCE)');
-    if (form.resource !== undefined && form.resource !== row.resource) throw new OAuthError('invalid_grant', `resource "${shorten(form.resource)}" is not the one the code was issued for`);
+    if (!verifierMatches(form.code_verifier, row.code_challenge))
+      throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge (PKCE)');
+    if (form.resource !== undefined && form.resource !== row.resource)
+      throw new OAuthError('invalid_grant', `resource "${shorten(form.resource)}" is not the one the code was issued for`);
     const grant = grantOf(row, now);
     const { answer, tokens } = issueTokens(grant, now);
     await this.store.createGrant(grant, tokens, hash);
@@ -94,7 +96,8 @@ export class TokenService {
       throw new OAuthError('invalid_grant', 'This refresh token was already used: the grant is revoked for safety; sign in again');
     }
     if (hasExpired(redeemed.row.expires_at, now)) throw new OAuthError('invalid_grant', 'This refresh token has expired; sign in again');
-    if (form.resource !== undefined && form.resource !== grant.resource) throw new OAuthError('invalid_target', `resource "${shorten(form.resource)}" is not the one this grant is for`);
+    if (form.resource !== undefined && form.resource !== grant.resource)
+      throw new OAuthError('invalid_target', `resource "${shorten(form.resource)}" is not the one this grant is for`);
     const asked = scopeOf(form.scope);
     const granted = grant.scope.split(' ');
     const extra = asked?.find((scope) => !granted.includes(scope));
@@ -180,7 +183,14 @@ function issueTokens(grant: OAuthGrantTable, now: Date): { answer: TokenAnswer; 
   return {
     answer: { access_token: access.value, token_type: 'Bearer', expires_in: ACCESS_TOKEN_LIFETIME_S, refresh_token: refresh.value, scope: grant.scope },
     tokens: [
-      { token_hash: access.hash, grant_id: grant.id, kind: 'access', created_at: stamp, expires_at: expiryOf(now, ACCESS_TOKEN_LIFETIME_S * 1000), used_at: null },
+      {
+        token_hash: access.hash,
+        grant_id: grant.id,
+        kind: 'access',
+        created_at: stamp,
+        expires_at: expiryOf(now, ACCESS_TOKEN_LIFETIME_S * 1000),
+        used_at: null,
+      },
       { token_hash: refresh.hash, grant_id: grant.id, kind: 'refresh', created_at: stamp, expires_at: expiryOf(now, REFRESH_TOKEN_LIFETIME_MS), used_at: null },
     ],
   };

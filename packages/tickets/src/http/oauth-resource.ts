@@ -15,7 +15,12 @@ export function ticketsOAuthSpec(db: Db, memberships: MembershipStore): OAuthRes
     endpoints: [{ path: MCP_PATH }, { path: READONLY_MCP_PATH, readOnly: true }],
     levels: [
       { id: 'read', label: 'Read only', description: 'See tickets, documents, labels and members.', scopes: ['tickets:read'], readOnly: true },
-      { id: 'write', label: 'Read and write', description: 'Also create, change, move and delete tickets and documents, and comment.', scopes: ['tickets:read', 'tickets:write'] },
+      {
+        id: 'write',
+        label: 'Read and write',
+        description: 'Also create, change, move and delete tickets and documents, and comment.',
+        scopes: ['tickets:read', 'tickets:write'],
+      },
     ],
     scopeNoun: 'project',
     grantsPlace: 'Settings → MCP Connection',

@@ -19,7 +19,7 @@ export const grantEndpoints = [
   defineTool({
     name: 'revoke_oauth_grant',
     description: "Revokes an OAuth grant: the client's access and refresh tokens are refused from their next use, on every instance.",
-    input: z.strictObject({ grant_id: z.string().trim().min(1).describe('The grant\'s id (from GET …/oauth-grants).') }),
+    input: z.strictObject({ grant_id: z.string().trim().min(1).describe("The grant's id (from GET …/oauth-grants).") }),
     rest: { method: 'DELETE', path: '/oauth-grants/{id}', idParam: 'grant_id' },
     mcp: false,
     access: 'user',
