@@ -5,6 +5,7 @@ import { FormDialog, type Form } from './record-form.tsx';
 import { ResourceTable, type RowAction, type TableSpec } from './resource-table.tsx';
 import { RevealOnceDialog } from './reveal-once.tsx';
 import { EmptyState, ErrorState, Loading } from './states.tsx';
+import { listView } from './list-view.ts';
 
 /** What a new item shows this once: a token in full, and how to use it. */
 export interface Revealed {
@@ -45,7 +46,7 @@ export interface ListSource<T> {
 type Open = { kind: 'form'; spec: Form; title?: string; create?: CreateSpec<unknown> } | { kind: 'reveal'; props: Revealed } | { kind: 'dialog'; render: (close: () => void) => ReactNode };
 
 /** What every resource list says: what is listed, where its rows come from, how items are made, and what an empty list says. */
-interface ListCommon<R> {
+interface ListCommon<T, R> {
   /** What is listed, in the plural ("tokens"): the pager is named `Pages of tokens`. */
   noun: string;
   create?: CreateSpec<R>;
@@ -56,10 +57,14 @@ interface ListCommon<R> {
   loadingLabel?: string;
   /** After any write (create, edit, confirmed action); by default the source is read again. */
   onChanged?: () => void;
+  /** A search box above the list: rows are kept whose `text` holds every word typed. */
+  search?: { label: string; placeholder?: string; text: (row: T) => string };
+  /** More controls beside the search box (an import button). */
+  tools?: ReactNode;
 }
 
 /** Props of a resource list: what is listed and how: as a table (`columns`…), or by the page's own `view` of the rows (a list beside a detail). */
-export type ResourceListProps<T, R> = ListCommon<R> & { source: ListSource<T> } & ((TableSpec<T> & { view?: undefined }) | { view: (rows: T[]) => ReactNode });
+export type ResourceListProps<T, R> = ListCommon<T, R> & { source: ListSource<T> } & ((TableSpec<T> & { view?: undefined }) | { view: (rows: T[]) => ReactNode });
 
 /**
  * A resource list page's body, from its declaration: the table with its
@@ -70,6 +75,7 @@ export type ResourceListProps<T, R> = ListCommon<R> & { source: ListSource<T> } 
 export function ResourceList<T, R = unknown>(props: ResourceListProps<T, R>) {
   const { source, create, empty } = props;
   const [open, setOpen] = useState<Open | undefined>(undefined);
+  const [query, setQuery] = useState('');
   const changed = props.onChanged ?? source.reload;
   const confirmer = useConfirm<{ action: RowAction<T>; row: T }>({
     title: ({ action, row }) => action.confirm!.title(row),
@@ -123,7 +129,33 @@ export function ResourceList<T, R = unknown>(props: ResourceListProps<T, R>) {
         </EmptyState>
       </div>
     );
-  } else body = props.view ? props.view(rows) : <ResourceTable spec={props} rows={rows} noun={props.noun} act={act} />;
+  } else {
+    const found = props.search && query.trim() ? listView(rows, { search: query, text: props.search.text }) : rows;
+    const list =
+      found.length === 0 && rows.length > 0 ? (
+        <div className="card">
+          <EmptyState title={`No ${props.noun} match “${query.trim()}”`}>Try other words, or clear the search.</EmptyState>
+        </div>
+      ) : props.view ? (
+        props.view(found)
+      ) : (
+        <ResourceTable spec={props} rows={found} noun={props.noun} act={act} />
+      );
+    body =
+      props.search || props.tools ? (
+        <>
+          <div className="list-tools">
+            {props.search ? (
+              <input type="search" className="input list-search" aria-label={props.search.label} placeholder={props.search.placeholder ?? 'Search'} value={query} onChange={(e) => setQuery(e.target.value)} />
+            ) : null}
+            {props.tools}
+          </div>
+          {list}
+        </>
+      ) : (
+        list
+      );
+  }
 
   return (
     <>

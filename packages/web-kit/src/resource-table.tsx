@@ -3,6 +3,7 @@ import type { ConfirmSpec } from './confirm.tsx';
 import { dateTime, timeAgo } from './format.ts';
 import { Button, type ButtonVariant } from './forms.tsx';
 import { pageSlice, pageStatus } from './paging.ts';
+import { listView, type SortDirection } from './list-view.ts';
 import type { Form } from './record-form.tsx';
 
 /** A column of a resource list: its header and what each row shows in it. */
@@ -22,6 +23,8 @@ export interface Column<T> {
   time?: (row: T) => string | null | undefined;
   /** What a `time` cell says when it has not happened; "Never" unless said. */
   never?: string;
+  /** The column sorts the rows by this key when its header is clicked (a `time` column sorts by its time unless said). */
+  sort?: (row: T) => string | number | null | undefined;
 }
 
 /** A cell's content and tooltip. */
@@ -68,6 +71,8 @@ export interface TableSpec<T> {
   pageSize?: number;
   /** The table's caption, for screen readers. */
   caption?: string;
+  /** The column (by header) the rows are sorted by at first, and how. */
+  defaultSort?: { header: string; direction: SortDirection };
   /** Classes of the table; `bare` leaves out the framed wrapper (a table inside a card). */
   tableClassName?: string;
   bare?: boolean;
@@ -81,15 +86,32 @@ export interface TableSpec<T> {
 export function ResourceTable<T>({ spec, rows, noun, act }: { spec: TableSpec<T>; rows: T[]; noun: string; act: (action: RowAction<T>, row: T) => void }) {
   const [page, setPage] = useState(1);
   const { columns, actions = [] } = spec;
-  const slice = pageSlice(rows.length, page, spec.pageSize ?? 50);
+  const [sorted, setSorted] = useState(spec.defaultSort);
+  const sortColumn = columns.find((c) => c.header === sorted?.header);
+  const sortKey = sortColumn ? (sortColumn.sort ?? sortColumn.time) : undefined;
+  const ordered = sortKey && sorted ? listView(rows, { sort: { key: sortKey, direction: sorted.direction } }) : rows;
+  const slice = pageSlice(ordered.length, page, spec.pageSize ?? 50);
+  const sortBy = (header: string) =>
+    setSorted((current) => ({ header, direction: current?.header === header && current.direction === 'ascending' ? 'descending' : 'ascending' }));
   const table = (
     <table className={spec.tableClassName ? `table ${spec.tableClassName}` : 'table'}>
       {spec.caption ? <caption className="sr-only">{spec.caption}</caption> : null}
       <thead>
         <tr>
           {columns.map((column) => (
-            <th key={column.header} className={column.numeric ? 'num' : undefined}>
-              {column.quietHeader ? <span className="sr-only">{column.header}</span> : column.header}
+            <th key={column.header} className={column.numeric ? 'num' : undefined} aria-sort={sorted?.header === column.header ? sorted.direction : undefined}>
+              {column.quietHeader ? (
+                <span className="sr-only">{column.header}</span>
+              ) : column.sort || column.time ? (
+                <button type="button" className="sort-button" onClick={() => sortBy(column.header)} title={`Sort by ${column.header.toLowerCase()}`}>
+                  {column.header}
+                  <span aria-hidden="true" className="sort-mark">
+                    {sorted?.header === column.header ? (sorted.direction === 'ascending' ? ' ▲' : ' ▼') : ''}
+                  </span>
+                </button>
+              ) : (
+                column.header
+              )}
             </th>
           ))}
           {actions.length > 0 ? (
@@ -100,7 +122,7 @@ export function ResourceTable<T>({ spec, rows, noun, act }: { spec: TableSpec<T>
         </tr>
       </thead>
       <tbody>
-        {rows.slice(slice.start, slice.end).map((row) => (
+        {ordered.slice(slice.start, slice.end).map((row) => (
           <tr key={spec.rowKey(row)} className={spec.rowClassName?.(row)}>
             {columns.map((column) => {
               const { content, title } = cellOf(column, row);
@@ -122,7 +144,7 @@ export function ResourceTable<T>({ spec, rows, noun, act }: { spec: TableSpec<T>
       {slice.pages > 1 ? (
         <Pager
           label={`Pages of ${noun}`}
-          status={pageStatus(slice, rows.length)}
+          status={pageStatus(slice, ordered.length)}
           previous={slice.page > 1 ? () => setPage(slice.page - 1) : undefined}
           next={slice.page < slice.pages ? () => setPage(slice.page + 1) : undefined}
         />
