@@ -51,7 +51,7 @@ describe.each(dialectsUnderTest())('switchboard tickets CLI on %s', (dialect) =>
     expect(await json('project', 'set', 'CLI', '--auto-summary', 'off', '--name', 'Renamed')).toEqual({ key: 'CLI', name: 'Renamed', settings: { auto_summary: false } });
     expect(await json('label', 'create', 'CLI', 'frontend', '--color', '#22C55E')).toEqual({ id: expect.any(String), name: 'frontend', color: '#22c55e' });
     const listed = await json('token', 'list', 'CLI');
-    expect(listed.tokens).toEqual([{ token_id: token.token_id, name: 'ci', hint: token.token.slice(0, 8) + '…', created_at: expect.any(String), last_used_at: null, revoked_at: null }]);
+    expect(listed.tokens).toEqual([{ token_id: token.token_id, name: 'ci', hint: token.token.slice(0, 8) + '…', access: 'write', created_at: expect.any(String), last_used_at: null, revoked_at: null }]);
 
     const app = await buildApp(loadConfig({ ...database.env, LOG_LEVEL: 'silent', TICKETS_SUMMARY_WORKER: 'off' }));
     try {
@@ -62,6 +62,22 @@ describe.each(dialectsUnderTest())('switchboard tickets CLI on %s', (dialect) =>
       expect(await json('token', 'revoke', 'CLI', token.token_id)).toEqual({ revoked: true });
       const revoked = await app.inject({ method: 'GET', url: '/api/mcp/v1/status', headers: { authorization: `Bearer ${token.token}` } });
       expect(revoked.statusCode).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('creates a read-only token with --read-only: it reads, its REST writes answer 403 insufficient_scope, and token list says read', async () => {
+    await json('project', 'create', 'RO', '--name', 'Read only');
+    const token = await json('token', 'create', 'RO', '--name', 'reader', '--read-only');
+    expect(token).toEqual({ token_id: expect.any(String), token: expect.stringMatching(/^sbt_[A-Za-z0-9_-]{43}$/) });
+    expect((await json('token', 'list', 'RO')).tokens.map((t: { name: string; access: string }) => [t.name, t.access])).toEqual([['reader', 'read']]);
+    const app = await buildApp(loadConfig({ ...database.env, LOG_LEVEL: 'silent', TICKETS_SUMMARY_WORKER: 'off' }));
+    try {
+      const headers = { authorization: `Bearer ${token.token}` };
+      expect((await app.inject({ method: 'GET', url: '/api/mcp/v1/status', headers })).statusCode).toBe(200);
+      const write = await app.inject({ method: 'POST', url: '/api/mcp/v1/tickets', headers, payload: { title: 'Not allowed' } });
+      expect([write.statusCode, write.json().error.code]).toEqual([403, 'insufficient_scope']);
     } finally {
       await app.close();
     }

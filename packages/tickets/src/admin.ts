@@ -5,6 +5,7 @@ import { validateProjectKey } from './domain/project-rules.ts';
 import { validDescription, validName } from './domain/settings-rules.ts';
 import { insertProject, listTokens, projectByKey, revokeToken, type Db, type ProjectRow } from './store/project-store.ts';
 import type { BoardContext } from './service/board-context.ts';
+import type { AccessLevel } from './domain/vocabulary.ts';
 import { DEFAULT_LABEL_COLOR, createLabel as createLabelIn, updateSettings } from './service/settings-service.ts';
 import { issueToken } from './service/token-service.ts';
 
@@ -51,10 +52,13 @@ export async function createProject(db: Db, input: { key: string; name: string; 
   return { project_id: project.id, key: project.key };
 }
 
-/** Issues a project token (shown once; only its hash is stored). */
-export async function createToken(db: Db, projectKey: string, name = 'default') {
+/**
+ * Issues a project token (shown once; only its hash is stored); a `read` one calls only the tools that read.
+ * The answer is the CLI's `{"token_id", "token"}` (design/README.md); `token list` shows each token's access.
+ */
+export async function createToken(db: Db, projectKey: string, name = 'default', access: AccessLevel = 'write') {
   const project = await projectByKey(db, projectKey);
-  const { row, token } = await issueToken(db, project.id, name.trim() || 'default', isoNow());
+  const { row, token } = await issueToken(db, project.id, name.trim() || 'default', isoNow(), access);
   return { token_id: row.id, token };
 }
 
@@ -70,7 +74,7 @@ export async function listProjectTokens(db: Db, projectKey: string) {
   const project = await projectByKey(db, projectKey);
   const tokens = await listTokens(db, project.id);
   return {
-    tokens: tokens.map((t) => ({ token_id: t.id, name: t.name, hint: t.hint, created_at: t.created_at, last_used_at: t.last_used_at, revoked_at: t.revoked_at })),
+    tokens: tokens.map((t) => ({ token_id: t.id, name: t.name, hint: t.hint, access: t.access, created_at: t.created_at, last_used_at: t.last_used_at, revoked_at: t.revoked_at })),
   };
 }
 

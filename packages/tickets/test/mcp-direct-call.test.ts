@@ -21,13 +21,13 @@ describe.each(dialectsUnderTest())('MCP tools/call answered directly on %s', (di
     await rest('add_comment', { ticket_id: 'DEMO-2', content: 'Started.' });
   });
 
-  async function post(era: 'legacy' | 'modern', contentType: string, message: { params?: { name?: string } } & Record<string, unknown>) {
+  async function post(era: 'legacy' | 'modern', contentType: string, message: { params?: { name?: string; arguments?: unknown } } & Record<string, unknown>) {
     const headers: Record<string, string> = {
       authorization: `Bearer ${board.token}`,
       'content-type': contentType,
       accept: 'application/json, text/event-stream',
     };
-    let body = message;
+    let body: Record<string, unknown> = message;
     if (era === 'legacy') headers['mcp-protocol-version'] = '2025-06-18';
     else {
       Object.assign(headers, { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': message.params?.name ?? '' });

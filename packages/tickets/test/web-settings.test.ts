@@ -276,7 +276,7 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
     expectError(await web(`${base}/tokens`, { method: 'POST', body: { name: ' ' } }), 400, 'invalid_request', 'A token name must not be empty.');
     const created = await web(`${base}/tokens`, { method: 'POST', body: { name: 'claude-code' } });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ token_id: expect.any(String), token: expect.stringMatching(/^sbt_[A-Za-z0-9_-]{43}$/), name: 'claude-code', created_at: expect.any(String), mcp_url: `${board.url}/api/mcp/v1/mcp` });
+    expect(created.body).toEqual({ token_id: expect.any(String), token: expect.stringMatching(/^sbt_[A-Za-z0-9_-]{43}$/), name: 'claude-code', access: 'write', created_at: expect.any(String), mcp_url: `${board.url}/api/mcp/v1/mcp` });
     const { token, token_id } = created.body;
     const agent = mcpCaller(await connectMcp(board.url, token));
     const made = await agent('create_ticket', { title: 'By the new token' });
@@ -284,7 +284,7 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
     expect(listed.status).toBe(200);
     expect(JSON.stringify(listed.body)).not.toContain(token);
     expect(listed.body.tokens.map((t: { name: string }) => t.name)).toEqual(['agent', 'claude-code']);
-    expect(listed.body.tokens[1]).toEqual({ id: token_id, name: 'claude-code', created_at: created.body.created_at, last_used_at: expect.any(String), revoked_at: null });
+    expect(listed.body.tokens[1]).toEqual({ id: token_id, name: 'claude-code', access: 'write', created_at: created.body.created_at, last_used_at: expect.any(String), revoked_at: null });
     expect((await mcp('get_ticket', { ticket_id: made.key })).activity[0].actor).toBe('token:claude-code');
 
     expect((await web(`${base}/tokens/${token_id}`, { method: 'DELETE' })).body).toEqual({ revoked: true });

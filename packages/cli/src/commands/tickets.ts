@@ -56,11 +56,13 @@ export function registerTicketsCommands(program: Command): void {
     .command('create <key>')
     .description('issue a token for a project (shown once)')
     .option('--name <name>', 'token name (appears in activity as token:NAME)', 'default')
+    .option('--read-only', 'the token may only read: it lists and calls only the read tools, and REST writes answer 403')
     .option('--json', 'print one JSON object')
     .action(
-      action(async (key: string, options: CommonOptions & { name: string }) => {
-        const result = await withTicketsStore(process.env, (db) => createToken(db, key, options.name));
-        printResult(options, result, `token ${result.token_id}\n${result.token}\n(shown once; keep it safe)`);
+      action(async (key: string, options: CommonOptions & { name: string; readOnly?: boolean }) => {
+        const result = await withTicketsStore(process.env, (db) => createToken(db, key, options.name, options.readOnly ? 'read' : 'write'));
+        const access = options.readOnly ? 'read only' : 'read and write';
+        printResult(options, result, `token ${result.token_id} (${access})\n${result.token}\n(shown once; keep it safe)`);
       }),
     );
   token

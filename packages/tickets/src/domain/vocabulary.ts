@@ -25,6 +25,11 @@ export const TICKET_STATUSES = ['open', 'completed'] as const;
 /** A ticket status filter. */
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
+/** What a token may do: `read` calls only the tools that read; `write` (the default) calls them all. */
+export const ACCESS_LEVELS = ['read', 'write'] as const;
+/** An access level. */
+export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+
 /** Actions recorded in a ticket's activity. */
 export const ACTIVITY_ACTIONS = ['created', 'updated', 'moved', 'commented', 'converted', 'promoted', 'auto_moved', 'sub_ticket_deleted'] as const;
 /** An activity action. */

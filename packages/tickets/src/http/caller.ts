@@ -72,7 +72,7 @@ export async function contextFor(resolver: CallerResolver, request: FastifyReque
   const now = new Date();
   const last = found.token.last_used_at ? Date.parse(found.token.last_used_at) : 0;
   if (now.getTime() - last >= resolver.touchMs) await touchToken(resolver.db, found.token.id, now.toISOString());
-  return context(resolver, request, found.project, `token:${found.token.name}`, { kind: 'token', tokenId: found.token.id, name: found.token.name });
+  return context(resolver, request, found.project, `token:${found.token.name}`, { kind: 'token', tokenId: found.token.id, name: found.token.name, access: found.token.access === 'read' ? 'read' : 'write' });
 }
 
 /** The access an OAuth grant's scopes give: `tickets:write` writes, `tickets:read` alone only reads. */

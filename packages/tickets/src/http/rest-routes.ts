@@ -88,7 +88,8 @@ export function registerRestRoutes(app: App, mount: ToolMount = TOKEN_MOUNT): vo
         const ctx = boardOf(request);
         if (tool.rest.method !== 'GET' && accessOf(ctx.caller) === 'read') {
           // A 403 with the step-up challenge (error handler): the client may ask the person for write access.
-          throw new AppError('insufficient_scope', `This token may only read (${tool.name} changes the project): sign in again and grant Read and write.`);
+          const remedy = ctx.caller.kind === 'oauth' ? 'sign in again and grant Read and write' : 'use a token made with write access (the default)';
+          throw new AppError('insufficient_scope', `This token may only read (${tool.name} changes the project): ${remedy}.`);
         }
         const result = await runTool(tool, ctx, restArguments(tool, request));
         return reply.code(tool.rest.status ?? 200).send(result);

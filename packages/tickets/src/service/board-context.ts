@@ -1,5 +1,6 @@
 import type { DialectName, PresentedGrant, SessionUser, WakeBus } from '@switchboard/core';
 import type { Db, ProjectRow } from '../store/project-store.ts';
+import type { AccessLevel } from '../domain/vocabulary.ts';
 
 /** A deployment user who can be assigned tickets. */
 export interface Member {
@@ -29,10 +30,11 @@ export interface GrantDirectory {
 
 /** Who makes a call: a project token, a signed-in user of the web UI, an OAuth client acting for a user, or the CLI's administration. */
 export type Caller =
-  | { kind: 'token'; tokenId: string; name: string }
+  /** A project token: `read` ones call only the read tools (made with "access": "read" or --read-only). */
+  | { kind: 'token'; tokenId: string; name: string; access: AccessLevel }
   | { kind: 'user'; user: SessionUser }
   /** An MCP client signed in with OAuth: the grant, the person who consented, and what they granted (`tickets:read` → read, `tickets:write` → write). */
-  | { kind: 'oauth'; grantId: string; user: SessionUser; clientName: string; access: 'read' | 'write' }
+  | { kind: 'oauth'; grantId: string; user: SessionUser; clientName: string; access: AccessLevel }
   | { kind: 'system' };
 
 /**
@@ -41,9 +43,9 @@ export type Caller =
  */
 export type ChangeSignal = Pick<WakeBus, 'notifyChannel' | 'publish'>;
 
-/** What a caller may do: `read` for an OAuth grant of `tickets:read` alone (the read tools only), else `write`. */
-export function accessOf(caller: Caller): 'read' | 'write' {
-  return caller.kind === 'oauth' ? caller.access : 'write';
+/** What a caller may do: `read` for a read token or an OAuth grant of `tickets:read` alone (the read tools only), else `write`. */
+export function accessOf(caller: Caller): AccessLevel {
+  return caller.kind === 'oauth' || caller.kind === 'token' ? caller.access : 'write';
 }
 
 /** Everything a tool call runs with: the token's project, who acts, the clock and the database. */

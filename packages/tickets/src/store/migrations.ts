@@ -252,6 +252,13 @@ const recordEventsFunction: VersionedMigration = {
   },
 };
 
+/** A token's access level (design/mcp.md, "Read-only access"): every token made before it may write. */
+const tokenAccess: VersionedMigration = {
+  async up(db) {
+    await db.schema.alterTable('api_tokens').addColumn('access', 'text', (c) => c.notNull().defaultTo('write')).execute();
+  },
+};
+
 /** The ticket board's migrations, in order (core's shared tables first). */
 export const ticketMigrations: Record<string, VersionedMigration> = {
   ...coreMigrations,
@@ -261,4 +268,5 @@ export const ticketMigrations: Record<string, VersionedMigration> = {
   '0004_status_tally_index': statusTallyIndex,
   '0005_change_events': changeEvents,
   '0006_record_events_function': recordEventsFunction,
+  '0007_token_access': tokenAccess,
 };

@@ -118,6 +118,8 @@ export interface TokensTable {
   name: string;
   token_hash: string;
   hint: string;
+  /** `write` (tokens made before access levels) or `read`: a read token calls only the tools that read. */
+  access: string;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;

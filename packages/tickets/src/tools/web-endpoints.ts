@@ -15,7 +15,8 @@ import {
   updateSettings,
 } from '../service/settings-service.ts';
 import { createProjectToken, projectTokens, revokeTokenInProject } from '../service/token-service.ts';
-import { defineTool, limitParam } from './tool.ts';
+import { defineTool, enumParam, limitParam } from './tool.ts';
+import { ACCESS_LEVELS } from '../domain/vocabulary.ts';
 import { BOARDS_MAX, COLUMNS_MAX, LABEL_NAME_MAX, LABELS_MAX, NAME_MAX, PROJECT_COLUMNS_MAX, PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from '../domain/settings-rules.ts';
 
 const id = (what: string) => z.string().trim().min(1).describe(`The ${what}'s id (from GET /api/projects/{KEY}/settings).`);
@@ -160,7 +161,10 @@ export const webEndpoints = [
   defineTool({
     name: 'create_token',
     description: 'Issues a project token, shown this once, with the MCP URL to connect a client to.',
-    input: z.strictObject({ name: z.string().describe('What the token is for, e.g. "claude-code" (1 to 100 characters); activity names its changes token:NAME.') }),
+    input: z.strictObject({
+      name: z.string().describe('What the token is for, e.g. "claude-code" (1 to 100 characters); activity names its changes token:NAME.'),
+      access: enumParam('access', ACCESS_LEVELS, 'write (default): every tool; read: only the tools that read, and REST reads.').optional(),
+    }),
     rest: { method: 'POST', path: '/tokens', status: 201 },
     mcp: false,
     access: 'user',
