@@ -29,6 +29,7 @@ import { registerKnowledgeRoutes } from './http/knowledge-routes.ts';
 import { registerSecretRoutes } from './http/secret-routes.ts';
 import { openFlowsStores } from './stores.ts';
 import { installSchedulesAndPrices } from './schedules-and-prices.ts';
+import { createTracing } from './tracing/otel-tracing.ts';
 import type { OrgStore } from './store/org-store.ts';
 import { RunRecorder } from './store/run-store.ts';
 import { AbandonedRunSweeper } from './worker/abandoned-runs.ts';
@@ -98,7 +99,8 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   }
   const limiter = await createRateLimiter(stores.database, config.redisUrl, logger);
   const recorder = new RunRecorder(stores.runs, logger);
-  const runs = new RunService(stores.flows, stores.providers, recorder, config, { knowledge: stores.knowledge, memory: stores.memory, secrets: stores.secrets });
+  const tracing = await createTracing(config.tracing, { captureContent: config.otelCaptureContent, warnIntervalMs: config.otelWarnIntervalMs, logger });
+  const runs = new RunService(stores.flows, stores.providers, recorder, config, { knowledge: stores.knowledge, memory: stores.memory, secrets: stores.secrets, tracing });
   const app = createHttpServer({ logger, bodyLimit: config.bodyLimit, trustProxy: config.trustProxy });
   await registerOpenApi(
     app,
@@ -161,6 +163,7 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   app.addHook('onClose', async () => {
     await sweeper.stop();
     await schedules.stop();
+    await tracing?.shutdown();
     await reembedder.stop();
     await recorder.flush();
     await limiter.close();

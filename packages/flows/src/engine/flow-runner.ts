@@ -17,6 +17,7 @@ import type { ConversationMessage, NodeHandler, NodeResult, RunEvent } from './n
 import type { OrgProviders } from './provider-registry.ts';
 import { internalError } from './run-errors.ts';
 import { presentError } from '../domain/error-shape.ts';
+import type { RunTrace } from '../tracing/run-trace.ts';
 
 function presentTraceError(error: AppError): { message: string; type: string; code: string } {
   const { message, type, code } = presentError(error).error;
@@ -54,6 +55,8 @@ export interface RunRequest {
   now?: () => Date;
   /** Knowledge, memory, tools and sub-flows. */
   services: RunServices;
+  /** The run's span, when runs are traced: each node gets a child span. */
+  trace?: RunTrace;
 }
 
 /** What a successful run produced. */
@@ -112,6 +115,7 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
     revealSecrets: async (names) => {
       const values = await request.services.revealSecrets(names);
       for (const value of values.values()) revealed.add(value);
+      if (request.trace && values.size > 0) request.trace.maskWith(revealed, new SecretMask(revealed));
       return values;
     },
   };
@@ -167,6 +171,7 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
       else {
         state.set(id, 'skipped');
         const node = flow.nodes.get(id)!;
+        request.trace?.node(id, node.type).end('skipped');
         trace.set(id, { node: id, type: node.type, status: 'skipped', started_at: now().toISOString(), ms: 0 });
         settle(id);
       }
@@ -178,6 +183,7 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
       const began = performance.now();
       request.emit({ type: 'node', node: id, status: 'started' });
       const streamReply = request.streaming && flow.answerSources.has(id) && flow.output.format !== 'json_template';
+      const span = request.trace?.node(id, node.type);
       NODE_HANDLERS[node.type]({
         node,
         flow,
@@ -192,6 +198,7 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
         },
         providerRetries: request.providerRetries,
         services,
+        trace: span,
         recordModelCall: (messages) => {
           const calls = sent.get(id) ?? [];
           calls.push({ messages });
@@ -199,7 +206,7 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
         },
       })
         .then((result) => {
-          if (finished) return;
+          if (finished) return span?.end('succeeded');
           const ms = Math.round((performance.now() - began) * 100) / 100;
           state.set(id, 'done');
           results.set(id, result);
@@ -217,12 +224,14 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
             if (text !== '') request.emit({ type: 'delta', content: text });
           }
           request.emit({ type: 'node', node: id, status: 'finished', ms });
+          span?.end('succeeded');
           settle(id);
         })
         // Also what throws while the result is recorded (or the next nodes start): the run fails instead of never settling.
         .catch((thrown: unknown) => {
-          if (finished) return;
+          if (finished) return span?.end('failed', thrown);
           const error = internalError(thrown, internal.signal);
+          span?.end('failed', error);
           state.set(id, 'failed');
           const ms = Math.round((performance.now() - began) * 100) / 100;
           trace.set(id, withModelCalls({ node: id, type: node.type, status: 'failed', started_at: startedAt.toISOString(), ms, error: presentTraceError(error) }, node));

@@ -37,12 +37,27 @@ export async function runLlmNode(context: NodeContext): Promise<NodeResult> {
     maxTokens: data.max_tokens,
     signal: context.signal,
   };
-  context.recordModelCall(sentMessages('', messagesOf(request)));
-  const priced = (usage: Usage) => context.services.meter.add(callCost(providers.priceOf(data.provider, data.model), usage));
+  const messages = messagesOf(request);
+  context.recordModelCall(sentMessages('', messages));
+  const span = context.trace?.modelCall({
+    kind: providers.kindOf(data.provider) ?? '',
+    connection: data.provider,
+    model: data.model,
+    temperature: data.temperature,
+    maxTokens: data.max_tokens,
+    stream: context.streamReply,
+    messages,
+  });
+  // Counts the call's cost and ends its span.
+  const ended = (usage: Usage, finishReason: string, text: string) => {
+    const cost = callCost(providers.priceOf(data.provider, data.model), usage);
+    context.services.meter.add(cost);
+    span?.end({ usage, finishReason, cost, text });
+  };
   try {
     if (!context.streamReply) {
       const { text, usage, finishReason } = await withRetries(context.providerRetries, context.signal, () => model.generate(request));
-      priced(usage);
+      ended(usage, finishReason, text);
       return { output: { text, usage, finish_reason: finishReason }, usage, text, finishReason };
     }
     const parts = await withRetries(context.providerRetries, context.signal, () => model.stream(request));
@@ -57,10 +72,12 @@ export async function runLlmNode(context: NodeContext): Promise<NodeResult> {
         ({ usage, finishReason } = part);
       }
     }
-    priced(usage);
     if (context.signal.aborted) throw context.signal.reason;
+    ended(usage, finishReason, text);
     return { output: { text, usage, finish_reason: finishReason }, usage, text, finishReason, streamed: true };
   } catch (error) {
-    throw providerError(error, context.signal, [providers.secretOf(data.provider)]);
+    const failure = providerError(error, context.signal, [providers.secretOf(data.provider)]);
+    span?.fail(failure);
+    throw failure;
   }
 }

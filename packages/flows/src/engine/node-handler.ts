@@ -4,6 +4,7 @@ import type { CompiledFlow } from '../domain/compiled-flow.ts';
 import type { Usage } from '../domain/usage.ts';
 import type { OrgProviders } from './provider-registry.ts';
 import type { RunServices } from './run-services.ts';
+import type { NodeTrace } from '../tracing/run-trace.ts';
 
 import type { ConversationMessage } from '../domain/run-request.ts';
 import type { SentMessage } from '../domain/sent-messages.ts';
@@ -34,6 +35,8 @@ export interface NodeContext {
   providerRetries: number;
   /** Knowledge, memory, tools and sub-flows. */
   services: RunServices;
+  /** The node's OpenTelemetry span, when runs are traced: model and tool calls are its children. */
+  trace: NodeTrace | undefined;
   /** Notes what one model call of this node is about to be sent (the trace shows it, secrets masked). */
   recordModelCall(messages: SentMessage[]): void;
 }

@@ -9,6 +9,8 @@ import type { FlowStore } from '../store/flow-store.ts';
 import type { Principal } from '../store/org-store.ts';
 import type { RunRecord, RunRecorder, RunTrigger } from '../store/run-store.ts';
 import { CostMeter } from '../domain/cost.ts';
+import type { TraceCarrier, Tracing } from '../tracing/otel-tracing.ts';
+import type { RunTrace } from '../tracing/run-trace.ts';
 import { usageOf, type Usage } from '../domain/usage.ts';
 import { runFlow, RunFailure, type RunResult } from './flow-runner.ts';
 import type { ConversationMessage, RunEvent } from './node-handler.ts';
@@ -57,6 +59,8 @@ export interface RunPlan {
   trigger?: RunTrigger;
   /** The schedule's name, for a scheduled run. */
   schedule?: string;
+  /** The caller's W3C trace context (`traceparent`, `tracestate`): a traced run becomes a child of its trace. */
+  traceCarrier?: TraceCarrier;
 }
 
 /** Identifiers of one run, known before it starts (X-Run-Id, the completion id). */
@@ -90,7 +94,7 @@ export class RunService {
     private readonly providers: ProviderRegistry,
     private readonly recorder: RunRecorder,
     private readonly config: FlowsConfig,
-    private readonly agentDeps: { knowledge: KnowledgeService; memory: MemoryStore; secrets: SecretStore },
+    private readonly agentDeps: { knowledge: KnowledgeService; memory: MemoryStore; secrets: SecretStore; tracing?: Tracing },
   ) {}
 
   /** Tools, knowledge, memory and sub-flows for a run of `slug`, reached through the chain of agent flows `chain`. */
@@ -124,6 +128,7 @@ export class RunService {
       throw new FlowsError('validation_failed', `Input of flow "${request.slug}" does not match its Input node: ${checked.problems.map((p) => p.message).join('; ')}`, 'invalid_input');
     }
     const providers = await this.providers.forOrg(orgId, providersVersion);
+    const trace = request.trace?.subRun(request.slug, flow.version);
     try {
       const result = await runFlow({
         flow: flow.compiled,
@@ -136,11 +141,14 @@ export class RunService {
         emit: () => undefined,
         providerRetries: this.config.providerRetries,
         services: this.services(orgId, providersVersion, request.slug, request.chain, meter),
+        trace,
       });
+      trace?.end({ ok: true, usage: result.usage, output: result.text });
       const format = flow.compiled.output.format;
       const output = runOutput(format, this.newIds(), result.text, result.value, result.finishReason, result.usage);
       return { output, text: replyContent(format, result.text, result.value), usage: result.usage };
     } catch (error) {
+      trace?.end({ ok: false, usage: error instanceof RunFailure ? error.usage : usageOf(), error: error instanceof RunFailure ? error.error : error });
       if (error instanceof RunFailure) throw new FlowsError(error.error.code, `Flow "${request.slug}" failed: ${error.error.message}`, error.error instanceof FlowsError ? error.error.apiCode : error.error.code);
       throw error;
     }
@@ -191,7 +199,16 @@ export class RunService {
    * Starts a run; `emit` receives its events when streaming. The outcome never rejects. A run not recorded by
    * recordStart (`startedAt` absent) is recorded `running` once it has taken a second; quicker runs once, at the end.
    */
-  start(plan: RunPlan, options: { ids: RunIds; streaming: boolean; emit: (event: RunEvent) => void; startedAt?: Date }): RunningFlow {
+  /**
+   * The run's root span when runs are traced (else undefined), opened before the run starts so that a
+   * streaming answer's headers can carry its `traceparent`. Pass it to start().
+   */
+  openTrace(plan: RunPlan, ids: RunIds): RunTrace | undefined {
+    const info = { slug: plan.flow.slug, version: plan.flow.version, runId: ids.runId, orgCode: plan.principal.orgCode, trigger: plan.trigger ?? 'api', schedule: plan.schedule, input: plan.input };
+    return this.agentDeps.tracing?.startRun(info, plan.traceCarrier);
+  }
+
+  start(plan: RunPlan, options: { ids: RunIds; streaming: boolean; emit: (event: RunEvent) => void; startedAt?: Date; trace?: RunTrace }): RunningFlow {
     const controller = new AbortController();
     this.inFlight.add(controller);
     const timer = setTimeout(() => controller.abort(new RunTimeout(this.config.runTimeoutMs)), this.config.runTimeoutMs);
@@ -200,6 +217,7 @@ export class RunService {
     const { ids } = options;
     const compiled = plan.flow.compiled;
     const meter = new CostMeter();
+    const trace = options.trace ?? this.openTrace(plan, ids);
     const runningTimer = options.startedAt ? undefined : setTimeout(() => void this.recorder.record(runningRecord(plan, ids, startedAt)), RUNNING_RECORD_AFTER_MS);
     const outcome = this.providers
       .forOrg(plan.principal.orgId, plan.principal.providersVersion)
@@ -215,6 +233,7 @@ export class RunService {
       emit: options.emit,
       providerRetries: this.config.providerRetries,
       services: this.services(plan.principal.orgId, plan.principal.providersVersion, plan.flow.slug, [], meter),
+      trace,
     }))
       .then(
       // The outcome (and so the answer, 2xx or error) waits for the run's end record: it survives a kill -9, and
@@ -222,6 +241,7 @@ export class RunService {
       async (result): Promise<RunOutcome> => {
         clearTimeout(runningTimer);
         const output = runOutput(compiled.output.format, ids, result.text, result.value, result.finishReason, result.usage);
+        trace?.end({ ok: true, usage: result.usage, cost: meter.cost, output: result.text });
         await this.record(plan, ids, startedAt, began, { status: 'succeeded', output, error: null, usage: result.usage, trace: result.trace, meter });
         return { ok: true, result, output, usage: result.usage };
       },
@@ -230,6 +250,7 @@ export class RunService {
         const known = failure instanceof RunFailure;
         const error = known ? failure.error : new AppError('internal', 'Internal error while running the flow');
         const usage = known ? failure.usage : usageOf();
+        trace?.end({ ok: false, usage, cost: meter.cost, error });
         await this.record(plan, ids, startedAt, began, { status: 'failed', output: null, error: presentError(error).error, usage, trace: known ? failure.trace : [], meter });
         return { ok: false, error, usage };
       },

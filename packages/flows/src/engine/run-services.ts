@@ -4,6 +4,7 @@ import type { MemoryStore } from '../store/memory-store.ts';
 import type { Usage } from '../domain/usage.ts';
 import type { KnowledgeService } from './knowledge-service.ts';
 import type { CostMeter } from '../domain/cost.ts';
+import type { NodeTrace } from '../tracing/run-trace.ts';
 
 /** What a sub-flow run (agent node) returns. */
 export interface SubFlowResult {
@@ -15,7 +16,15 @@ export interface SubFlowResult {
 }
 
 /** Runs another flow of the same organization (agent nodes). */
-export type SubFlowRunner = (request: { slug: string; input: Record<string, unknown>; metadata: Record<string, unknown>; signal: AbortSignal; chain: string[] }) => Promise<SubFlowResult>;
+export type SubFlowRunner = (request: {
+  slug: string;
+  input: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  signal: AbortSignal;
+  chain: string[];
+  /** The span of the node that runs it (traced runs): the sub-flow's span is its child. */
+  trace?: NodeTrace;
+}) => Promise<SubFlowResult>;
 
 /** Services the tool, agent, retrieval and memory features of a run use. */
 export interface RunServices {

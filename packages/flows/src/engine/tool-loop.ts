@@ -2,6 +2,20 @@ import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel, type Mod
 import type { LlmNodeData } from '../domain/flow-definition.ts';
 import { usageOf } from '../domain/usage.ts';
 import { callCost } from '../domain/cost.ts';
+import type { ModelCallTrace, ToolCallTrace } from '../tracing/run-trace.ts';
+
+/** Runs a tool call inside its span (if traced): the span ends with the result, or the error the model will read. */
+async function traced(span: ToolCallTrace | undefined, call: () => Promise<unknown>): Promise<unknown> {
+  if (!span) return call();
+  try {
+    const result = await call();
+    span.end({ result });
+    return result;
+  } catch (error) {
+    span.end({ error: errorText(error) });
+    throw error;
+  }
+}
 import type { ConversationMessage, NodeContext, NodeResult } from './node-handler.ts';
 import { toFinishReason } from './chat-models.ts';
 import { promptText, systemText } from './llm-prompt.ts';
@@ -64,6 +78,8 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
   const order: TraceToolCall[] = [];
   const secrets = [context.providers.secretOf(data.provider)];
   let answer: NodeResult & { text: string };
+  // The span of the model call in progress (one per step), when runs are traced.
+  let stepSpan: ModelCallTrace | undefined;
   try {
     toolSet = await buildTools(context, services);
     const tools: AiToolSet = {};
@@ -73,7 +89,7 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
       tools[flowTool.name] = tool({
         description: flowTool.description,
         inputSchema: jsonSchema(flowTool.parameters as Parameters<typeof jsonSchema>[0]),
-        execute: (args, { abortSignal }) => flowTool.call((args ?? {}) as Record<string, unknown>, abortSignal ?? context.signal),
+        execute: (args, { abortSignal, toolCallId }) => traced(context.trace?.toolCall(flowTool.name, toolCallId, args), () => flowTool.call((args ?? {}) as Record<string, unknown>, abortSignal ?? context.signal)),
       });
     }
     const result = streamText({
@@ -85,6 +101,16 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
       // Called before each model call with what it sends: the trace shows it.
       prepareStep: ({ messages: sending }) => {
         context.recordModelCall(sentMessages(system, sending));
+        stepSpan = context.trace?.modelCall({
+          kind: context.providers.kindOf(data.provider) ?? '',
+          connection: data.provider,
+          model: data.model,
+          temperature: data.temperature,
+          maxTokens: data.max_tokens,
+          stream: true,
+          system: system === '' ? undefined : system,
+          messages: sending,
+        });
         return undefined;
       },
       temperature: data.temperature,
@@ -134,10 +160,15 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
           context.emit({ type: 'tool_result', node: context.node.id, tool: part.toolName, call_id: part.toolCallId, error: message });
           break;
         }
-        case 'finish-step':
+        case 'finish-step': {
           // Each step is one model call: priced as it ends, so a loop that fails later still counts what it spent.
-          services.meter.add(callCost(context.providers.priceOf(data.provider, data.model), usageOf(part.usage.inputTokens, part.usage.outputTokens)));
+          const stepUsage = usageOf(part.usage.inputTokens, part.usage.outputTokens);
+          const cost = callCost(context.providers.priceOf(data.provider, data.model), stepUsage);
+          services.meter.add(cost);
+          stepSpan?.end({ usage: stepUsage, finishReason: toFinishReason(part.finishReason), responseModel: part.response.modelId, cost, text: stepText });
+          stepSpan = undefined;
           break;
+        }
         case 'finish': {
           usage = usageOf(part.totalUsage.inputTokens, part.totalUsage.outputTokens);
           finishReason = toFinishReason(part.finishReason);
@@ -157,7 +188,9 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
     const toolCalls = order.length > 0 ? order : undefined;
     answer = { output: { text, usage, finish_reason: finishReason }, usage, text, finishReason, toolCalls, streamed };
   } catch (error) {
-    throw providerError(error, context.signal, secrets);
+    const failure = providerError(error, context.signal, secrets);
+    stepSpan?.fail(failure);
+    throw failure;
   } finally {
     await toolSet?.close();
   }

@@ -101,7 +101,7 @@ async function agentTool(node: FlowNode, context: NodeContext, services: RunServ
     node: node.id,
     async call(args, signal) {
       const input = { ...mappedInput(context, data), ...args };
-      const result = await callSubFlow(services, data.flow, input, context.scope.metadata, signal);
+      const result = await callSubFlow(services, data.flow, input, context.scope.metadata, signal, context.trace);
       return typeof result.output === 'string' ? result.output : result.text !== '' ? result.text : result.output;
     },
   };

@@ -6,6 +6,8 @@ import { FLOW_MODEL } from '../domain/response-shapes.ts';
 import type { RunService, LoadedFlow } from '../engine/run-service.ts';
 import { answerRun } from './run-transport.ts';
 import type { Principal } from '../store/org-store.ts';
+import type { FastifyRequest } from 'fastify';
+import type { TraceCarrier } from '../tracing/otel-tracing.ts';
 import type { RunTrigger } from '../store/run-store.ts';
 import { bearer, chatBody, flowParams, runBody } from './schema.ts';
 
@@ -26,6 +28,11 @@ function triggerOf(principal: Principal): RunTrigger {
   return principal.tokenId === null && principal.scope === 'manage' ? 'ui' : 'api';
 }
 
+/** The caller's W3C trace context headers. */
+function carrierOf(request: FastifyRequest): TraceCarrier {
+  return { traceparent: request.headers.traceparent, tracestate: request.headers.tracestate };
+}
+
 /** `POST …/run`, `…/run/stream`, and the OpenAI-compatible `…/chat/completions` and `…/models`. */
 export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
   const { runs } = deps;
@@ -39,7 +46,7 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
       const flow = await runs.load(principal.orgId, request.params.slug, principal.flow);
       const body = parseRunBody(request.body);
       const input = checkedInput(flow, body.input);
-      const plan = { principal, flow, input, metadata: body.metadata, conversation: [], trigger: triggerOf(principal) };
+      const plan = { principal, flow, input, metadata: body.metadata, conversation: [], trigger: triggerOf(principal), traceCarrier: carrierOf(request) };
       await answerRun(runs, plan, reply, body.stream ? 'jsonl' : 'json');
       return reply;
     },
@@ -53,7 +60,7 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
       const flow = await runs.load(principal.orgId, request.params.slug, principal.flow);
       const body = parseRunBody(request.body);
       const input = checkedInput(flow, body.input);
-      await answerRun(runs, { principal, flow, input, metadata: body.metadata, conversation: [], trigger: triggerOf(principal) }, reply, 'sse');
+      await answerRun(runs, { principal, flow, input, metadata: body.metadata, conversation: [], trigger: triggerOf(principal), traceCarrier: carrierOf(request) }, reply, 'sse');
       return reply;
     },
   );
@@ -66,7 +73,7 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
       const flow = await runs.load(principal.orgId, request.params.slug, principal.flow);
       const body = parseChatBody(request.body, flow.compiled.variables);
       const input = checkedInput(flow, body.input);
-      const plan = { principal, flow, input, metadata: body.metadata, conversation: body.conversation, callerSystem: body.callerSystem, trigger: triggerOf(principal) };
+      const plan = { principal, flow, input, metadata: body.metadata, conversation: body.conversation, callerSystem: body.callerSystem, trigger: triggerOf(principal), traceCarrier: carrierOf(request) };
       await answerRun(runs, plan, reply, body.stream ? 'sse' : 'chat');
       return reply;
     },

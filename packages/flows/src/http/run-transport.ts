@@ -17,8 +17,11 @@ export type ResponseMode = 'json' | 'jsonl' | 'sse' | 'chat';
  */
 export async function answerRun(service: RunService, plan: RunPlan, reply: FastifyReply, mode: ResponseMode): Promise<void> {
   const ids = service.newIds();
+  // A traced run answers with its own `traceparent`, so the caller can find it in its trace.
+  const trace = service.openTrace(plan, ids);
+  if (trace) reply.header('traceparent', trace.traceparent());
   if (mode === 'json' || mode === 'chat') {
-    const running = service.start(plan, { ids, streaming: false, emit: () => undefined });
+    const running = service.start(plan, { ids, streaming: false, emit: () => undefined, trace });
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) running.abort(new ClientGone());
     });
@@ -37,7 +40,7 @@ export async function answerRun(service: RunService, plan: RunPlan, reply: Fasti
   }
 
   const format = plan.flow.compiled.output.format;
-  const headers = { 'x-run-id': ids.runId };
+  const headers: Record<string, string> = trace ? { 'x-run-id': ids.runId, traceparent: trace.traceparent() } : { 'x-run-id': ids.runId };
   let running: RunningFlow | undefined;
   let gone = false;
   const onGone = () => {
@@ -51,7 +54,7 @@ export async function answerRun(service: RunService, plan: RunPlan, reply: Fasti
     const stream = openStream(reply, 'application/x-ndjson; charset=utf-8', headers, onGone);
     const line = (value: unknown) => stream.write(JSON.stringify(value) + '\n');
     line({ type: 'run', run_id: ids.runId, flow: plan.flow.slug, version: plan.flow.version });
-    running = service.start(plan, { ids, streaming: true, emit: (event) => line(event), startedAt });
+    running = service.start(plan, { ids, streaming: true, emit: (event) => line(event), startedAt, trace });
     if (gone) running.abort(new ClientGone());
     outcome = await running.outcome;
     if (outcome.ok) line({ type: 'done', output: outcome.output, usage: outcome.usage });
@@ -70,7 +73,7 @@ export async function answerRun(service: RunService, plan: RunPlan, reply: Fasti
   const emit = (event: RunEvent) => {
     if (event.type === 'delta') delta(event.content);
   };
-  running = service.start(plan, { ids, streaming: true, emit, startedAt });
+  running = service.start(plan, { ids, streaming: true, emit, startedAt, trace });
   if (gone) running.abort(new ClientGone());
   outcome = await running.outcome;
   if (outcome.ok) {
