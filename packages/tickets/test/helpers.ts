@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createTestDatabase, type TestDatabase } from '@switchboard/core/testing';
 import type { App } from '@switchboard/core';
+import { outputSchemaProblems } from './helpers/output-schemas.ts';
 import { buildApp, createProject, createToken, loadConfig, withTicketsStore, TOOLS, type BuildOptions, type TicketsConfig } from '../src/index.ts';
 
 /** A running ticket board on a real port, with one project and its token. */
@@ -123,10 +124,10 @@ export function restCaller(url: string, token: string): Caller {
   };
 }
 
-/** Connects an MCP SDK client over Streamable HTTP (through `fetch` when given, e.g. to measure responses). */
-export async function connectMcp(url: string, token: string, fetch?: typeof globalThis.fetch): Promise<Client> {
+/** Connects an MCP SDK client over Streamable HTTP (through `fetch` when given, e.g. to measure responses; to another endpoint path when given). */
+export async function connectMcp(url: string, token: string, fetch?: typeof globalThis.fetch, path = '/api/mcp/v1/mcp'): Promise<Client> {
   const client = new Client({ name: 'switchboard-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/api/mcp/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch });
+  const transport = new StreamableHTTPClientTransport(new URL(`${url}${path}`), { requestInit: { headers: { Authorization: `Bearer ${token}` } }, fetch });
   await client.connect(transport);
   return client;
 }
@@ -162,6 +163,7 @@ export async function sizedMcpCaller(url: string, token: string): Promise<{ clie
       const text = (result.content[0] as { type: 'text'; text: string }).text;
       if (result.isError) throw new ToolCallError(text, undefined, (result._meta as any)?.['dev.switchboard/error']?.code);
       if (JSON.parse(lastBody).result?.content?.[0]?.text !== text) throw new Error('the recorded response is not the one of this call');
+      expectOutputSchema(name, result.structuredContent);
       return { result: result.structuredContent, text: text.length, response: lastBody.length };
     },
   };
@@ -174,8 +176,17 @@ export function mcpCaller(client: Client): Caller {
     const text = (result.content[0] as { type: 'text'; text: string }).text;
     if (result.isError) throw new ToolCallError(text, undefined, (result._meta as any)?.['dev.switchboard/error']?.code);
     if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(result.structuredContent)) throw new Error('text content and structuredContent differ');
+    expectOutputSchema(name, result.structuredContent);
     return result.structuredContent;
   };
+}
+
+/**
+ * Fails when a tool's answer has a field its outputSchema does not name (the SDK client has already checked it
+ * against the listed, open schema). Every MCP call of the tests goes through here: the cut and paged answers too.
+ */
+export function expectOutputSchema(name: string, structured: unknown): void {
+  expect(outputSchemaProblems(name, structured), `${name}'s answer against its outputSchema`).toEqual([]);
 }
 
 /** The error a refused call raises. */
