@@ -132,7 +132,18 @@ async function openStreams(context: BenchContext, service: RunningProcess, fake:
   let answered = 0;
   const started = performance.now();
   const streams = Array.from({ length: count }, () =>
-    timedPost(agent, url, headers, JSON.stringify({ input: { question: QUESTION } }), () => void (withToken += 1), () => void (answered += 1)).catch(
+    timedPost(
+      agent,
+      url,
+      headers,
+      JSON.stringify({ input: { question: QUESTION } }),
+      () => {
+        withToken += 1;
+      },
+      () => {
+        answered += 1;
+      },
+    ).catch(
       (error: Error) => ({ status: 0, headers: NaN, firstByte: NaN, firstToken: NaN, total: NaN, text: error.message }),
     ),
   );

@@ -12,7 +12,18 @@ export interface AnswerSize {
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
 
-async function rpc(url: string, token: string, method: string, params: object): Promise<{ body: string; parsed: any }> {
+/** The part of tools/list's answer read here. */
+interface ToolsListAnswer {
+  result: { tools: Array<{ name: string; inputSchema?: { properties?: { limit?: { maximum?: unknown } } } }> };
+}
+
+/** The part of tools/call's answer read here: its text content. */
+interface ToolCallAnswer {
+  result: { isError?: boolean; content: Array<{ text: string }> };
+}
+
+/** One JSON-RPC call; `T` names the parts of the answer the caller reads. */
+async function rpc<T>(url: string, token: string, method: string, params: object): Promise<{ body: string; parsed: T }> {
   const response = await fetch(`${url}${MCP_PATH}`, {
     method: 'POST',
     headers: { ...HEADERS, authorization: `Bearer ${token}` },
@@ -25,7 +36,7 @@ async function rpc(url: string, token: string, method: string, params: object): 
 
 /** The largest `limit` a tool's input schema allows, as tools/list announces it. */
 async function maxLimits(url: string, token: string): Promise<Record<string, number>> {
-  const { parsed } = await rpc(url, token, 'tools/list', {});
+  const { parsed } = await rpc<ToolsListAnswer>(url, token, 'tools/list', {});
   const limits: Record<string, number> = {};
   for (const tool of parsed.result.tools) {
     const max = tool.inputSchema?.properties?.limit?.maximum;
@@ -48,7 +59,7 @@ export async function answerSizes(url: string, token: string, searchFor: string)
   ];
   const sizes: AnswerSize[] = [];
   for (const [name, args] of calls) {
-    const { body, parsed } = await rpc(url, token, 'tools/call', { name, arguments: args });
+    const { body, parsed } = await rpc<ToolCallAnswer>(url, token, 'tools/call', { name, arguments: args });
     if (parsed.result?.isError) throw new Error(`${name} failed: ${parsed.result.content[0].text}`);
     const shown = Object.entries(args).map(([k, v]) => `${k}=${v}`).join(' ');
     sizes.push({ call: shown ? `${name} ${shown}` : name, text: parsed.result.content[0].text.length, response: body.length });

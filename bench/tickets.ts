@@ -15,10 +15,11 @@ const TICKETS = 10_000;
 const TARGET = 5002;
 const SEARCH = 'checkout';
 
-async function getJson(url: string, init: RequestInit): Promise<{ status: number; body: any; bytes: number }> {
+/** A JSON request; `T` names the parts of the body the caller reads (undefined when the body is empty). */
+async function getJson<T = unknown>(url: string, init: RequestInit): Promise<{ status: number; body: T; bytes: number }> {
   const response = await fetch(url, init);
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined, bytes: Buffer.byteLength(text) };
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, bytes: Buffer.byteLength(text) };
 }
 
 /**
@@ -43,16 +44,16 @@ export const benchTickets: Suite = async (outer) => {
   const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { ticket_id: target } } });
   try {
     // Check every request once before measuring it: a benchmark of error responses measures nothing.
-    const fromService = await getJson(`${service.url}${BASE_PATH}/tickets/${target}`, { headers: auth });
+    const fromService = await getJson<{ key: string }>(`${service.url}${BASE_PATH}/tickets/${target}`, { headers: auth });
     const fromBaseline = await getJson(`${baseline.url}${BASE_PATH}/tickets/${target}`, { headers: auth });
     if (fromService.status !== 200 || fromService.body.key !== target) throw new Error(`tickets: GET /tickets/${target} answered ${fromService.status}`);
     const same = JSON.stringify(fromService.body) === JSON.stringify(fromBaseline.body);
     if (!same) context.log(`tickets: WARNING the baseline's JSON differs from the service's:\n${JSON.stringify(fromService.body)}\n${JSON.stringify(fromBaseline.body)}`);
     // Stateless MCP: tools/call is answered without a prior initialize.
-    const mcp = await getJson(`${service.url}${MCP_PATH}`, { method: 'POST', headers: mcpHeaders, body: mcpBody });
+    const mcp = await getJson<{ result?: { structuredContent?: { key?: string } } } | undefined>(`${service.url}${MCP_PATH}`, { method: 'POST', headers: mcpHeaders, body: mcpBody });
     if (mcp.status !== 200 || mcp.body?.result?.structuredContent?.key !== target) throw new Error(`tickets: MCP get_ticket answered ${mcp.status} ${JSON.stringify(mcp.body).slice(0, 300)}`);
-    const searched = await getJson(`${service.url}${BASE_PATH}/search?q=${SEARCH}&scope=all`, { headers: auth });
-    const status = await getJson(`${service.url}${BASE_PATH}/status`, { headers: auth });
+    const searched = await getJson<{ results: unknown[] }>(`${service.url}${BASE_PATH}/search?q=${SEARCH}&scope=all`, { headers: auth });
+    const status = await getJson<{ stats: { total: number }; boards: Array<{ columns: Array<{ tickets: unknown[] }> }> }>(`${service.url}${BASE_PATH}/status`, { headers: auth });
     if (searched.status !== 200 || status.status !== 200 || status.body.stats.total !== TICKETS) throw new Error('tickets: search or status failed');
 
     context.log('tickets: ticket read, REST and MCP');

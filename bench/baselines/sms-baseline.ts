@@ -18,7 +18,34 @@ async function orgOfKey(key: string | undefined): Promise<string | undefined> {
   return rows[0]?.org_id;
 }
 
-function present(row: any) {
+/** A message row as COLUMNS selects it. */
+interface MessageRow {
+  id: number;
+  org_id: string;
+  direction: string;
+  sim: string | null;
+  from_number: string;
+  to_number: string;
+  body: string;
+  body_utf8: Uint8Array | null;
+  status: string;
+  segments: number;
+  gateway: string;
+  external_id: string | null;
+  error: string | null;
+  received_at: string | null;
+  sent_at: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event of a webhook body: the fields of its message the insert below reads. */
+interface WebhookEvent {
+  message: { sim?: string | null; from: string; to: string; body: string; external_id?: string | null };
+}
+
+function present(row: MessageRow) {
   return {
     id: row.id, org_id: row.org_id, direction: row.direction, sim: row.sim, from: row.from_number, to: row.to_number,
     body: row.body_utf8 === null ? row.body : Buffer.from(row.body_utf8).toString('utf8'), status: row.status, segments: row.segments, gateway: row.gateway, external_id: row.external_id,
@@ -38,7 +65,7 @@ const server = createServer(async (req, res) => {
     }
     const limit = Number(url.searchParams.get('limit') ?? 100);
     const since = Number(url.searchParams.get('since_id') ?? 0);
-    const rows = await sql.query(`select ${COLUMNS} from messages where org_id = ? and id > ? order by id limit ?`, [org, since, limit + 1]);
+    const rows = await sql.query<MessageRow>(`select ${COLUMNS} from messages where org_id = ? and id > ? order by id limit ?`, [org, since, limit + 1]);
     const hasMore = rows.length > limit;
     if (hasMore) rows.pop();
     const messages = rows.map(present);
@@ -55,7 +82,7 @@ const server = createServer(async (req, res) => {
       return;
     }
     const parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    const events: any[] = parsed.events ?? [parsed];
+    const events: WebhookEvent[] = parsed.events ?? [parsed];
     const now = new Date().toISOString();
     const stored = await sql.transaction(async (tx) => {
       await tx.query('update organizations set seq = seq + 1 where org_id = ?', [org]);

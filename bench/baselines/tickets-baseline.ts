@@ -20,6 +20,49 @@ interface Project {
   key: string;
 }
 
+/** The rows the queries below read, by their selected columns (TICKET, RELATED and the joins). */
+interface TicketRow {
+  id: string;
+  number: number;
+  title: string;
+  description: string;
+  priority: string;
+  ticket_type: string;
+  column_id: string;
+  parent_id: string | null;
+  assignee: string | null;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  ai_summary: string | null;
+  ai_summary_source: string | null;
+}
+type RelatedRow = Pick<TicketRow, 'id' | 'number' | 'title' | 'column_id' | 'priority' | 'ticket_type' | 'parent_id' | 'completed_at'>;
+interface ColumnRow {
+  id: string;
+  name: string;
+  board_name: string;
+}
+interface LabelRow {
+  ticket_id: string;
+  id: string;
+  name: string;
+  color: string;
+}
+interface CommentRow {
+  id: string;
+  content: string;
+  author: string;
+  created_at: string;
+}
+interface ActivityRow {
+  id: number;
+  action: string;
+  detail: string;
+  actor: string;
+  created_at: string;
+}
+
 async function projectOfToken(header: string | undefined): Promise<Project | undefined> {
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!match) return undefined;
@@ -42,22 +85,22 @@ const server = createServer(async (req, res) => {
   if (!project) return send(res, 401, { error: { code: 'unauthorized', message: 'Unknown or revoked token' } });
   const ref = /^([A-Za-z][A-Za-z0-9]*)-(\d+)$/.exec(decodeURIComponent(req.url.slice(PREFIX.length)));
   if (!ref || ref[1].toUpperCase() !== project.key) return send(res, 404, { error: { code: 'not_found', message: 'Ticket not found' } });
-  const [row] = await sql.query<any>(`select ${TICKET} from tickets where project_id = ? and number = ?`, [project.id, Number(ref[2])]);
+  const [row] = await sql.query<TicketRow>(`select ${TICKET} from tickets where project_id = ? and number = ?`, [project.id, Number(ref[2])]);
   if (!row) return send(res, 404, { error: { code: 'not_found', message: 'Ticket not found' } });
   const [columns, parents, subs, labels, comments, activity] = await Promise.all([
-    sql.query<any>(
+    sql.query<ColumnRow>(
       `select c.id, c.name, b.name as board_name from board_columns c join boards b on b.id = c.board_id
        where c.project_id = ? order by b.position, c.position`,
       [project.id],
     ),
-    row.parent_id ? sql.query<any>(`select ${RELATED} from tickets where project_id = ? and id in (?)`, [project.id, row.parent_id]) : [],
-    sql.query<any>(`select ${RELATED} from tickets where parent_id in (?) order by number`, [row.id]),
-    sql.query<any>(
+    row.parent_id ? sql.query<RelatedRow>(`select ${RELATED} from tickets where project_id = ? and id in (?)`, [project.id, row.parent_id]) : [],
+    sql.query<RelatedRow>(`select ${RELATED} from tickets where parent_id in (?) order by number`, [row.id]),
+    sql.query<LabelRow>(
       'select tl.ticket_id, l.id, l.name, l.color from ticket_labels tl join labels l on l.id = tl.label_id where tl.ticket_id in (?) order by l.name',
       [row.id],
     ),
-    sql.query<any>('select id, content, author, created_at from comments where ticket_id = ? order by created_at, id', [row.id]),
-    sql.query<any>('select id, action, detail, actor, created_at from activity where ticket_id = ? order by created_at, id', [row.id]),
+    sql.query<CommentRow>('select id, content, author, created_at from comments where ticket_id = ? order by created_at, id', [row.id]),
+    sql.query<ActivityRow>('select id, action, detail, actor, created_at from activity where ticket_id = ? order by created_at, id', [row.id]),
   ]);
   const byId = new Map(columns.map((c) => [c.id, c]));
   const key = (n: number) => `${project.key}-${n}`;

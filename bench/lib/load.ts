@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import autocannon from 'autocannon';
 import type { BenchContext } from '../context.ts';
 import type { RunningProcess } from './process.ts';
@@ -34,6 +35,12 @@ export function percentile(values: readonly number[], p: number): number {
   return nearestRank(Float64Array.from(values.filter((value) => !Number.isNaN(value))).sort(), p);
 }
 
+/**
+ * What autocannon returns without a callback: a promise of the result that is also the run's event emitter
+ * (its typings say only the promise; its 'response' event passes the client first).
+ */
+type LoadInstance = Promise<autocannon.Result> & Pick<EventEmitter, 'on'>;
+
 /** One autocannon run: every 2xx response time (ms), and the counts. */
 interface LoadRun {
   times: number[];
@@ -51,20 +58,19 @@ interface LoadRun {
 async function load(options: LoadOptions): Promise<LoadRun> {
   const times: number[] = [];
   const dynamicBody = typeof options.body === 'function' ? options.body : undefined;
-  // Without a callback autocannon returns an instance that is both an event emitter and a promise.
-  const instance: any = autocannon({
+  const instance = autocannon({
     url: options.url,
     method: options.method ?? 'GET',
     headers: options.headers,
     body: typeof options.body === 'string' ? options.body : undefined,
     connections: options.connections,
     duration: options.durationSeconds,
-    requests: dynamicBody ? [{ setupRequest: (request: any) => ({ ...request, body: dynamicBody() }) }] : undefined,
-  });
+    requests: dynamicBody ? [{ setupRequest: (request: autocannon.Request) => ({ ...request, body: dynamicBody() }) }] : undefined,
+  }) as LoadInstance;
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
     if (statusCode >= 200 && statusCode < 300) times.push(responseTime);
   });
-  const result: any = await instance;
+  const result = await instance;
   return { times, requests: result.requests.total, errors: result.errors + result.timeouts, non2xx: result.non2xx, seconds: options.durationSeconds };
 }
 

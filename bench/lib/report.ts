@@ -36,7 +36,7 @@ function toMarkdown(rows: Row[], meta: Record<string, string>): string {
       `| ${row.scenario} | ${s.rps} | ${fmt(s.p50)} | ${fmt(s.p99)} | ${fmt(s.peakRssMiB, 0)} | ${b?.label ?? '–'} | ${b?.rps ?? '–'} | ${fmt(b?.p50)} | ${fmt(b?.p99)} | ${ratio(s.p50, b?.p50)} | ${ratio(s.p99, b?.p99)} | ${[row.unit, row.note].filter(Boolean).join('; ')} |`,
     );
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /**
@@ -47,7 +47,7 @@ function toMarkdown(rows: Row[], meta: Record<string, string>): string {
 export function writeResults(dir: string, name: string, rows: Row[], meta: Record<string, string>): string {
   mkdirSync(dir, { recursive: true });
   const markdown = toMarkdown(rows, meta);
-  writeFileSync(join(dir, `${name}.json`), JSON.stringify({ meta, rows }, null, 2) + '\n');
+  writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ meta, rows }, null, 2)}\n`);
   writeFileSync(join(dir, `${name}.md`), markdown);
   return markdown;
 }

@@ -23,13 +23,18 @@ export function openSql(target: { file: string } | { url: string; schema: string
     const statements = new Map<string, SQLite.Statement>();
     const prepare = (text: string) => {
       let statement = statements.get(text);
-      if (!statement) statements.set(text, (statement = db.prepare(text)));
+      if (!statement) {
+        statement = db.prepare(text);
+        statements.set(text, statement);
+      }
       return statement;
     };
     const client = {
       async query<T>(text: string, params: unknown[] = []) {
         const statement = prepare(text);
-        return (statement.reader ? statement.all(...params) : (statement.run(...params), [])) as T[];
+        if (statement.reader) return statement.all(...params) as T[];
+        statement.run(...params);
+        return [];
       },
     };
     return {

@@ -7,7 +7,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { createRequire, isBuiltin } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, stop, type Message, type Plugin } from 'esbuild';
+import { build, stop, type Message, type OutputFile, type Plugin } from 'esbuild';
 import { PACKAGES_DIR, SERVICE_NAMES, serviceMain } from './services.ts';
 import { buildWebUis } from './web-build.ts';
 import { BuildError } from './build-error.ts';
@@ -71,7 +71,7 @@ function formatMessage(message: Message): string {
  * a process starting the bundle meanwhile never reads half a file.
  */
 export async function bundle(entry: string, outfile: string): Promise<void> {
-  let outputFiles;
+  let outputFiles: OutputFile[];
   try {
     ({ outputFiles } = await build({
       entryPoints: [entry],

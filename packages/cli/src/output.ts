@@ -11,9 +11,9 @@ export interface CommonOptions {
  */
 export function printResult(options: CommonOptions, result: object, human?: string): void {
   if (options.json) {
-    process.stdout.write(JSON.stringify(result) + '\n');
+    process.stdout.write(`${JSON.stringify(result)}\n`);
   } else {
-    process.stdout.write((human ?? JSON.stringify(result, null, 2)) + '\n');
+    process.stdout.write(`${human ?? JSON.stringify(result, null, 2)}\n`);
   }
 }
 

@@ -48,7 +48,8 @@ async function main(): Promise<void> {
     for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     // Each service drains for up to SHUTDOWN_GRACE_MS, then closes; past that and a margin, stop waiting.
     setTimeout(() => process.exit(code), graceMs + 6_000).unref();
-    Promise.all(children.map((child) => new Promise((done) => (child.exitCode !== null || child.signalCode !== null ? done(null) : child.once('exit', done))))).then(() =>
+    // Not awaited: stopAll runs from signal and exit handlers; the process exits once every child has (these promises never reject).
+    void Promise.all(children.map((child) => new Promise((done) => (child.exitCode !== null || child.signalCode !== null ? done(null) : child.once('exit', done))))).then(() =>
       process.exit(code),
     );
   };

@@ -58,8 +58,14 @@ export async function runInProcess(
   const saved = { out: process.stdout.write, err: process.stderr.write, env: { ...process.env } };
   let stdout = '';
   let stderr = '';
-  process.stdout.write = ((chunk: string) => ((stdout += chunk), true)) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string) => ((stderr += chunk), true)) as typeof process.stderr.write;
+  process.stdout.write = ((chunk: string) => {
+    stdout += chunk;
+    return true;
+  }) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string) => {
+    stderr += chunk;
+    return true;
+  }) as typeof process.stderr.write;
   Object.assign(process.env, env, { DATABASE_URL: env.DATABASE_URL ?? '' });
   process.exitCode = undefined;
   try {
@@ -75,8 +81,8 @@ export async function runInProcess(
   return { code, stdout, stderr };
 }
 
-/** Runs a CLI command with `--json` and parses its single stdout line; fails loudly otherwise. */
-export function runCliJson(args: string[], env: Record<string, string>): any {
+/** Runs a CLI command with `--json` and parses its single stdout line (`T`: what the test reads of it); fails loudly otherwise. */
+export function runCliJson<T = unknown>(args: string[], env: Record<string, string>): T {
   const result = runCli([...args, '--json'], env);
   if (result.status !== 0) throw new Error(`switchboard ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   const lines = result.stdout.trim().split('\n');

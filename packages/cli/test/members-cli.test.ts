@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { createTestDatabase, dialectsUnderTest, type TestDatabase } from '@switchboard/core/testing';
 import { MembershipStore, UserStore, openPlatformDatabase } from '@switchboard/core';
 import { loadConfig, openFlowsStores } from '@switchboard/flows';

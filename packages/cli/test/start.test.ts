@@ -45,15 +45,22 @@ describe('npm start', () => {
   }, 120_000);
 });
 
+/** What `switchboard user create --json` prints. */
+interface CreatedUser {
+  user_id: string;
+  email: string;
+  password: string;
+}
+
 describe('switchboard user create', () => {
   it('creates a user with a generated password and refuses a duplicate', async () => {
     const database = await createTestDatabase('sqlite');
     try {
-      const created = runCliJson(['user', 'create', 'Ada@Example.com', '--admin'], database.env);
+      const created = runCliJson<CreatedUser>(['user', 'create', 'Ada@Example.com', '--admin'], database.env);
       expect(Object.keys(created).sort()).toEqual(['email', 'password', 'user_id']);
       expect(created.email).toBe('ada@example.com');
       expect(created.password).toMatch(/^[A-Za-z0-9_-]{16}$/);
-      const chosen = runCliJson(['user', 'create', 'bob@example.com', '--password', 'correct horse'], database.env);
+      const chosen = runCliJson<CreatedUser>(['user', 'create', 'bob@example.com', '--password', 'correct horse'], database.env);
       expect(chosen.password).toBe('correct horse');
       const duplicate = runCli(['user', 'create', 'ada@example.com', '--json'], database.env);
       expect(duplicate).toEqual({ status: 1, stdout: '', stderr: 'error: a user with email ada@example.com already exists\n' });

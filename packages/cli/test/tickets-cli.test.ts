@@ -51,7 +51,7 @@ describe.each(dialectsUnderTest())('switchboard tickets CLI on %s', (dialect) =>
     expect(await json('project', 'set', 'CLI', '--auto-summary', 'off', '--name', 'Renamed')).toEqual({ key: 'CLI', name: 'Renamed', settings: { auto_summary: false } });
     expect(await json('label', 'create', 'CLI', 'frontend', '--color', '#22C55E')).toEqual({ id: expect.any(String), name: 'frontend', color: '#22c55e' });
     const listed = await json('token', 'list', 'CLI');
-    expect(listed.tokens).toEqual([{ token_id: token.token_id, name: 'ci', hint: token.token.slice(0, 8) + '…', access: 'write', created_at: expect.any(String), last_used_at: null, revoked_at: null }]);
+    expect(listed.tokens).toEqual([{ token_id: token.token_id, name: 'ci', hint: `${token.token.slice(0, 8)}…`, access: 'write', created_at: expect.any(String), last_used_at: null, revoked_at: null }]);
 
     const app = await buildApp(loadConfig({ ...database.env, LOG_LEVEL: 'silent', TICKETS_SUMMARY_WORKER: 'off' }));
     try {

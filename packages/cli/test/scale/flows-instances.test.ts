@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { createLogger, listen, type App } from '@switchboard/core';
+import { listen, type App } from '@switchboard/core';
 import { createTestDatabase, startFaultProxy, type FaultProxy, type TestDatabase } from '@switchboard/core/testing';
 import { buildApp, loadConfig, openFlowsStores } from '@switchboard/flows';
 import { startGatedUpstream, type GatedUpstream } from './gated-upstream.ts';

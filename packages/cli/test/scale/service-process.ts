@@ -22,7 +22,10 @@ const bundles = new Map<string, Promise<string>>();
 /** The bundle of a service, built once per test file. */
 export function serviceBundleOnce(name: string): Promise<string> {
   let bundle = bundles.get(name);
-  if (!bundle) bundles.set(name, (bundle = buildServices([name]).then(([file]) => file)));
+  if (!bundle) {
+    bundle = buildServices([name]).then(([file]) => file);
+    bundles.set(name, bundle);
+  }
   return bundle;
 }
 

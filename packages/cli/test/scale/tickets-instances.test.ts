@@ -26,8 +26,16 @@ async function startModel(): Promise<{ url: string; titles: string[]; close(): P
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`, titles, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/** The fields of a ticket's answer these tests read (every call below answers a ticket). */
+interface TicketAnswer {
+  key: string;
+  column?: string;
+  column_name?: string;
+  activity: Array<{ action: string; detail: string }>;
+}
+
 /** Calls a tool over REST; returns status and body. */
-async function rest(base: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+async function rest(base: string, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: TicketAnswer }> {
   const response = await fetch(`${base}/api/mcp/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
