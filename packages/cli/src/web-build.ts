@@ -7,7 +7,7 @@ import { PACKAGES_DIR } from './services.ts';
 import { BuildError } from './build-error.ts';
 
 /** Services that have a web UI (`packages/<name>/web`). */
-export const WEB_UI_SERVICES = ['flows', 'tickets'] as const;
+export const WEB_UI_SERVICES = ['sms', 'flows', 'tickets'] as const;
 
 const HASH_FILE = '.source-hash';
 const REPO_DIR = join(PACKAGES_DIR, '..');

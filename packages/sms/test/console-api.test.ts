@@ -91,6 +91,7 @@ describe.each(dialectsUnderTest())('the console API on %s: conversations, thread
     const answer = await consoleCall(service, member.cookie, `${base}/conversations`);
     expect(answer.status).toBe(200);
     expect(answer.body.next_before).toBeNull();
+    expect(answer.body.seq).toBe((await service.context.conversations.latestChange('acme'))!);
     expect(
       answer.body.conversations.map((c: { peer: string; message_count: number; unread: number; last_message: { body: string } }) => [
         c.peer,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countSegments } from '../src/domain/segments.ts';
+import { countSegments, segmentInfo } from '../src/domain/segments.ts';
 import { normalizePhone } from '../src/domain/phone.ts';
 import { decodeJson } from '../src/domain/python-json.ts';
 import { retryDelayMs } from '../src/domain/retry.ts';
@@ -9,6 +9,15 @@ import { simFromSlot, toUtcIso } from '../src/domain/webhook-event.ts';
 import { isValidOrgId } from '../src/domain/org-id.ts';
 
 describe('segments', () => {
+  it("says what the Send form's counter shows: parts, encoding and what fits before another part, as countSegments counts", () => {
+    expect(segmentInfo('')).toEqual({ encoding: 'GSM-7', segments: 1, units: 0, remaining: 160 });
+    expect(segmentInfo('a'.repeat(161))).toEqual({ encoding: 'GSM-7', segments: 2, units: 161, remaining: 145 });
+    expect(segmentInfo('€'.repeat(80))).toEqual({ encoding: 'GSM-7', segments: 1, units: 160, remaining: 0 });
+    expect(segmentInfo('Hi 🎉')).toEqual({ encoding: 'UCS-2', segments: 1, units: 5, remaining: 65 });
+    expect(segmentInfo('ж'.repeat(71))).toEqual({ encoding: 'UCS-2', segments: 2, units: 71, remaining: 63 });
+    for (const text of ['a'.repeat(307), '€'.repeat(81), 'ж'.repeat(135), '😀'.repeat(40)]) expect(segmentInfo(text).segments).toBe(countSegments(text));
+  });
+
   it('counts GSM-7 texts as 160 alone and 153 per part', () => {
     expect(countSegments('a')).toBe(1);
     expect(countSegments('a'.repeat(160))).toBe(1);

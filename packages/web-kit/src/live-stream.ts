@@ -41,7 +41,10 @@ export class LiveStream<E extends { seq?: number }> {
   constructor(
     private readonly url: string,
     private readonly eventName: string,
+    /** Where to start: the change number of what the page read first (its list), so nothing after it is missed. */
+    since?: number,
   ) {
+    this.lastSeq = since;
     this.open();
   }
 

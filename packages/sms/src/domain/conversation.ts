@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messageSchema, type MessageRecord } from './message.ts';
+import { messageSchema } from './message.ts';
 
 // The console's records (README, "Console"), declared once: the TypeScript types, /openapi.json and the UI's client.
 
@@ -18,6 +18,7 @@ export type Conversation = z.infer<typeof conversationSchema>;
 export const conversationPageSchema = z.object({
   conversations: z.array(conversationSchema),
   next_before: z.number().int().nullable(),
+  seq: z.number().int().describe("the organization's change number the page reflects at least: open the live stream with ?since=seq to miss nothing after it"),
 });
 
 /** A page of conversations. */
@@ -41,8 +42,3 @@ export const changeBatchSchema = z.object({
 
 /** One commit's changes. */
 export type ChangeBatch = z.infer<typeof changeBatchSchema>;
-
-/** The conversation a message belongs to: the other party's number. */
-export function peerOf(message: Pick<MessageRecord, 'direction' | 'from' | 'to'>): string {
-  return message.direction === 'inbound' ? message.from : message.to;
-}

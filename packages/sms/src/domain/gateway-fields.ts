@@ -1,7 +1,5 @@
-import { z } from 'zod';
-
 // A gateway driver's settings as the console and its API show and take them: the plain ones read back, the
-// credentials write-only (said as set or not). Pure, shared by the service and its UI.
+// credentials write-only (said as set or not). Pure and free of dependencies, shared by the service and its UI.
 
 /** Settings shown as they are. */
 export const PLAIN_FIELDS = ['url', 'username', 'account_sid', 'from'] as const;
@@ -68,18 +66,13 @@ export const DRIVER_FIELDS: Record<GatewayDriver, DriverField[]> = {
 /** Stored settings of one driver (the sealed JSON). */
 export type StoredSettings = Partial<Record<GatewayField, string>>;
 
-/** A driver's settings as GET …/gateway answers them: plain values, and for each credential whether it is set. */
-export const driverSettingsSchema = z.object({
-  driver: z.enum(GATEWAY_DRIVERS),
-  settings: z.object({ url: z.string().nullable(), username: z.string().nullable(), account_sid: z.string().nullable(), from: z.string().nullable() }),
-  secrets: z
-    .object({ password: z.boolean(), api_key: z.boolean(), auth_token: z.boolean(), signing_key: z.boolean() })
-    .describe('whether each credential is set (never its value)'),
-  updated_at: z.string().nullable(),
-});
-
-/** A driver's settings as answered. */
-export type DriverSettings = z.infer<typeof driverSettingsSchema>;
+/** A driver's settings as GET …/gateway answers them: plain values, and for each credential whether it is set (never its value). */
+export interface DriverSettings {
+  driver: GatewayDriver;
+  settings: Record<PlainField, string | null>;
+  secrets: Record<SecretField, boolean>;
+  updated_at: string | null;
+}
 
 /** The fields of a driver's settings that go over the wire: never a credential, only whether it is set. */
 export function presentDriverSettings(driver: GatewayDriver, stored: StoredSettings, updatedAt: string | null): DriverSettings {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { driverSettingsSchema, GATEWAY_DRIVERS } from '../domain/gateway-fields.ts';
+import { GATEWAY_DRIVERS } from '../domain/gateway-fields.ts';
 import { simSchema } from '../domain/message.ts';
 
 // The console's endpoints in /openapi.json (README, "Console API"). As for the rest of the service, requests
@@ -32,6 +32,16 @@ export const keyListingSchema = z.object({
 /** Body of POST …/keys and its answer (the secret, this once). */
 export const keyBodySchema = z.object({ name: z.string().min(1).max(100) });
 export const createdKeySchema = z.object({ key_id: z.number().int(), name: z.string(), secret_key: z.string() });
+
+/** A driver's settings as GET …/gateway answers them (gateway-fields.ts DriverSettings). */
+export const driverSettingsSchema = z.object({
+  driver: z.enum(GATEWAY_DRIVERS),
+  settings: z.object({ url: z.string().nullable(), username: z.string().nullable(), account_sid: z.string().nullable(), from: z.string().nullable() }),
+  secrets: z
+    .object({ password: z.boolean(), api_key: z.boolean(), auth_token: z.boolean(), signing_key: z.boolean() })
+    .describe('whether each credential is set (never its value)'),
+  updated_at: z.string().nullable(),
+});
 
 /** GET …/gateway: the sending driver, each configured driver's settings (credentials only as set or not), and what to give a gateway. */
 export const gatewayViewSchema = z.object({

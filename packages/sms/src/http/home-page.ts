@@ -95,6 +95,7 @@ fieldset{border:1px solid #ccd;border-radius:6px;margin:.6rem 0}input,select,but
 </style></head><body>
 <h1>Switchboard SMS message store</h1>
 <p class="muted">A multi-tenant SMS inbox and outbox. Gateways post received messages and delivery reports to <code>POST /webhook</code>; clients read them with a <code>since_id</code> cursor and send with <code>POST /send/{org_id}</code>, delivered durably with retries. Machine-readable: <a href="/llms.txt">/llms.txt</a>, <a href="/openapi.json">/openapi.json</a>, <a href="/docs">/docs</a>.</p>
+<p>Members of an organization: <a href="/login">sign in to the console</a> (conversations, live delivery states, gateway settings, SIMs and keys).</p>
 
 <h2>Inbox</h2>
 <fieldset><legend>Organization</legend>

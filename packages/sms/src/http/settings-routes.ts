@@ -5,6 +5,7 @@ import { validateGatewayBody, validateKeyBody, validateSimBody, validateTestBody
 import { GATEWAY_DRIVERS, mergeSettings, missingSettings, presentDriverSettings, type GatewayDriver } from '../domain/gateway-fields.ts';
 import { simSchema } from '../domain/message.ts';
 import type { ValidationIssue } from '../domain/validation.ts';
+import type { CreatedKey, GatewayView } from '../domain/console-records.ts';
 import { TEST_TEXT, testGateway } from '../worker/gateway-test.ts';
 import { callerOf, requireUser } from './caller.ts';
 import { CONSOLE_SECURITY } from './console-routes.ts';
@@ -32,7 +33,7 @@ const orgOf = (request: FastifyRequest) => (request.params as { org_id: string }
 const bodyOf = (request: FastifyRequest) => decodeBody(request.body, request.headers['content-type']);
 
 /** An organization's gateway as the console shows it: the sending driver, every configured driver (never a credential) and the webhook URL. */
-async function gatewayView(context: SmsContext, request: FastifyRequest, orgId: string) {
+async function gatewayView(context: SmsContext, request: FastifyRequest, orgId: string): Promise<GatewayView> {
   const [driver, rows] = await Promise.all([context.orgs.activeDriver(orgId), context.orgs.gateways(orgId)]);
   const drivers = rows
     .filter((row) => row.driver !== 'none' && (GATEWAY_DRIVERS as readonly string[]).includes(row.driver))
@@ -159,7 +160,8 @@ export function registerSettingsRoutes(app: App, context: SmsContext): void {
       const created = await context.orgs.createKey(caller.orgId, parsed.value.name, new Date());
       request.log.info({ org_id: caller.orgId, key_id: created.keyId, by: user.email }, 'secret key created');
       reply.code(201).header('cache-control', 'no-store');
-      return { key_id: created.keyId, name: parsed.value.name, secret_key: created.secretKey };
+      const answer: CreatedKey = { key_id: created.keyId, name: parsed.value.name, secret_key: created.secretKey };
+      return answer;
     },
   );
 

@@ -36,10 +36,12 @@ export class ConversationStore {
    * conversation is found among the organization's messages (a scan of them).
    */
   async list(orgId: string, reader: string, filter: MessageFilter, page: PageRequest): Promise<ConversationPage> {
+    // The change number first: whatever commits after it is in the page or after it on the stream (or both).
+    const seq = (await this.latestChange(orgId)) ?? 0;
     const rows = filter.sim === null && filter.direction === null ? await this.recent(orgId, reader, page) : await this.filtered(orgId, reader, filter, page);
     const more = rows.length > page.limit;
     if (more) rows.pop();
-    return { conversations: rows.map(presentConversation), next_before: more ? Number(rows[rows.length - 1].position) : null };
+    return { conversations: rows.map(presentConversation), next_before: more ? Number(rows[rows.length - 1].position) : null, seq };
   }
 
   private recent(orgId: string, reader: string, page: PageRequest): Promise<ConversationRow[]> {

@@ -2,6 +2,9 @@ import { AppError, constantTimeEqual, decryptCredential, encryptCredential, hash
 import type { Kysely } from 'kysely';
 import { isValidOrgId } from '../domain/org-id.ts';
 import type { SimRecord } from '../domain/message.ts';
+import type { KeyListing } from '../domain/console-records.ts';
+
+export type { KeyListing } from '../domain/console-records.ts';
 import type { SmsTables } from './schema.ts';
 
 /** Drivers an organization can send through. */
@@ -31,16 +34,6 @@ export interface ActiveGateway {
 export interface OrganizationListing {
   org_id: string;
   name: string;
-}
-
-/** A key as listings show it (never the secret). */
-export interface KeyListing {
-  key_id: number;
-  name: string;
-  hint: string;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
 }
 
 // last_used_at is written at most once a minute per key, so reads stay reads.

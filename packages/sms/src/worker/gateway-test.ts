@@ -1,3 +1,4 @@
+import type { GatewayTestResult } from '../domain/console-records.ts';
 import type { MessageRecord } from '../domain/message.ts';
 import { countSegments } from '../domain/segments.ts';
 import type { DriverName, GatewaySettings } from '../store/org-store.ts';
@@ -5,14 +6,6 @@ import { DRIVER_SENDERS } from './drivers.ts';
 
 /** The text a test sends when none is given. */
 export const TEST_TEXT = 'Test message from Switchboard: your gateway works.';
-
-/** What a gateway test answers: whether the gateway took the message, its id, and what it said. */
-export interface GatewayTestResult {
-  ok: boolean;
-  driver: string;
-  external_id: string | null;
-  answer: string | null;
-}
 
 const ANSWER_LIMIT = 1000;
 
