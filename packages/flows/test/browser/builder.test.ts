@@ -286,11 +286,13 @@ describeInBrowser('the canvas builder in the browser', () => {
       })
       .toBe(false);
 
-    // Leaving with unsaved changes asks first.
+    // Leaving with unsaved changes loses nothing: they are the user's draft, shown on the way back.
     await page.getByRole('link', { name: 'Flows', exact: true }).first().click();
-    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
-    await leave.getByRole('button', { name: 'Cancel' }).click();
-    expect(new URL(page.url()).pathname).toBe('/orgs/acme/flows/keys');
+    await page.waitForURL(`${h.base}/orgs/acme/flows`);
+    await page.goBack();
+    await canvas.ready();
+    await page.getByRole('region', { name: 'Draft' }).waitFor();
+    expect(await canvas.nodeIds()).toEqual(['input', 'output', 'template', 'template_2']);
   });
 
   it('refuses a save based on an old version with a diff, then reloads the latest or saves on top of it', async () => {

@@ -165,7 +165,7 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Flows' }).click();
     const row = page.getByRole('row').filter({ hasText: 'support-bot' });
     await row.waitFor();
-    expect((await row.getByRole('cell').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '))).toEqual(['Support bot Answers product questions', 'support-bot', '1', 'just now', '6', 'API']);
+    expect((await row.getByRole('cell').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '))).toEqual(['Support bot Answers product questions', 'support-bot', '1', 'just now', '6', 'API', 'DuplicateDelete']);
     await screenshot(page, 'flows');
     await row.getByRole('link', { name: 'API of Support bot' }).click();
     await page.waitForURL(`${h.base}/orgs/acme/flows/support-bot/api`);

@@ -1,6 +1,6 @@
 // What the canvas builder calls: saving with the version it was based on, the version history, the
 // organization's flows, connections and knowledge bases (for its selects), and the flow's run stream.
-import { api } from '@switchboard/web-kit';
+import { api, type ApiError } from '@switchboard/web-kit';
 import type { Definition } from '../canvas/definition.ts';
 import type { FlowSummary, Run } from './types.ts';
 
@@ -30,6 +30,17 @@ export interface SaveOptions {
   note?: string;
 }
 
+/** A draft as `GET …/flows/{slug}/draft` answers it. */
+export interface Draft {
+  saved_at: string;
+  problems: Array<{ node: string | null; message: string }>;
+  base_version: number | null;
+  definition: Definition;
+}
+
+/** Keepalive requests may carry this much (the browser's limit for all of a page's pending ones is 64 KiB). */
+const KEEPALIVE_LIMIT = 60_000;
+
 /** The builder's calls for the organization whose management API is at `base` (`/api/llm/{org}`). */
 export function builderApi(base: string) {
   const flowPath = (slug: string) => `${base}/flows/${encodeURIComponent(slug)}`;
@@ -47,6 +58,25 @@ export function builderApi(base: string) {
         method: 'POST',
         body: { ...(options.baseVersion !== undefined ? { base_version: options.baseVersion } : {}), ...(options.note ? { note: options.note } : {}) },
       }),
+    /** The user's draft of the flow, or null when there is none. */
+    draft: (slug: string, signal?: AbortSignal) =>
+      api<Draft>(`${flowPath(slug)}/draft`, { signal }).catch((error: ApiError) => {
+        if (error.status === 404 && error.code === 'no_draft') return null;
+        throw error;
+      }),
+    /**
+     * Stores the canvas as the user's draft. `leaving`: the page is going away, so the request is sent
+     * with keepalive (when small enough to be allowed) and outlives it.
+     */
+    putDraft: async (slug: string, definition: Definition, baseVersion: number, leaving = false) => {
+      if (!leaving) return api<{ saved_at: string }>(`${flowPath(slug)}/draft`, { method: 'PUT', body: { definition, base_version: baseVersion } });
+      const body = JSON.stringify({ definition, base_version: baseVersion });
+      await fetch(`${flowPath(slug)}/draft`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body, credentials: 'same-origin', keepalive: body.length < KEEPALIVE_LIMIT });
+      return undefined;
+    },
+    deleteDraft: (slug: string) => api<void>(`${flowPath(slug)}/draft`, { method: 'DELETE' }),
+    /** A provider connection's models (cached by the service for 10 minutes). */
+    models: (provider: string, signal?: AbortSignal) => api<{ models: Array<{ id: string }>; fetched_at: string }>(`${base}/providers/${encodeURIComponent(provider)}/models`, { signal }),
     flows: (signal?: AbortSignal) => api<{ flows: Array<{ slug: string; name: string }> }>(`${base}/flows`, { signal }),
     providers: (signal?: AbortSignal) => api<{ providers: Array<{ name: string; kind: string }> }>(`${base}/providers`, { signal }),
     knowledgeBases: (signal?: AbortSignal) => api<{ knowledge_bases: Array<{ name: string }> }>(`${base}/knowledge-bases`, { signal }),

@@ -10,6 +10,8 @@ export interface KnowledgeBase {
   name: string;
   description: string | null;
   embedding: { provider: string; model: string } | null;
+  /** Progress of embedding every chunk again after a change of model (null: nothing to do). */
+  reembedding?: { status: 'running' | 'failed'; done: number; total: number; error: string | null } | null;
   documents: number;
   chunks: number;
   created_at: string;
@@ -38,7 +40,8 @@ export interface UploadAnswer {
   knowledge_base: string;
   documents: number;
   chunks: number;
-  added: Array<{ id: string; source: string; chunks: number }>;
+  /** `replaced`: it took the place of the document of the same name; `unchanged`: that document had the same content. */
+  added: Array<{ id: string; source: string; chunks: number; replaced?: boolean; unchanged?: boolean }>;
 }
 
 /** One file as the documents API takes it: text as it is, anything else (a PDF) as base64. */
@@ -50,7 +53,17 @@ export function knowledgeApi(base: string) {
   return {
     list: (signal?: AbortSignal) => api<{ knowledge_bases: KnowledgeBase[] }>(`${base}/knowledge-bases`, { signal }),
     get: (name: string, signal?: AbortSignal) => api<KnowledgeBase & { document_list: KnowledgeDocument[] }>(kb(name), { signal }),
-    create: (body: { name: string; description?: string }) => api<KnowledgeBase>(`${base}/knowledge-bases`, { method: 'POST', body }),
+    create: (body: { name: string; description?: string; embedding_provider?: string; embedding_model?: string }) => api<KnowledgeBase>(`${base}/knowledge-bases`, { method: 'POST', body }),
+    /** Changes the embedding model (null and null: keywords only); every chunk is embedded again in the background. */
+    setEmbedding: (name: string, embedding: { provider: string; model: string } | null) =>
+      api<KnowledgeBase>(kb(name), { method: 'PATCH', body: { embedding_provider: embedding?.provider ?? null, embedding_model: embedding?.model ?? null } }),
+    deleteDocument: (name: string, id: string) => api<void>(`${kb(name)}/documents/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    /** A page of a document's chunks, as retrieval sees them. */
+    chunks: (name: string, id: string, offset: number, signal?: AbortSignal) =>
+      api<{ document: KnowledgeDocument; chunks: Array<{ index: number; text: string; embedded: boolean }>; total: number; next_offset: number | null }>(
+        `${kb(name)}/documents/${encodeURIComponent(id)}/chunks?offset=${offset}&limit=20`,
+        { signal },
+      ),
     remove: (name: string) => api<{ deleted: true }>(kb(name), { method: 'DELETE' }),
     query: (name: string, query: string, topK: number) => api<{ results: QueryResult[] }>(`${kb(name)}/query`, { method: 'POST', body: { query, top_k: topK } }),
     /** Uploads one file with its own request, reporting the share sent. */

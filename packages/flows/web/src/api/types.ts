@@ -34,6 +34,18 @@ export interface Flow extends FlowSummary {
   note?: string | null;
 }
 
+/** A flow to start from (`GET …/templates`): what it needs the user to pick, and its definition with `{{bindings.NAME}}` where the choices go. */
+export interface FlowTemplate {
+  id: string;
+  name: string;
+  description: string;
+  /** `provider` (a connection and a model), `knowledge_base`, `url`, or `secret:NAME` (a secret the organization must have). */
+  needs: string[];
+  /** What each need is for in this template. */
+  hints: Record<string, string>;
+  definition: FlowDefinition;
+}
+
 /** One entry of a run's trace. */
 export interface TraceEntry {
   node: string;
@@ -45,6 +57,13 @@ export interface TraceEntry {
   usage?: Usage;
   tool_calls?: Array<{ tool: string; call_id?: string; args?: unknown; result?: unknown; error?: unknown; ms?: number }>;
   error?: unknown;
+  /** What each model call of an LLM node was sent (secrets masked). */
+  model_calls?: ModelCall[];
+}
+
+/** One model call's messages, as a run's trace records them. */
+export interface ModelCall {
+  messages: Array<{ role: 'system' | 'user' | 'assistant' | 'tool'; content: string; tool?: string; call_id?: string; tool_calls?: Array<{ call_id: string; tool: string; args: unknown }> }>;
 }
 
 /** Token counts. */
@@ -69,6 +88,8 @@ export interface Run {
   started_at: string;
   finished_at: string | null;
   trace: TraceEntry[];
+  /** Set once the run's flow was deleted: its name then. */
+  deleted_flow?: { name: string } | null;
 }
 
 /** A token as listed (never its secret). */

@@ -1,11 +1,11 @@
 // The builder of one open flow: toolbar, palette and Problems, the canvas, and the Settings / Run / Versions panel.
 import '@xyflow/react/dist/base.css';
 import './builder.css';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
-import { useResource, useToast, type ApiError } from '@switchboard/web-kit';
-import type { BuilderApi, SavedFlow } from '../api/builder-api.ts';
+import { Button, useToast, type ApiError } from '@switchboard/web-kit';
+import type { BuilderApi, Draft, SavedFlow } from '../api/builder-api.ts';
 import type { Definition } from '../canvas/definition.ts';
 import { FlowCanvas } from '../canvas/flow-canvas.tsx';
 import { useFitCanvas } from '../canvas/fit.ts';
@@ -24,10 +24,11 @@ import { VersionsPanel } from './versions-panel.tsx';
 import { ImportDialog } from './import-dialog.tsx';
 import { ConflictDialog } from './conflict-dialog.tsx';
 import { Toolbar, type SaveState } from './toolbar.tsx';
-import { LeaveGuard } from './leave-guard.tsx';
+import { DraftBar, type RestoredDraft } from './draft-bar.tsx';
+import { useDraftAutosave } from './use-draft-autosave.ts';
+import { useOrgChoices } from './use-org-choices.tsx';
+import { PanelTabs, useMediaQuery, type Tab } from './panel-tabs.tsx';
 import { useShortcuts } from './shortcuts.ts';
-
-type Tab = 'settings' | 'run' | 'versions';
 
 /** Navigation entries whose "Created flow" notice was shown. */
 const announced = new Set<string>();
@@ -39,52 +40,57 @@ let clipboard: Clip | undefined;
 const CHECK_DELAY_MS = 200;
 
 /** The builder of `flow`. */
-export function Builder({ flow, place, client, org }: { flow: SavedFlow; place: Placer | undefined; client: BuilderApi; org: string }) {
-  const [store] = useState(() => new BuilderStore(flow.definition, flow.version, undefined, place));
+export function Builder({ flow, draft, place, client, org }: { flow: SavedFlow; draft: Draft | null; place: Placer | undefined; client: BuilderApi; org: string }) {
+  // A draft opens on top of the saved version (Undo goes back to it); a save of it is based on the version it was edited from.
+  const [store] = useState(() => {
+    const opened = new BuilderStore(flow.definition, draft?.base_version ?? flow.version, undefined, place);
+    if (draft) opened.replaceDefinition(draft.definition, place);
+    return opened;
+  });
+  const restored = draft ? { savedAt: draft.saved_at, behind: draft.base_version !== null && draft.base_version < flow.version ? { base: draft.base_version, latest: flow.version } : undefined } : undefined;
   return (
     <BuilderContext.Provider value={store}>
       <ReactFlowProvider>
-        <BuilderLayout store={store} client={client} org={org} slug={flow.slug} />
+        <BuilderLayout store={store} client={client} org={org} slug={flow.slug} restored={restored} />
       </ReactFlowProvider>
     </BuilderContext.Provider>
   );
 }
 
-function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; client: BuilderApi; org: string; slug: string }) {
+function BuilderLayout({ store, client, org, slug, restored }: { store: BuilderStore; client: BuilderApi; org: string; slug: string; restored: RestoredDraft | undefined }) {
   const flowView = useReactFlow();
   const fit = useFitCanvas();
   const notify = useToast();
   const location = useLocation();
   const navigate = useNavigate();
-  const [tab, setTab] = useState<Tab>('settings');
+  // Under 1100 px the palette and the panel are drawers over the canvas; on a phone the canvas is read-only and Run comes first.
+  const narrow = useMediaQuery('(max-width: 1099px)');
+  const phone = useMediaQuery('(max-width: 599px)');
+  const [tab, setTab] = useState<Tab>(phone ? 'run' : 'settings');
+  const [drawer, setDrawer] = useState<'palette' | 'panel' | undefined>(undefined);
+  const openPanel = useCallback(
+    (next: Tab) => {
+      setTab(next);
+      if (narrow && !phone) setDrawer('panel');
+    },
+    [narrow, phone],
+  );
   const [note, setNote] = useState('');
   const [saveState, setSaveState] = useState<SaveState>({ kind: 'idle' });
   const [conflict, setConflict] = useState<{ latest: number | null; mine: Definition } | undefined>(undefined);
   const [importing, setImporting] = useState(false);
   const [ready, setReady] = useState(false);
+  const [draftShown, setDraftShown] = useState(restored);
+  const [discarding, setDiscarding] = useState(false);
+  const drafts = useDraftAutosave(store, client, slug, restored !== undefined);
+  const version = useBuilder((s) => s.version);
+  // A save makes the draft a version: the bar goes.
+  const openedVersion = useRef(version);
+  useEffect(() => {
+    if (version !== openedVersion.current) setDraftShown(undefined);
+  }, [version]);
 
-  const providers = useResource((signal) => client.providers(signal), [client]);
-  const flows = useResource((signal) => client.flows(signal), [client]);
-  const knowledgeBases = useResource((signal) => client.knowledgeBases(signal), [client]);
-  const secrets = useResource((signal) => client.secrets(signal), [client]);
-  const choices = useMemo(
-    () => ({
-      providers: providers.data?.providers.map((p) => p.name) ?? [],
-      flows: flows.data?.flows ?? [],
-      knowledgeBases: knowledgeBases.data?.knowledge_bases.map((kb) => kb.name) ?? [],
-      secrets: secrets.data?.secrets.map((s) => s.name) ?? [],
-    }),
-    [providers.data, flows.data, knowledgeBases.data, secrets.data],
-  );
-  // Until the connections are known (or could not be listed), no provider name is reported unknown.
-  // `openai` and `anthropic` may be served by the service's environment (OPENAI_API_KEY…), which the
-  // list does not show: only the server can tell, and a save it refuses shows its 422 the same way.
-  const providerNames = useMemo<ReadonlySet<string> | undefined>(() => {
-    if (providers.data) return new Set([...providers.data.providers.map((p) => p.name), 'openai', 'anthropic']);
-    if (providers.error) return { has: () => true } as unknown as ReadonlySet<string>;
-    return undefined;
-  }, [providers.data, providers.error]);
-  const secretNames = useMemo<ReadonlySet<string> | undefined>(() => (secrets.data ? new Set(secrets.data.secrets.map((s) => s.name)) : undefined), [secrets.data]);
+  const { choices, providerNames, secretNames, dialog: providerDialog } = useOrgChoices(client, org);
 
   // The server's validation, run here as the flow changes: after edits settle, never per drag frame.
   useEffect(() => {
@@ -116,11 +122,11 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
   }, [store, providerNames, secretNames]);
 
   useEffect(() => {
-    const { created, ...rest } = (location.state as { created?: string } | null) ?? {};
+    const { created, from, ...rest } = (location.state as { created?: string; from?: string } | null) ?? {};
     // Once per visit of the page New flow opened (not again when the builder mounts anew).
     if (!created || announced.has(location.key)) return;
     announced.add(location.key);
-    notify(`Created flow "${created}": its canvas starts with an Input and an Output node.`);
+    notify(from ? `Created flow "${created}" from ${from}.` : `Created flow "${created}": its canvas starts with an Input and an Output node.`);
     // The browser keeps a history entry's state across a reload (and back and forward): said once, it goes.
     navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: Object.keys(rest).length > 0 ? rest : null });
   }, [location, notify, navigate]);
@@ -182,6 +188,23 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
       notify((reason as Error).message, 'error');
     }
   }, [client, slug, store, notify]);
+
+  const discardDraft = useCallback(async () => {
+    setDiscarding(true);
+    try {
+      await client.deleteDraft(slug);
+      const latest = await client.flow(slug);
+      store.load(latest.definition, latest.version, await placerFor(latest.definition));
+      drafts.autosave.discarded();
+      setDraftShown(undefined);
+      setSaveState({ kind: 'idle' });
+      notify('Draft discarded: the canvas shows the latest saved version.');
+    } catch (reason) {
+      notify((reason as Error).message, 'error');
+    } finally {
+      setDiscarding(false);
+    }
+  }, [client, slug, store, drafts.autosave, notify]);
 
   const addNode = useCallback(
     (kind: NodeKind) => {
@@ -245,48 +268,38 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
         onAutoLayout={() => void autoLayout()}
         onExport={exportJson}
         onImport={() => setImporting(true)}
+        draftState={drafts.state}
+        drawers={
+          narrow && !phone ? (
+            <>
+              <Button small variant="ghost" aria-expanded={drawer === 'palette'} aria-controls="builder-palette" onClick={() => setDrawer(drawer === 'palette' ? undefined : 'palette')}>
+                Palette
+              </Button>
+              <Button small variant="ghost" aria-expanded={drawer === 'panel'} aria-controls="builder-panel" onClick={() => setDrawer(drawer === 'panel' ? undefined : 'panel')}>
+                Panel
+              </Button>
+            </>
+          ) : null
+        }
       />
-      <div className="builder-body">
-        <aside className="builder-left">
-          <Palette onAdd={addNode} />
+      {providerDialog}
+      {draftShown ? <DraftBar draft={draftShown} busy={discarding} onDiscard={() => void discardDraft()} /> : null}
+      <div className={`builder-body${drawer ? ` drawer-${drawer}` : ''}`}>
+        <aside className="builder-left" id="builder-palette" aria-label="Palette and problems">
+          <Palette
+            onAdd={(kind) => {
+              addNode(kind);
+              if (narrow && !phone) setDrawer('panel');
+            }}
+          />
           <ProblemsList onShow={showNode} />
         </aside>
         <section className="builder-canvas" aria-label="Canvas" aria-busy={!ready}>
-          <FlowCanvas onNodeOpen={() => setTab('settings')} onReady={() => setReady(true)} />
+          <FlowCanvas onNodeOpen={() => openPanel('settings')} onReady={() => setReady(true)} readOnly={phone} />
           <EmptyCanvasHint />
         </section>
-        <aside className="builder-right">
-          <div role="tablist" aria-label="Panels" className="tabs">
-            {(
-              [
-                ['settings', 'Settings'],
-                ['run', 'Run'],
-                ['versions', 'Versions'],
-              ] as Array<[Tab, string]>
-            ).map(([id, label]) => (
-              <button
-                key={id}
-                type="button"
-                role="tab"
-                id={`tab-${id}`}
-                aria-selected={tab === id}
-                aria-controls={`panel-${id}`}
-                tabIndex={tab === id ? 0 : -1}
-                className={tab === id ? 'active' : undefined}
-                onClick={() => setTab(id)}
-                onKeyDown={(event) => {
-                  const order: Tab[] = ['settings', 'run', 'versions'];
-                  const step = event.key === 'ArrowRight' ? 1 : event.key === 'ArrowLeft' ? -1 : 0;
-                  if (step === 0) return;
-                  const next = order[(order.indexOf(id) + step + order.length) % order.length];
-                  setTab(next);
-                  document.getElementById(`tab-${next}`)?.focus();
-                }}
-              >
-                {label}
-              </button>
-            ))}
-          </div>
+        <aside className="builder-right" id="builder-panel" aria-label="Settings, run and versions">
+          <PanelTabs tab={tab} onTab={setTab} />
           <div role="tabpanel" id="panel-settings" aria-labelledby="tab-settings" hidden={tab !== 'settings'} className="tab-panel">
             <SidePanel choices={choices} />
           </div>
@@ -321,7 +334,6 @@ function BuilderLayout({ store, client, org, slug }: { store: BuilderStore; clie
           onSaveAnyway={() => void save(conflict.latest ?? 'none')}
         />
       ) : null}
-      <LeaveGuard navigate={navigate} />
     </div>
   );
 }

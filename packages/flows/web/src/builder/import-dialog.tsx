@@ -17,10 +17,17 @@ function shapeProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The import dialog; `onImport` gets the parsed definition. */
-export function ImportDialog({ onImport, onClose }: { onImport: (definition: Definition) => void; onClose: () => void }) {
+/** The canvas's words; the Flows page's **Import flow** says its own. */
+const ON_CANVAS = {
+  title: 'Import JSON',
+  intro: 'The definition replaces what is on the canvas (Undo brings it back). The flow keeps its slug; saving makes a new version.',
+};
+
+/** The import dialog; `onImport` gets the parsed definition (a rejection's message is shown in the dialog). */
+export function ImportDialog({ onImport, onClose, words = ON_CANVAS }: { onImport: (definition: Definition) => void | Promise<void>; onClose: () => void; words?: { title: string; intro: string } }) {
   const [text, setText] = useState('');
   const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
   const readFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
     if (!file) return;
@@ -41,20 +48,26 @@ export function ImportDialog({ onImport, onClose }: { onImport: (definition: Def
       return;
     }
     const definition = parsed as Definition;
-    onImport({ ...definition, name: typeof definition.name === 'string' ? definition.name : 'Imported flow', edges: definition.edges ?? [] });
+    const done = onImport({ ...definition, name: typeof definition.name === 'string' ? definition.name : 'Imported flow', edges: definition.edges ?? [] });
+    if (!done) return;
+    setBusy(true);
+    done.catch((reason: Error) => {
+      setError(reason.message);
+      setBusy(false);
+    });
   };
   return (
     <Dialog
-      title="Import JSON"
+      title={words.title}
       onClose={onClose}
       wide
       actions={
-        <Button variant="primary" onClick={submit} disabled={text.trim() === ''}>
+        <Button variant="primary" onClick={submit} disabled={text.trim() === ''} busy={busy}>
           Import
         </Button>
       }
     >
-      <p className="muted">The definition replaces what is on the canvas (Undo brings it back). The flow keeps its slug; saving makes a new version.</p>
+      <p className="muted">{words.intro}</p>
       <FormError>{error}</FormError>
       <TextAreaField label="Definition JSON" className="code" rows={14} spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} placeholder='{"name": "…", "nodes": [...], "edges": [...]}' />
       <label className="field">

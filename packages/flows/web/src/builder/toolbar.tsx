@@ -1,7 +1,9 @@
 // The builder's top bar: the flow's name and version, whether it is saved, and its actions.
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '@switchboard/web-kit';
 import { useBuilder, useBuilderStore } from './use-builder.ts';
+import type { DraftState } from './draft-autosave.ts';
 
 /** What the last save did. */
 export type SaveState = { kind: 'idle' } | { kind: 'busy' } | { kind: 'saved'; version: number } | { kind: 'error'; text: string; revision: number };
@@ -18,6 +20,8 @@ export function Toolbar({
   onAutoLayout,
   onExport,
   onImport,
+  draftState,
+  drawers,
 }: {
   org: string;
   note: string;
@@ -27,6 +31,10 @@ export function Toolbar({
   onAutoLayout: () => void;
   onExport: () => void;
   onImport: () => void;
+  /** What the draft autosave last did. */
+  draftState: DraftState;
+  /** The palette and panel toggles of a narrow window. */
+  drawers?: ReactNode;
 }) {
   const store = useBuilderStore();
   const name = useBuilder((s) => s.meta.name);
@@ -62,10 +70,16 @@ export function Toolbar({
           {slug}
         </Link>
       ) : null}
-      <span role="status" className={`save-state ${refused ? 'error' : dirty ? 'dirty' : 'clean'}`}>
+      <span role="status" className={`save-state ${refused ? 'error' : dirty ? 'dirty' : 'clean'}`} title={dirty ? draftTitle(draftState) : undefined}>
         {status}
       </span>
+      {slug ? (
+        <Link className="btn small ghost" to={`/orgs/${org}/flows/${encodeURIComponent(slug)}/api`} title="The flow's endpoint, input schema and ready-made snippets">
+          API
+        </Link>
+      ) : null}
       <div className="builder-actions">
+        {drawers}
         <Button small variant="ghost" onClick={() => store.undo()} disabled={!canUndo} title={`Undo (${mod}Z)`}>
           Undo
         </Button>
@@ -90,4 +104,11 @@ export function Toolbar({
       </div>
     </section>
   );
+}
+
+/** What the status's tooltip says of the draft while changes are unsaved. */
+function draftTitle(state: DraftState): string {
+  if (state.kind === 'saved') return `Kept as your draft at ${new Date(state.at).toLocaleTimeString()}: reopening the flow shows it`;
+  if (state.kind === 'failed') return `The draft could not be kept (${state.message}); trying again`;
+  return 'Kept as your draft within a second or two of each edit';
 }

@@ -104,7 +104,7 @@ function useDrawnNodes(nodes: CanvasNode[], problems: Record<string, string>, st
 }
 
 /** The editable canvas of the open flow. `onNodeOpen` is called when a node is clicked (to show its settings). */
-export function FlowCanvas({ onNodeOpen, onReady }: { onNodeOpen?: (id: string) => void; onReady?: () => void }) {
+export function FlowCanvas({ onNodeOpen, onReady, readOnly = false }: { onNodeOpen?: (id: string) => void; onReady?: () => void; readOnly?: boolean }) {
   const store = useBuilderStore();
   const nodes = useBuilder((s) => s.nodes);
   const edges = useBuilder((s) => s.edges);
@@ -173,6 +173,9 @@ export function FlowCanvas({ onNodeOpen, onReady }: { onNodeOpen?: (id: string) 
           onNodesChange={onNodesChange}
           onEdgesChange={onEdgesChange}
           onConnect={onConnect}
+          // On a phone the canvas is read: nodes neither move nor wire (Run and the panels still work).
+          nodesDraggable={!readOnly}
+          nodesConnectable={!readOnly}
           isValidConnection={isValidConnection}
           onNodeClick={onNodeClick}
           onDragOver={onDragOver}

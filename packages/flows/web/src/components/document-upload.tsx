@@ -11,6 +11,8 @@ export interface UploadItem {
   progress: number;
   state: 'waiting' | 'uploading' | 'indexing' | 'done' | 'failed';
   chunks?: number;
+  /** What the upload did to the knowledge base. */
+  outcome?: 'added' | 'replaced' | 'unchanged';
   error?: string;
 }
 
@@ -55,7 +57,8 @@ export function useUploads(send: Send, onAdded: () => void) {
             body,
             (sent) => update(key, sent >= 1 ? { progress: 1, state: 'indexing' } : { progress: sent }),
           );
-          update(key, { progress: 1, state: 'done', chunks: answer.added[0]?.chunks ?? answer.chunks });
+          const added = answer.added[0];
+          update(key, { progress: 1, state: 'done', chunks: added?.chunks ?? answer.chunks, outcome: added?.unchanged ? 'unchanged' : added?.replaced ? 'replaced' : 'added' });
           addedRef.current();
         } catch (reason) {
           const error = reason as Error & { status?: number };
@@ -170,7 +173,9 @@ export function UploadList({ items, onClear }: { items: UploadItem[]; onClear: (
                     : item.state === 'indexing'
                       ? 'Indexing…'
                       : item.state === 'done'
-                        ? `Added: ${item.chunks} ${item.chunks === 1 ? 'chunk' : 'chunks'}`
+                        ? item.outcome === 'unchanged'
+                          ? 'Unchanged: the same content is already there'
+                          : `${item.outcome === 'replaced' ? 'Replaced the document of that name' : 'Added'}: ${item.chunks} ${item.chunks === 1 ? 'chunk' : 'chunks'}`
                         : `Failed: ${item.error}`}
               </span>
             </div>

@@ -2,6 +2,7 @@ import { duration } from '@switchboard/web-kit';
 import type { Run, TraceEntry } from '../api/types.ts';
 import { StatusBadge } from './run-status.tsx';
 import { JsonView } from './json-view.tsx';
+import { SentMessages } from './sent-messages.tsx';
 
 /** A tool call as the trace records it on its LLM node. */
 interface ToolCall {
@@ -132,6 +133,7 @@ export function TraceTimeline({ run }: { run: Pick<Run, 'started_at' | 'latency_
                   </ol>
                 </details>
               ) : null}
+              {entry.model_calls && entry.model_calls.length > 0 ? <SentMessages node={entry.node} calls={entry.model_calls} /> : null}
               {entry.output !== undefined || entry.usage ? (
                 <details className="timeline-details">
                   <summary>Output{entry.usage ? ` and usage (${entry.usage.total_tokens} tokens)` : ''}</summary>

@@ -11,9 +11,10 @@ export default function BuilderPage() {
   const { org = '', slug = '' } = useParams();
   const client = useMemo(() => builderApi(`/api/llm/${encodeURIComponent(org)}`), [org]);
   // Nodes without a position (a flow saved by the API) are laid out: dagre loads alongside.
+  // The user's draft comes with the flow: the canvas opens on it.
   const flow = useResource(async (signal) => {
-    const saved = await client.flow(slug, signal);
-    return { saved, place: await placerFor(saved.definition) };
+    const [saved, draft] = await Promise.all([client.flow(slug, signal), client.draft(slug, signal)]);
+    return { saved, draft, place: await placerFor(draft?.definition ?? saved.definition) };
   }, [client, slug]);
   useTitle(flow.data?.saved.name ?? 'Flow', 'Switchboard Flows');
   if (flow.error) {
@@ -31,5 +32,5 @@ export default function BuilderPage() {
     );
   }
   if (!flow.data) return <Loading label="Opening the flow…" />;
-  return <Builder key={`${org}/${slug}`} flow={flow.data.saved} place={flow.data.place} client={client} org={org} />;
+  return <Builder key={`${org}/${slug}`} flow={flow.data.saved} draft={flow.data.draft} place={flow.data.place} client={client} org={org} />;
 }

@@ -1,9 +1,10 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { ApiError, Button, EmptyState, ErrorState, FormError, Loading, PageHeader, ResourceList, SelectField, TextField, count, counted, form, useConfirm, useResource, useTitle } from '@switchboard/web-kit';
+import { ApiError, Button, EmptyState, ErrorState, FormError, Loading, PageHeader, ResourceList, SelectField, TextField, FormDialog, count, counted, form, useConfirm, useResource, useTitle } from '@switchboard/web-kit';
 import { useOrg } from '../api/use-org.ts';
 import { knowledgeApi, type KnowledgeBase, type QueryResult } from '../api/knowledge-api.ts';
 import { DropZone, UploadList, useUploads } from '../components/document-upload.tsx';
+import { ChunksDialog, ReembeddingProgress, changeEmbeddingForm, embeddingFields, embeddingOf } from '../components/kb-upkeep.tsx';
 import '../components/dashboard.css';
 
 type Knowledge = ReturnType<typeof knowledgeApi>;
@@ -18,6 +19,8 @@ export default function KnowledgePage() {
   useTitle('Knowledge', 'Switchboard Flows');
   const knowledge = useMemo(() => knowledgeApi(client.base), [client.base]);
   const list = useResource((signal) => knowledge.list(signal).then((answer) => answer.knowledge_bases), [org]);
+  // Connections that may embed (Anthropic has no embedding models).
+  const providers = useResource((signal) => client.providers(signal).then((answer) => answer.providers.filter((p) => p.kind !== 'anthropic').map((p) => p.name)), [org]);
   const [params, setParams] = useSearchParams();
   const selected = params.get('kb') ?? list.data?.[0]?.name ?? '';
   return (
@@ -41,20 +44,31 @@ export default function KnowledgePage() {
               ))}
             </ul>
           </nav>
-          <div className="kb-detail">{selected ? <KnowledgeBaseDetail key={selected} name={selected} knowledge={knowledge} onChanged={list.reload} /> : null}</div>
+          <div className="kb-detail">{selected ? <KnowledgeBaseDetail key={selected} name={selected} knowledge={knowledge} providers={providers.data ?? []} onChanged={list.reload} /> : null}</div>
         </div>
       )}
       create={{
         label: 'New knowledge base',
         form: form({
           submitLabel: 'Create',
-          initial: { name: '', description: '' },
-          fields: () => [
+          initial: { name: '', description: '', embeddingProvider: '', embeddingModel: '' },
+          fields: (values) => [
             { name: 'name', label: 'Name', placeholder: 'handbook', maxLength: 80, required: true },
             { name: 'description', label: 'Description', kind: 'textarea', maxLength: 2000, rows: 3 },
+            ...embeddingFields(providers.data ?? [], values),
           ],
-          check: (values) => (values.name.trim() ? undefined : 'Give the knowledge base a name: Retrieval nodes refer to it by this name.'),
-          submit: (values) => knowledge.create({ name: values.name.trim(), ...(values.description.trim() ? { description: values.description.trim() } : {}) }),
+          check: (values) => {
+            if (!values.name.trim()) return 'Give the knowledge base a name: Retrieval nodes refer to it by this name.';
+            return values.embeddingProvider && !values.embeddingModel.trim() ? 'Name the embedding model.' : undefined;
+          },
+          submit: (values) => {
+            const embedding = embeddingOf(values);
+            return knowledge.create({
+              name: values.name.trim(),
+              ...(values.description.trim() ? { description: values.description.trim() } : {}),
+              ...(embedding ? { embedding_provider: embedding.provider, embedding_model: embedding.model } : {}),
+            });
+          },
         }),
         after: (kb) => setParams({ kb: kb.name }),
       }}
@@ -72,9 +86,10 @@ export default function KnowledgePage() {
 }
 
 /** One knowledge base: its documents, uploads, **Try a query**, delete. */
-function KnowledgeBaseDetail({ name, knowledge, onChanged }: { name: string; knowledge: Knowledge; onChanged: () => void }) {
+function KnowledgeBaseDetail({ name, knowledge, providers, onChanged }: { name: string; knowledge: Knowledge; providers: readonly string[]; onChanged: () => void }) {
   const { org, base } = useOrg();
   const detail = useResource((signal) => knowledge.get(name, signal), [org, name]);
+  const [changing, setChanging] = useState(false);
   const navigate = useNavigate();
   const deleting = useConfirm<KnowledgeBase>({
     title: (kb) => `Delete knowledge base "${kb.name}"?`,
@@ -120,9 +135,12 @@ function KnowledgeBaseDetail({ name, knowledge, onChanged }: { name: string; kno
             </h2>
             {kb.description ? <div className="muted">{kb.description}</div> : null}
           </div>
-          <Button variant="danger" onClick={() => deleting.ask(kb)}>
-            Delete knowledge base
-          </Button>
+          <div className="row">
+            <Button onClick={() => setChanging(true)}>Change embedding</Button>
+            <Button variant="danger" onClick={() => deleting.ask(kb)}>
+              Delete knowledge base
+            </Button>
+          </div>
         </div>
         <div className="muted">
           {counted(kb.documents, 'document')}, {counted(kb.chunks, 'chunk')} ·{' '}
@@ -135,6 +153,7 @@ function KnowledgeBaseDetail({ name, knowledge, onChanged }: { name: string; kno
           )}{' '}
           · Retrieval nodes name it <code className="inline-code">{kb.name}</code>
         </div>
+        <ReembeddingProgress kb={kb} onPoll={detail.reload} onRetry={() => void knowledge.setEmbedding(kb.name, kb.embedding).then(detail.reload, detail.reload)} />
         <DropZone onFiles={uploads.add} />
         <UploadList items={uploads.items} onClear={uploads.clearFinished} />
       </section>
@@ -154,11 +173,38 @@ function KnowledgeBaseDetail({ name, knowledge, onChanged }: { name: string; kno
             { header: 'Chunks', numeric: true, cell: (doc) => count(doc.chunks) },
             { header: 'Added', time: (doc) => doc.created_at },
           ]}
+          actions={[
+            { label: 'Chunks', name: (doc) => `Chunks of ${doc.source}`, dialog: (doc, close) => <ChunksDialog knowledge={knowledge} kb={kb} document={doc} onClose={close} /> },
+            {
+              label: 'Delete',
+              name: (doc) => `Delete ${doc.source}`,
+              variant: 'danger',
+              confirm: {
+                title: (doc) => `Delete "${doc.source}"?`,
+                message: (doc) => `Its ${counted(doc.chunks, 'chunk')} are removed: Retrieval nodes no longer find them. Upload the file again to bring it back.`,
+                confirmLabel: 'Delete',
+                run: (doc) => knowledge.deleteDocument(kb.name, doc.id),
+                done: (doc) => `"${doc.source}" deleted`,
+                after: onChanged,
+              },
+            },
+          ]}
           empty={{ title: 'No documents yet', children: 'Drop files above or choose them: each is split into chunks that retrieval searches.' }}
         />
       </section>
 
       <TryQuery knowledge={knowledge} kb={kb} />
+      {changing ? (
+        <FormDialog
+          spec={changeEmbeddingForm(knowledge, kb, providers)}
+          onClose={() => setChanging(false)}
+          onDone={() => {
+            setChanging(false);
+            detail.reload();
+            onChanged();
+          }}
+        />
+      ) : null}
 
       {deleting.dialog}
     </div>

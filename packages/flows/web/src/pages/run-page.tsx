@@ -80,9 +80,15 @@ function RunDetails({ run, crumbs, base }: { run: Run; crumbs: ReactNode; base: 
           <div>
             <dt>Flow</dt>
             <dd>
-              <Link to={`${base}/flows/${encodeURIComponent(run.flow)}`} className="mono">
-                {run.flow}
-              </Link>{' '}
+              {run.deleted_flow ? (
+                <span>
+                  {run.deleted_flow.name} <span className="mono faint">{run.flow}</span> <span className="badge">deleted</span>
+                </span>
+              ) : (
+                <Link to={`${base}/flows/${encodeURIComponent(run.flow)}`} className="mono">
+                  {run.flow}
+                </Link>
+              )}{' '}
               <span className="faint">v{run.version}</span> · <Link to={`${base}/runs?flow=${encodeURIComponent(run.flow)}`}>its runs</Link>
             </dd>
           </div>

@@ -132,7 +132,7 @@ export default function RunsPage() {
                       <div className="faint mono run-id">{run.id}</div>
                     </td>
                     <td className="cell-name">
-                      <span>{flowNames.get(run.flow) ?? run.flow}</span>
+                      <span>{run.deleted_flow ? `${run.deleted_flow.name} (deleted)` : (flowNames.get(run.flow) ?? run.flow)}</span>
                       {flowNames.has(run.flow) && flowNames.get(run.flow) !== run.flow ? <div className="faint mono">{run.flow}</div> : null}
                     </td>
                     <td className="num">{run.version}</td>

@@ -1,9 +1,12 @@
 // The LLM node's settings: connection, model, prompts, sampling, memory and the tool loop.
 import { Link, useParams } from 'react-router-dom';
-import { TextField } from '@switchboard/web-kit';
+import { SelectField } from '@switchboard/web-kit';
 import { NumberField, RefField } from '../fields.tsx';
-import { ChoiceField } from './choice-field.tsx';
-import { str, type SettingsProps } from './settings-props.ts';
+import { ModelField } from './model-field.tsx';
+import { str, withCurrent, type SettingsProps } from './settings-props.ts';
+
+/** The Provider select's last option: opens the providers dialog instead of choosing. */
+const ADD_PROVIDER = '__add_provider__';
 
 /** The LLM node's settings. */
 export function LlmSettings({ node, set, references, tools, choices }: SettingsProps) {
@@ -12,20 +15,24 @@ export function LlmSettings({ node, set, references, tools, choices }: SettingsP
   const memory = data.memory as { window?: unknown } | undefined;
   return (
     <div className="stack">
-      <ChoiceField
+      <SelectField
         label="Provider"
-        field="provider"
-        data={data}
-        names={choices.providers}
+        value={str(data.provider)}
+        options={[...withCurrent(choices.providers, data.provider), ...(choices.addProvider ? [{ value: ADD_PROVIDER, label: 'Add provider…' }] : [])]}
         placeholder="Choose a connection"
-        set={set}
-        none={
-          <>
-            No connections yet: add one under <Link to={`/orgs/${org}/providers`}>LLM Hub → Providers</Link>.
-          </>
+        hint={
+          choices.providers.length === 0 ? (
+            <>
+              No connections yet: choose <strong>Add provider…</strong>, or manage them under <Link to={`/orgs/${org}/providers`}>LLM Hub → Providers</Link>.
+            </>
+          ) : undefined
         }
+        onChange={(e) => {
+          if (e.target.value !== ADD_PROVIDER) return set({ provider: e.target.value }, 'provider');
+          void choices.addProvider?.().then((name) => name && set({ provider: name }, 'provider'));
+        }}
       />
-      <TextField label="Model" className="code" value={str(data.model)} placeholder="gpt-4o-mini, llama3.2…" onChange={(e) => set({ model: e.target.value }, 'model')} />
+      <ModelField provider={str(data.provider)} value={str(data.model)} models={choices.models} onChange={(model) => set({ model }, 'model')} />
       <RefField label="System prompt" multiline rows={3} value={str(data.system)} options={references} onChange={(v) => set({ system: v === '' ? undefined : v }, 'system')} />
       <RefField label="Prompt" multiline rows={3} value={str(data.prompt)} options={references} hint="Type {{ for the input, earlier nodes' outputs and metadata" onChange={(v) => set({ prompt: v === '' ? undefined : v }, 'prompt')} />
       <div className="grid-2">

@@ -12,6 +12,10 @@ export interface SettingsChoices {
   knowledgeBases: readonly string[];
   /** Secret names, offered as `{{secrets.NAME}}` where a tool's request may use them. */
   secrets?: readonly string[];
+  /** Opens the providers dialog in place; resolves with the new connection's name (undefined: cancelled). */
+  addProvider?: () => Promise<string | undefined>;
+  /** The model ids of a connection (the Model field's suggestions); rejects with the provider's error. */
+  models?: (provider: string) => Promise<string[]>;
 }
 
 /** Props of a node's settings form. */
