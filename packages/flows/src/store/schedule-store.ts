@@ -134,9 +134,11 @@ export class ScheduleStore {
     const stamp = isoNow(now);
     return this.db.transaction().execute(async (trx) => {
       // The compare-and-set is the transaction's first statement: on SQLite it takes the write lock before anything is read.
+      // The run's claim also names it the schedule's last run; a due time already handled (below) puts the old one back.
+      const run = claim.run;
       const moved = await trx
         .updateTable('flow_schedules')
-        .set({ next_run_at: claim.next })
+        .set(run ? { next_run_at: claim.next, last_run_at: stamp, last_status: 'running', last_run_id: run.runId } : { next_run_at: claim.next })
         .where('id', '=', claim.schedule.id)
         .where('enabled', '=', 1)
         .where('next_run_at', '=', claim.schedule.nextRunAt)
@@ -144,15 +146,16 @@ export class ScheduleStore {
       if (Number(moved.numUpdatedRows) === 0) return false;
       const fires = claim.skipped.map((s) => ({ schedule_id: claim.schedule.id, due_at: s.dueAt, status: 'skipped', reason: s.reason, run_id: null, recorded_at: stamp }));
       if (fires.length > 0) await trx.insertInto('schedule_fires').values(fires).onConflict((oc) => oc.columns(['schedule_id', 'due_at']).doNothing()).execute();
-      if (!claim.run) return false;
+      if (!run) return false;
       const inserted = await trx
         .insertInto('schedule_fires')
-        .values({ schedule_id: claim.schedule.id, due_at: claim.run.dueAt, status: 'running', reason: null, run_id: claim.run.runId, recorded_at: stamp })
+        .values({ schedule_id: claim.schedule.id, due_at: run.dueAt, status: 'running', reason: null, run_id: run.runId, recorded_at: stamp })
         .onConflict((oc) => oc.columns(['schedule_id', 'due_at']).doNothing())
         .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return false;
-      await trx.updateTable('flow_schedules').set({ last_run_at: stamp, last_status: 'running', last_run_id: claim.run.runId }).where('id', '=', claim.schedule.id).execute();
-      return true;
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0) return true;
+      const { lastRunAt, lastStatus, lastRunId } = claim.schedule;
+      await trx.updateTable('flow_schedules').set({ last_run_at: lastRunAt, last_status: lastStatus, last_run_id: lastRunId }).where('id', '=', claim.schedule.id).execute();
+      return false;
     });
   }
 

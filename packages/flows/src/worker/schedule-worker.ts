@@ -100,14 +100,11 @@ export class ScheduleWorker {
     }
     const now = this.now();
     const due = shuffle(await this.store.due(now, BATCH));
-    for (const schedule of due) {
-      if (this.stopped) break;
-      if (this.inFlight.size >= this.options.concurrency) {
-        this.starved = true;
-        break;
-      }
-      await this.claimAndRun(schedule, now);
-    }
+    // As many claims at once as there is room for runs: each is a few round trips to the database, so one
+    // after the other they, not the runs, would set the pace. A claim lost to another instance leaves room for the next poll.
+    const room = this.options.concurrency - this.inFlight.size;
+    if (due.length > room) this.starved = true;
+    if (!this.stopped) await Promise.all(due.slice(0, room).map((schedule) => this.claimAndRun(schedule, now)));
     // A full page means more may be due; a page cut short by capacity waits for a run to end (runDone polls again).
     return due.length === BATCH && !this.starved;
   }

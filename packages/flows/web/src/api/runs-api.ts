@@ -6,10 +6,16 @@ export const RUN_STATUSES = ['running', 'succeeded', 'failed'] as const;
 /** One of RUN_STATUSES. */
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
+/** What starts runs, as the runs list filters them. */
+export const RUN_TRIGGERS = ['api', 'ui', 'schedule', 'mcp'] as const;
+/** One of RUN_TRIGGERS. */
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
 /** Filters and position of a page of runs. */
 export interface RunsQuery {
   flow?: string;
   status?: RunStatus;
+  trigger?: RunTrigger;
   /** The `next_before` of the previous page. */
   before?: string;
   limit?: number;
@@ -34,6 +40,8 @@ export interface RunFigures {
   p95_ms: number | null;
   prompt_tokens: number;
   completion_tokens: number;
+  /** US dollars of the runs' priced model calls. */
+  cost_usd: number;
 }
 
 /** Figures of one hour. */
@@ -64,6 +72,7 @@ export function runsApi(base: string) {
       const params = new URLSearchParams();
       if (query.flow) params.set('flow', query.flow);
       if (query.status) params.set('status', query.status);
+      if (query.trigger) params.set('trigger', query.trigger);
       if (query.before) params.set('before', query.before);
       if (query.limit) params.set('limit', String(query.limit));
       const search = params.toString();
