@@ -173,6 +173,17 @@ describe.each(dialectsUnderTest())('OAuth sign-in for MCP clients on %s', (diale
     }
   });
 
+  it('narrows MCP to the read tools for a read grant, as for a read token', async () => {
+    const { tokens } = await signInClient(mcpUrl, alice.cookie, { scopeKey: 'DEMO', access: 'read' });
+    const client = new Client({ name: 'reader', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { authorization: `Bearer ${tokens.access_token}` } } }));
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThan(0);
+    expect(tools.filter((tool) => tool.annotations?.readOnlyHint !== true).map((tool) => tool.name)).toEqual([]);
+    expect(tools.map((tool) => tool.name)).toContain('get_project_status');
+    await client.close();
+  });
+
   it('keeps project tokens (sbt_) working beside OAuth tokens', async () => {
     expect((await restCaller(board.url, board.token)('list_labels')).labels).toEqual([]);
   });
