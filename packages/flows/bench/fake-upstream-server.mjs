@@ -29,7 +29,7 @@ const server = createServer((req, res) => {
       setTimeout(() => {
         res.write(chunk({ content: ' there' }, null));
         res.write(chunk({}, 'stop'));
-        res.end(usage + 'data: [DONE]\n\n');
+        res.end(`${usage}data: [DONE]\n\n`);
       }, 5);
     }, 20);
   });

@@ -73,7 +73,7 @@ await stores.admin.save(org, {
 });
 await stores.close();
 // The service runs as its own process, as in production (`npm run start:flows`).
-const serviceProcess = await spawnLine([...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=' + process.env.BENCH_PROFILE] : []), '--import', 'tsx', join(here, '..', 'src', 'main.ts')], { ...env, FLOWS_PORT: '0' }, /listening on (http:\/\/\S+)/);
+const serviceProcess = await spawnLine([...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '--import', 'tsx', join(here, '..', 'src', 'main.ts')], { ...env, FLOWS_PORT: '0' }, /listening on (http:\/\/\S+)/);
 const base = serviceProcess.match.replace('listening on ', '');
 
 async function load(url: string, body: string, headers: Record<string, string>) {

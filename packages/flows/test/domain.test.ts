@@ -106,14 +106,15 @@ describe('slugs and validation', () => {
   });
 
   it('lists every problem of a definition, each naming its node', () => {
-    let error: any;
+    // A FlowsError from invalidFlow(): its details are the problems.
+    let error: { status: number; message: string; details: Array<{ message: string }> } | undefined;
     try {
       validateDefinition(base(), { providers: new Set() });
     } catch (e) {
-      error = e;
+      error = e as typeof error;
     }
-    expect(error.status).toBe(422);
-    expect(error.details.map((d: { message: string }) => d.message)).toEqual([
+    expect(error?.status).toBe(422);
+    expect(error?.details.map((d) => d.message)).toEqual([
       'Node "input": default of "n" must be an integer',
       'Node "route": case 1: "(" is not a valid regular expression',
       'Node "route": "else" must name a node this switch has an edge to',
@@ -121,7 +122,7 @@ describe('slugs and validation', () => {
       'Node "a": unknown reference {{b.text}}: node "b" does not run before "a" (add an edge)',
       'Node "b": unknown reference {{route.text}}: a switch node has no field "text" (it has branch)',
     ]);
-    expect(error.message).toBe('Node "input": default of "n" must be an integer (and 5 more problems)');
+    expect(error?.message).toBe('Node "input": default of "n" must be an integer (and 5 more problems)');
   });
 });
 

@@ -63,7 +63,7 @@ describe.each(dialectsUnderTest())('flow versions on %s', (dialect) => {
     const list = await h.get('/api/llm/acme/flows/notes/versions');
     expect(list.status).toBe(200);
     const { versions } = await list.json();
-    expect(versions.map((v: any) => [v.version, v.author, v.note])).toEqual([
+    expect(versions.map((v: { version: number; author: string; note: string | null }) => [v.version, v.author, v.note])).toEqual([
       [3, 'token:deploy-bot', 'By the bot'],
       [2, 'token:admin', null],
       [1, 'token:admin', 'First draft'],
@@ -120,7 +120,7 @@ describe.each(dialectsUnderTest())('flow versions on %s', (dialect) => {
       const loser = a.status === 409 ? a : b;
       expect(await loser.json()).toEqual(conflict('raced', base + 1, base));
     }
-    expect((await (await h.get('/api/llm/acme/flows/raced/versions')).json()).versions.map((v: any) => v.version)).toEqual([5, 4, 3, 2, 1]);
+    expect((await (await h.get('/api/llm/acme/flows/raced/versions')).json()).versions.map((v: { version: number }) => v.version)).toEqual([5, 4, 3, 2, 1]);
   });
 
   it('decides a race in the store itself: a conditional update that only one of two writers wins', async () => {

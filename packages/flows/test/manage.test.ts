@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { startHarness, simpleFlow, type Harness } from './helpers/harness.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: as Response.json() types it; each test reads and asserts the fields of the answer it expects.
 async function json(response: Response): Promise<any> {
   return response.json();
 }

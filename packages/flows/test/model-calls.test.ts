@@ -51,7 +51,7 @@ describe.each(dialectsUnderTest())('what model calls were sent, in run traces, a
     const calls = (await traceOf(response)).find((t) => t.node === 'answer')!.model_calls!;
     expect(calls).toHaveLength(2);
     expect(calls[0].messages).toEqual([{ role: 'user', content: 'Who am I?' }]);
-    const [user, assistant, tool] = calls[1].messages as Array<Record<string, any>>;
+    const [user, assistant, tool] = calls[1].messages as [unknown, { tool_calls: Array<{ call_id: string }> }, { content: string }];
     expect(user).toEqual({ role: 'user', content: 'Who am I?' });
     expect(assistant).toEqual({ role: 'assistant', content: '', tool_calls: [{ call_id: expect.any(String), tool: 'echo_headers', args: { q: 'x' } }] });
     expect(tool).toMatchObject({ role: 'tool', tool: 'echo_headers', call_id: assistant.tool_calls[0].call_id });

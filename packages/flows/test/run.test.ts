@@ -141,7 +141,7 @@ describe.each(dialectsUnderTest())('running flows on %s', (dialect) => {
     await response.text();
     const got = await h.get(`/api/llm/acme/runs/${runId}`);
     expect(got.status).toBe(200);
-    const run = (await got.json()) as Record<string, any>;
+    const run: unknown = await got.json();
     expect(run).toEqual({
       id: runId,
       flow: 'raw-flow',
@@ -198,7 +198,7 @@ describe.each(dialectsUnderTest())('running flows on %s', (dialect) => {
     const body = (await response.json()) as { error: { message: string } };
     expect(body).toEqual({ error: { message: expect.stringContaining('upstream exploded'), type: 'api_error', param: null, code: 'upstream_error' } });
     expect(body.error.message).not.toContain('sk-upstream-secret');
-    const run = (await (await h.get(`/api/llm/acme/runs/${response.headers.get('x-run-id')}`)).json()) as Record<string, any>;
+    const run = (await (await h.get(`/api/llm/acme/runs/${response.headers.get('x-run-id')}`)).json()) as { status: string; error: unknown; trace: unknown[] };
     expect(run.status).toBe('failed');
     expect(run.error).toEqual(body.error);
     expect(run.trace[1]).toMatchObject({ node: 'answer', status: 'failed', error: { type: 'api_error', code: 'upstream_error' } });

@@ -20,6 +20,15 @@ function expectNoSecret(where: unknown, label: string): void {
   for (const leak of LEAKS) expect(text.includes(leak), `${label} holds a secret (${leak})`).toBe(false);
 }
 
+/** A line of a run's JSON Lines stream, with the fields these tests read (`result`: what the echo tool answered, on tool_result lines). */
+interface StreamLine {
+  type: string;
+  run_id?: string;
+  error?: string;
+  result: { headers: Record<string, string>; body: string };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: as Response.json() types it; each test reads and asserts the fields of the answer it expects.
 const json = async (response: Response) => (await response.json()) as any;
 
 describe.each(dialectsUnderTest())('flow secrets on %s', (dialect) => {
@@ -55,8 +64,8 @@ describe.each(dialectsUnderTest())('flow secrets on %s', (dialect) => {
     (await (await call('POST', `/api/llm/acme/flows/${slug}/run`, { input: { question }, stream: true }, h.runToken)).text())
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, any>);
-  const runRecord = async (events: Array<Record<string, any>>) => {
+      .map((line) => JSON.parse(line) as StreamLine);
+  const runRecord = async (events: StreamLine[]) => {
     const id = events.find((e) => e.type === 'run')?.run_id ?? events.at(-1)!.run_id;
     return json(await call('GET', `/api/llm/acme/runs/${id}`));
   };

@@ -54,7 +54,7 @@ describe.each(dialectsUnderTest())('streaming on %s', (dialect) => {
       { type: 'node', node: 'output', status: 'finished', ms: 0 },
       { type: 'done', output: completion, usage },
     ];
-    expect(normalize(await response.text())).toBe(expected.map((line) => JSON.stringify(line) + '\n').join(''));
+    expect(normalize(await response.text())).toBe(expected.map((line) => `${JSON.stringify(line)}\n`).join(''));
   });
 
   it('sends a raw reply as a string and a json_template as the object in the done line', async () => {

@@ -70,6 +70,6 @@ export function cosine(a: number[], b: number[]): number {
  */
 export function reciprocalRankFusion(rankings: Scored[][], k = 60): Scored[] {
   const fused = new Map<number, number>();
-  for (const ranking of rankings) ranking.forEach((item, rank) => fused.set(item.index, (fused.get(item.index) ?? 0) + 1 / (k + rank + 1)));
+  for (const ranking of rankings) for (const [rank, item] of ranking.entries()) fused.set(item.index, (fused.get(item.index) ?? 0) + 1 / (k + rank + 1));
   return [...fused.entries()].map(([index, score]) => ({ index, score })).sort((x, y) => y.score - x.score || x.index - y.index);
 }

@@ -1,4 +1,4 @@
-import { type AppError, type ErrorCode } from '@switchboard/core/errors';
+import type { AppError, ErrorCode } from '@switchboard/core/errors';
 import { FlowsError } from './errors.ts';
 
 /** OpenAI's error body: `{"error": {message, type, param, code, details?}}`. */

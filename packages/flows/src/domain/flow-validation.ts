@@ -68,16 +68,34 @@ export function validateDefinition(raw: unknown, context: ValidationContext): Fl
 
   const nodes: FlowNode[] = [];
   const ids = new Set<string>();
-  (raw.nodes as unknown[]).forEach((entry, index) => {
+  for (const [index, entry] of (raw.nodes as unknown[]).entries()) {
     const param = `nodes[${index}]`;
-    if (!isObject(entry)) return add(param, `Node ${index} must be an object`);
+    if (!isObject(entry)) {
+      add(param, `Node ${index} must be an object`);
+      continue;
+    }
     const id = entry.id;
-    if (typeof id !== 'string' || !NODE_ID.test(id)) return add(`${param}.id`, `Node ${index} needs an "id" of 1-64 letters, digits, "_" or "-"`);
-    if (RESERVED_IDS.has(id)) return add(`${param}.id`, `Node "${id}": "${id}" is reserved for references`);
-    if (ids.has(id)) return add(`${param}.id`, `Node "${id}": duplicate node id`);
+    if (typeof id !== 'string' || !NODE_ID.test(id)) {
+      add(`${param}.id`, `Node ${index} needs an "id" of 1-64 letters, digits, "_" or "-"`);
+      continue;
+    }
+    if (RESERVED_IDS.has(id)) {
+      add(`${param}.id`, `Node "${id}": "${id}" is reserved for references`);
+      continue;
+    }
+    if (ids.has(id)) {
+      add(`${param}.id`, `Node "${id}": duplicate node id`);
+      continue;
+    }
     ids.add(id);
-    if (!NODE_TYPES.includes(entry.type as NodeType)) return add(`${param}.type`, `Node "${id}": unknown node type "${String(entry.type)}"`);
-    if (entry.data !== undefined && !isObject(entry.data)) return add(`${param}.data`, `Node "${id}": "data" must be an object`);
+    if (!NODE_TYPES.includes(entry.type as NodeType)) {
+      add(`${param}.type`, `Node "${id}": unknown node type "${String(entry.type)}"`);
+      continue;
+    }
+    if (entry.data !== undefined && !isObject(entry.data)) {
+      add(`${param}.data`, `Node "${id}": "data" must be an object`);
+      continue;
+    }
     // Refused at once: every later check walks the data recursively.
     if (nestsDeeperThan(entry.data, MAX_JSON_DEPTH)) throw invalidFlow([{ param: `${param}.data`, message: `Node "${id}": "data" nests deeper than ${MAX_JSON_DEPTH} levels` }]);
     // Listed, but the node stays in the graph: its edges and the input/output count are still checked.
@@ -86,18 +104,30 @@ export function validateDefinition(raw: unknown, context: ValidationContext): Fl
     if (extra !== undefined) add(`${param}.${extra}`, `Node "${id}": "${extra}" nests deeper than ${MAX_JSON_DEPTH} levels`);
     // Spread first: keys the engine does not read (a builder's own) are kept as saved, in their order.
     nodes.push({ ...entry, id, type: entry.type as NodeType, data: (entry.data as Json | undefined) ?? {} });
-  });
+  }
 
   const edges: FlowEdge[] = [];
-  ((raw.edges as unknown[] | undefined) ?? []).forEach((entry, index) => {
+  for (const [index, entry] of ((raw.edges as unknown[] | undefined) ?? []).entries()) {
     const param = `edges[${index}]`;
-    if (!isObject(entry) || typeof entry.from !== 'string' || typeof entry.to !== 'string') return add(param, `Edge ${index} must be {"from": NODE_ID, "to": NODE_ID}`);
-    if (!ids.has(entry.from)) return add(`${param}.from`, `Edge ${index} from "${entry.from}" to "${entry.to}": unknown node "${entry.from}"`);
-    if (!ids.has(entry.to)) return add(`${param}.to`, `Edge ${index} from "${entry.from}" to "${entry.to}": unknown node "${entry.to}"`);
+    if (!isObject(entry) || typeof entry.from !== 'string' || typeof entry.to !== 'string') {
+      add(param, `Edge ${index} must be {"from": NODE_ID, "to": NODE_ID}`);
+      continue;
+    }
+    if (!ids.has(entry.from)) {
+      add(`${param}.from`, `Edge ${index} from "${entry.from}" to "${entry.to}": unknown node "${entry.from}"`);
+      continue;
+    }
+    if (!ids.has(entry.to)) {
+      add(`${param}.to`, `Edge ${index} from "${entry.from}" to "${entry.to}": unknown node "${entry.to}"`);
+      continue;
+    }
     const extra = tooDeepKey(entry, EDGE_KEYS);
-    if (extra !== undefined) return add(`${param}.${extra}`, `Edge ${index} from "${entry.from}" to "${entry.to}": "${extra}" nests deeper than ${MAX_JSON_DEPTH} levels`);
+    if (extra !== undefined) {
+      add(`${param}.${extra}`, `Edge ${index} from "${entry.from}" to "${entry.to}": "${extra}" nests deeper than ${MAX_JSON_DEPTH} levels`);
+      continue;
+    }
     edges.push({ ...entry, from: entry.from, to: entry.to });
-  });
+  }
 
   for (const type of ['input', 'output'] as const) {
     const found = nodes.filter((n) => n.type === type);
@@ -207,12 +237,18 @@ function checkNodeData(node: FlowNode, graph: FlowGraph, context: ValidationCont
     }
     case 'switch': {
       const cases = data.cases;
-      if (!Array.isArray(cases)) return at('"cases" must be an array', 'cases');
+      if (!Array.isArray(cases)) {
+        at('"cases" must be an array', 'cases');
+        return;
+      }
       const targets = new Set<string>();
       // Messages number cases from 1, as the canvas draws them; params stay paths into the definition (from 0).
-      cases.forEach((entry, index) => {
+      for (const [index, entry] of cases.entries()) {
         const condition = isObject(entry) ? entry.if : undefined;
-        if (!isObject(entry) || !isObject(condition)) return at(`case ${index + 1} must be {"if": {...}, "then": NODE_ID}`, `cases[${index}]`);
+        if (!isObject(entry) || !isObject(condition)) {
+          at(`case ${index + 1} must be {"if": {...}, "then": NODE_ID}`, `cases[${index}]`);
+          continue;
+        }
         if (!SWITCH_OPS.includes(condition.op as never)) at(`case ${index + 1}: "op" must be one of ${SWITCH_OPS.join(', ')}`, `cases[${index}].if.op`);
         if (!('left' in condition)) at(`case ${index + 1}: the condition needs a "left" side`, `cases[${index}].if.left`);
         if (condition.op !== 'exists' && !('right' in condition)) at(`case ${index + 1}: the condition needs a "right" side`, `cases[${index}].if.right`);
@@ -225,7 +261,7 @@ function checkNodeData(node: FlowNode, graph: FlowGraph, context: ValidationCont
         }
         if (typeof entry.then !== 'string' || !succs.includes(entry.then)) at(`case ${index + 1}: "then" must name a node this switch has an edge to`, `cases[${index}].then`);
         else targets.add(entry.then);
-      });
+      }
       if (data.else !== undefined) {
         if (typeof data.else !== 'string' || !succs.includes(data.else)) at('"else" must name a node this switch has an edge to', 'else');
         else targets.add(data.else);

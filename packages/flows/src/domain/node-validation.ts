@@ -34,7 +34,10 @@ export function checkToolNodeData(node: FlowNode, graph: FlowGraph, byId: Map<st
         if (data.description !== undefined && typeof data.description !== 'string') at('"description" must be a string', 'description');
         if (data.parameters !== undefined && !(isObject(data.parameters) && data.parameters.type === 'object')) at('"parameters" must be a JSON Schema of type "object"', 'parameters');
         const request = data.request;
-        if (!isObject(request)) return at('"request" must be {"method", "url", "headers"?, "body"?}', 'request');
+        if (!isObject(request)) {
+          at('"request" must be {"method", "url", "headers"?, "body"?}', 'request');
+          return;
+        }
         if (!isHttpUrlTemplate(request.url)) at('"request.url" must be an http(s) URL', 'request.url');
         if (request.method !== undefined && !(typeof request.method === 'string' && (METHODS.includes(request.method.toUpperCase()) || request.method.includes('{{')))) {
           at(`"request.method" must be one of ${METHODS.join(', ')}`, 'request.method');

@@ -131,7 +131,10 @@ export function runStats(rows: RunStatsRow[], window: { from: Date; to: Date; ho
   for (const row of rows) {
     const index = Math.min(count - 1, Math.max(0, Math.floor((Date.parse(row.startedAt) - start) / HOUR_MS)));
     let series = flows.get(row.flow);
-    if (!series) flows.set(row.flow, (series = new Series(count)));
+    if (!series) {
+      series = new Series(count);
+      flows.set(row.flow, series);
+    }
     for (const s of [total, series]) {
       s.all.add(row);
       s.hours[index].add(row);

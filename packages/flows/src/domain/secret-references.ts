@@ -30,7 +30,7 @@ const isObject = (v: unknown): v is Json => v !== null && typeof v === 'object' 
 
 function collect(value: unknown, field: string, allowed: boolean, out: PlacedString[]): void {
   if (typeof value === 'string') out.push({ field, text: value, allowed });
-  else if (Array.isArray(value)) value.forEach((item, index) => collect(item, `${field}[${index}]`, allowed, out));
+  else if (Array.isArray(value)) for (const [index, item] of value.entries()) collect(item, `${field}[${index}]`, allowed, out);
   else if (isObject(value)) for (const [key, item] of Object.entries(value)) collect(item, field === '' ? key : `${field}.${key}`, allowed, out);
 }
 

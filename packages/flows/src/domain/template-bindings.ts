@@ -47,9 +47,13 @@ function checkBinding(key: string, value: unknown, context: TemplateContext, add
       knowledge_base: 'a knowledge base ("knowledge_base")',
       url: 'the URL its tool calls ("url")',
     };
-    return add(param, `This template needs ${what[key]}`);
+    add(param, `This template needs ${what[key]}`);
+    return;
   }
-  if (typeof value !== 'string' || value.length > 2000 || value.includes('{{')) return add(param, `"${key}" must be a string of at most 2000 characters without "{{"`);
+  if (typeof value !== 'string' || value.length > 2000 || value.includes('{{')) {
+    add(param, `"${key}" must be a string of at most 2000 characters without "{{"`);
+    return;
+  }
   if (key === 'provider' && !context.providers.has(value)) add(param, `Unknown provider connection "${value}": add it under LLM Hub → Providers first`);
   if (key === 'knowledge_base' && !context.knowledgeBases.has(value)) add(param, `Unknown knowledge base "${value}": create it under Knowledge first`);
   if (key === 'url' && !isHttpUrl(value)) add(param, `"url" must be an http:// or https:// URL`);

@@ -1,4 +1,4 @@
-import { AppError } from '@switchboard/core';
+import type { AppError } from '@switchboard/core';
 import type { CompiledFlow } from '../domain/compiled-flow.ts';
 import type { FlowNode, NodeType } from '../domain/flow-definition.ts';
 import type { ModelCallRecord } from '../domain/sent-messages.ts';

@@ -1,4 +1,4 @@
-import { FlowsError, invalidWith } from '../domain/errors.ts';
+import { type FlowsError, invalidWith } from '../domain/errors.ts';
 import { validateInput } from '../domain/input-variables.ts';
 import type { DueSchedule } from '../store/schedule-store.ts';
 import type { ScheduledRunStarter } from '../worker/schedule-worker.ts';

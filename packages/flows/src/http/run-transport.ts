@@ -52,7 +52,7 @@ export async function answerRun(service: RunService, plan: RunPlan, reply: Fasti
   const startedAt = await service.recordStart(plan, ids);
   if (mode === 'jsonl') {
     const stream = openStream(reply, 'application/x-ndjson; charset=utf-8', headers, onGone);
-    const line = (value: unknown) => stream.write(JSON.stringify(value) + '\n');
+    const line = (value: unknown) => stream.write(`${JSON.stringify(value)}\n`);
     line({ type: 'run', run_id: ids.runId, flow: plan.flow.slug, version: plan.flow.version });
     running = service.start(plan, { ids, streaming: true, emit: (event) => line(event), startedAt, trace });
     if (gone) running.abort(new ClientGone());

@@ -13,7 +13,10 @@ export class PriceStore {
     const byProvider = new Map<string, PriceTable>();
     for (const row of rows) {
       let table = byProvider.get(row.provider);
-      if (!table) byProvider.set(row.provider, (table = {}));
+      if (!table) {
+        table = {};
+        byProvider.set(row.provider, table);
+      }
       table[row.model] = { input_per_mtok: Number(row.input_per_mtok), output_per_mtok: Number(row.output_per_mtok) };
     }
     return byProvider;

@@ -54,7 +54,9 @@ export class Reembedder {
     const tick = () =>
       void this.jobs
         .claimStale(new Date(Date.now() - this.staleMs).toISOString())
-        .then((claimed) => claimed.forEach((job) => this.start(job)))
+        .then((claimed) => {
+          for (const job of claimed) this.start(job);
+        })
         .catch((error) => this.logger.warn({ err: error }, 'looking for embedding jobs to take over failed'));
     tick();
     this.timer = setInterval(tick, this.staleMs);

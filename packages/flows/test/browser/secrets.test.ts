@@ -168,7 +168,7 @@ describeInBrowser('LLM Hub → Secrets in the browser', () => {
     await auth.press('Enter');
     expect(await auth.inputValue()).toBe('Bearer {{secrets.SHOP_KEY}}');
     expect(await canvas.save()).toMatch(/^Saved version 2/);
-    const saved = (await (await h.get('/api/llm/acme/flows/shop')).json()) as { definition: { nodes: Array<{ id: string; data: Record<string, any> }> } };
+    const saved = (await (await h.get('/api/llm/acme/flows/shop')).json()) as { definition: { nodes: Array<{ id: string; data: Record<string, unknown> }> } };
     expect(saved.definition.nodes.find((n) => n.id === 'api')!.data.request).toEqual({
       method: 'POST',
       url: 'https://shop.example/orders?key={{secrets.SHOP_KEY}}',

@@ -24,7 +24,7 @@ export interface Harness {
   /** DELETEs with a token. */
   del(path: string, token?: string): Promise<Response>;
   /** Runs a flow of `acme` with JSON Lines streaming (run token) and returns the parsed events. */
-  streamLines(slug: string, body: unknown): Promise<Array<Record<string, any>>>;
+  streamLines(slug: string, body: unknown): Promise<Array<Record<string, unknown>>>;
   close(): Promise<void>;
 }
 
@@ -62,7 +62,7 @@ export async function startHarness(dialect: 'sqlite' | 'postgres', env: Record<s
       return (await response.text())
         .trim()
         .split('\n')
-        .map((line) => JSON.parse(line) as Record<string, any>);
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     },
     async save(definition) {
       const response = await post('/api/llm/acme/flows', definition);

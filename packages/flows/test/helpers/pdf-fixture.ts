@@ -1,7 +1,7 @@
 /** A minimal one-page PDF (Helvetica, one text line per entry of `lines`), with a correct xref table. */
 export function buildPdf(lines: string[]): Buffer {
-  const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
-  const content = `BT /F1 12 Tf 14 TL 72 720 Td ${lines.map((line) => `(${escape(line)}) Tj T*`).join(' ')} ET`;
+  const escapeText = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
+  const content = `BT /F1 12 Tf 14 TL 72 720 Td ${lines.map((line) => `(${escapeText(line)}) Tj T*`).join(' ')} ET`;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',

@@ -72,7 +72,7 @@ describe('the run stream', () => {
   });
 
   it('reads JSON Lines split anywhere across chunks, each event as soon as its line is whole', async () => {
-    const text = events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+    const text = `${events.map((e) => JSON.stringify(e)).join('\n')}\n`;
     const bytes = new TextEncoder().encode(text);
     const cuts = [0, 5, 17, 60, 61, 200, bytes.length];
     const seen: string[] = [];
