@@ -269,6 +269,7 @@ function BuilderLayout({ store, client, org, slug, restored }: { store: BuilderS
         onExport={exportJson}
         onImport={() => setImporting(true)}
         draftState={drafts.state}
+        readOnly={phone}
         drawers={
           narrow && !phone ? (
             <>

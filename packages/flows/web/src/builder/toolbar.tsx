@@ -22,6 +22,7 @@ export function Toolbar({
   onImport,
   draftState,
   drawers,
+  readOnly = false,
 }: {
   org: string;
   note: string;
@@ -35,6 +36,8 @@ export function Toolbar({
   draftState: DraftState;
   /** The palette and panel toggles of a narrow window. */
   drawers?: ReactNode;
+  /** On a phone the canvas is read: the actions that edit it are left out. */
+  readOnly?: boolean;
 }) {
   const store = useBuilderStore();
   const name = useBuilder((s) => s.meta.name);
@@ -74,33 +77,53 @@ export function Toolbar({
         {status}
       </span>
       {slug ? (
-        <Link className="btn small ghost" to={`/orgs/${org}/flows/${encodeURIComponent(slug)}/api`} title="The flow's endpoint, input schema and ready-made snippets">
+        <Link
+          className="btn small ghost"
+          to={`/orgs/${org}/flows/${encodeURIComponent(slug)}/api`}
+          title="The flow's endpoint, input schema and ready-made snippets"
+        >
           API
         </Link>
       ) : null}
       <div className="builder-actions">
         {drawers}
-        <Button small variant="ghost" onClick={() => store.undo()} disabled={!canUndo} title={`Undo (${mod}Z)`}>
-          Undo
-        </Button>
-        <Button small variant="ghost" onClick={() => store.redo()} disabled={!canRedo} title={`Redo (Shift+${mod}Z)`}>
-          Redo
-        </Button>
-        <span className="bar-sep" aria-hidden="true" />
-        <Button small variant="ghost" onClick={onAutoLayout} title="Arrange the nodes left to right">
-          Auto layout
-        </Button>
-        <Button small variant="ghost" onClick={onImport}>
-          Import JSON
-        </Button>
+        {readOnly ? null : (
+          <>
+            <Button small variant="ghost" onClick={() => store.undo()} disabled={!canUndo} title={`Undo (${mod}Z)`}>
+              Undo
+            </Button>
+            <Button small variant="ghost" onClick={() => store.redo()} disabled={!canRedo} title={`Redo (Shift+${mod}Z)`}>
+              Redo
+            </Button>
+            <span className="bar-sep" aria-hidden="true" />
+            <Button small variant="ghost" onClick={onAutoLayout} title="Arrange the nodes left to right">
+              Auto layout
+            </Button>
+            <Button small variant="ghost" onClick={onImport}>
+              Import JSON
+            </Button>
+          </>
+        )}
         <Button small variant="ghost" onClick={onExport}>
           Export JSON
         </Button>
-        <span className="bar-sep" aria-hidden="true" />
-        <input className="input note-input" aria-label="Version note" placeholder="Version note (optional)" value={note} maxLength={500} onChange={(e) => onNote(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && onSave()} />
-        <Button small variant="primary" onClick={onSave} busy={saveState.kind === 'busy'} title={`Save a new version (${mod}S)`}>
-          Save
-        </Button>
+        {readOnly ? null : (
+          <>
+            <span className="bar-sep" aria-hidden="true" />
+            <input
+              className="input note-input"
+              aria-label="Version note"
+              placeholder="Version note (optional)"
+              value={note}
+              maxLength={500}
+              onChange={(e) => onNote(e.target.value)}
+              onKeyDown={(e) => e.key === 'Enter' && onSave()}
+            />
+            <Button small variant="primary" onClick={onSave} busy={saveState.kind === 'busy'} title={`Save a new version (${mod}S)`}>
+              Save
+            </Button>
+          </>
+        )}
       </div>
     </section>
   );

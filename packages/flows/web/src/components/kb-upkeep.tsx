@@ -1,7 +1,7 @@
 // Keeping a knowledge base: its embedding model (chosen at creation, changed later with every chunk embedded
 // again, with progress) and what retrieval sees of a document (its chunks, a page at a time).
 import { useEffect, useState } from 'react';
-import { Button, Dialog, ErrorState, Loading, form, useResource, type FormLayout } from '@switchboard/web-kit';
+import { Button, Dialog, ErrorState, Loading, ProgressBar, counted, form, useResource, type FormLayout } from '@switchboard/web-kit';
 import type { KnowledgeBase, KnowledgeDocument, knowledgeApi } from '../api/knowledge-api.ts';
 
 type Knowledge = ReturnType<typeof knowledgeApi>;
@@ -42,7 +42,7 @@ export function changeEmbeddingForm(knowledge: Knowledge, kb: KnowledgeBase, pro
     fields: (values) => embeddingFields(providers, values),
     check: (values) => (values.embeddingProvider !== NONE && !values.embeddingModel.trim() ? 'Name the embedding model.' : undefined),
     submit: (values) => knowledge.setEmbedding(kb.name, embeddingOf(values)),
-    done: (saved) => (saved.reembedding ? `Embedding ${saved.reembedding.total} chunks again with ${saved.embedding?.model}` : 'Embedding saved'),
+    done: (saved) => (saved.reembedding ? `Embedding ${counted(saved.reembedding.total, 'chunk')} again with ${saved.embedding?.model}` : 'Embedding saved'),
   });
 }
 
@@ -58,7 +58,7 @@ export function ReembeddingProgress({ kb, onPoll, onRetry }: { kb: KnowledgeBase
   if (job.status === 'failed') {
     return (
       <div className="notice" role="alert">
-        Embedding the chunks again stopped after {job.done} of {job.total}: {job.error}
+        Embedding the chunks again stopped after {job.done} of {counted(job.total, 'chunk')}: {job.error}
         <Button small onClick={onRetry}>
           Try again
         </Button>
@@ -68,9 +68,9 @@ export function ReembeddingProgress({ kb, onPoll, onRetry }: { kb: KnowledgeBase
   return (
     <div className="stack" role="status">
       <span>
-        Embedding again with <span className="mono">{kb.embedding?.model}</span>: {job.done} of {job.total} chunks
+        Embedding again with <span className="mono">{kb.embedding?.model}</span>: {job.done} of {counted(job.total, 'chunk')}
       </span>
-      <progress max={job.total} value={job.done} aria-label={`Embedding of ${kb.name}`} />
+      <ProgressBar value={job.total === 0 ? 1 : job.done / job.total} label={`Embedding of ${kb.name}`} />
     </div>
   );
 }
