@@ -8,11 +8,11 @@ import { bearer, startFakeGateway, startService, type FakeGateway, type TestServ
 
 // design/sms.md: a body is "the text, unmodified (any Unicode)". Every case goes in through each
 // webhook format and /send and must come back out of the listing with the same bytes.
-const C0 = Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).join('') + '\u007f';
+const C0 = `${Array.from({ length: 32 }, (_, i) => String.fromCharCode(i)).join('')}\u007f`;
 const EDGE_CASES: Array<[string, string]> = [
   ['NUL alone', '\u0000'],
   ['NUL inside', 'a\u0000b'],
-  ['NUL at the end of a 1,600-character body', 'x'.repeat(1599) + '\u0000'],
+  ['NUL at the end of a 1,600-character body', `${'x'.repeat(1599)}\u0000`],
   ['several NULs and the character that stands in for them', '\u0000\u0000\uFFFD\u0000'],
   ['every C0 control character and DEL', C0],
   ['C0 controls between words', 'tab\there\rCR\nLF\u001bESC\u0007BEL\u0008BS\u000bVT\u000cFF'],
@@ -160,6 +160,23 @@ describe.each(dialectsUnderTest())('gateway drivers send bodies with any charact
   });
 });
 
+/** The two tables this test writes, as they were before migration 0101 (no body_utf8, no console columns). */
+interface TablesBefore0101 {
+  organizations: { org_id: string; name: string; active_driver: string; seq: number; created_at: string };
+  messages: {
+    org_id: string;
+    direction: string;
+    sim: string | null;
+    from_number: string;
+    to_number: string;
+    body: string;
+    status: string;
+    segments: number;
+    created_at: string;
+    updated_at: string;
+  };
+}
+
 describe.each(dialectsUnderTest())('a database from before bodies could hold U+0000, on %s', (dialect) => {
   it('migrates: existing messages list unchanged (and a SQLite body that already held U+0000 keeps it)', async () => {
     const database = await createTestDatabase(dialect);
@@ -167,7 +184,7 @@ describe.each(dialectsUnderTest())('a database from before bodies could hold U+0
       const config = loadConfig({ ...database.env, LOG_LEVEL: 'silent', SMS_WORKER_INTERVAL_MS: '0' });
       // The schema as it was: every migration before the body_utf8 column.
       const before = Object.fromEntries(Object.entries(smsMigrations).filter(([name]) => name < '0101_sms_body_utf8'));
-      const old = await openDatabase<any>({ url: config.databaseUrl, urlVariable: 'DATABASE_URL', sqliteFile: `${config.dataDir}/sms.db`, schema: 'sms', migrations: before });
+      const old = await openDatabase<TablesBefore0101>({ url: config.databaseUrl, urlVariable: 'DATABASE_URL', sqliteFile: `${config.dataDir}/sms.db`, schema: 'sms', migrations: before });
       const now = new Date().toISOString();
       const row = { org_id: 'acme', direction: 'inbound', sim: null, from_number: '+1', to_number: '+2', status: 'received', segments: 1, created_at: now, updated_at: now };
       await old.db.insertInto('organizations').values({ org_id: 'acme', name: 'Acme', active_driver: 'none', seq: 0, created_at: now }).execute();

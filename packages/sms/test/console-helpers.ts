@@ -39,6 +39,7 @@ export interface ConsoleInit {
 /** An answer: status and parsed JSON body. */
 export interface ConsoleAnswer {
   status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: as light-my-request's json() gives it; each test reads and asserts the fields of the answer it expects.
   body: any;
 }
 

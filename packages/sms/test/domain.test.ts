@@ -29,7 +29,7 @@ describe('segments', () => {
   it('counts GSM-7 extension characters as two septets', () => {
     expect(countSegments('€'.repeat(80))).toBe(1);
     expect(countSegments('€'.repeat(81))).toBe(2);
-    expect(countSegments('[' + 'a'.repeat(159))).toBe(2);
+    expect(countSegments(`[${'a'.repeat(159)}`)).toBe(2);
   });
 
   it('counts anything outside GSM-7 as UCS-2: 70 alone, 67 per part, in UTF-16 units', () => {
@@ -113,7 +113,7 @@ describe('signatures', () => {
     const url = 'https://mycompany.com/myapp.php?foo=1&bar=2';
     expect(twilioSignature('12345', url, params)).toBe('0/KCTR6DLpKmkAf8muzZqo1nDgQ=');
     expect(verifyTwilioSignature('12345', url, params, '0/KCTR6DLpKmkAf8muzZqo1nDgQ=')).toBe(true);
-    expect(verifyTwilioSignature('12345', url + 'x', params, '0/KCTR6DLpKmkAf8muzZqo1nDgQ=')).toBe(false);
+    expect(verifyTwilioSignature('12345', `${url}x`, params, '0/KCTR6DLpKmkAf8muzZqo1nDgQ=')).toBe(false);
   });
 });
 

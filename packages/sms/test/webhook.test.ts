@@ -313,7 +313,7 @@ describe.each(dialectsUnderTest())('Android webhook signatures on %s', (dialect)
     const attempts: Array<Record<string, string>> = [
       {},
       { 'x-timestamp': String(now), 'x-signature': timestampSignature('wrong', raw, String(now)) },
-      { 'x-timestamp': String(now), 'x-signature': timestampSignature('android-signing', raw + ' ', String(now)) },
+      { 'x-timestamp': String(now), 'x-signature': timestampSignature('android-signing', `${raw} `, String(now)) },
       { 'x-timestamp': stale, 'x-signature': timestampSignature('android-signing', raw, stale) },
     ];
     for (const headers of attempts) {

@@ -112,10 +112,10 @@ class Reader {
       end = i + 1;
       if (terminator === '"') return [out, end];
       if (terminator !== '\\') throw new DecodeFailure('Invalid control character at', i);
-      const escape = s[end];
-      if (escape === undefined) throw new DecodeFailure('Unterminated string starting at', begin);
-      if (escape !== 'u') {
-        const replacement = ESCAPES[escape];
+      const escaped = s[end];
+      if (escaped === undefined) throw new DecodeFailure('Unterminated string starting at', begin);
+      if (escaped !== 'u') {
+        const replacement = ESCAPES[escaped];
         if (replacement === undefined) throw new DecodeFailure('Invalid \\escape', i);
         out += replacement;
         end += 1;

@@ -15,7 +15,8 @@ export function mediaType(contentType: string | undefined): string | undefined {
 
 /** True for `application/json` and `application/*+json`, the types FastAPI reads as JSON. */
 export function isJsonType(type: string | undefined): boolean {
-  return type === 'application/json' || (type !== undefined && type.startsWith('application/') && type.endsWith('+json'));
+  if (type === undefined) return false;
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
 /** Reads a body the way FastAPI does: JSON when the type says so (or is absent), else the raw text; undefined without one. Malformed JSON is pydantic's 422. */

@@ -6,6 +6,7 @@ import { bodyColumns } from './message-body.ts';
 export const smsMigrations: Record<string, VersionedMigration> = {
   ...coreMigrations,
   '0100_sms_initial': {
+    // biome-ignore lint/suspicious/noExplicitAny: a migration runs on the schema as the migrations before it left it, which no table type describes.
     async up(db: Kysely<any>, dialect) {
       await db.schema
         .createTable('organizations')
@@ -101,6 +102,7 @@ export const smsMigrations: Record<string, VersionedMigration> = {
     // Bodies with U+0000 (which PostgreSQL text cannot hold) keep their exact bytes in body_utf8
     // (message-body.ts). PostgreSQL rows cannot hold one, so null is right for all of them; a
     // SQLite file written before U+0000 was refused may: those rows move to the new form.
+    // biome-ignore lint/suspicious/noExplicitAny: a migration runs on the schema as the migrations before it left it, which no table type describes.
     async up(db: Kysely<any>, dialect) {
       await db.schema
         .alterTable('messages')
@@ -116,6 +118,7 @@ export const smsMigrations: Record<string, VersionedMigration> = {
     // The console (README, "Console"): conversations by the other party's number with unread counts per user,
     // threads, and a live stream of what changed. Every message names its conversation (`peer`) and the
     // organization's commit that last changed it (`change_seq`); one row per conversation keeps its counts.
+    // biome-ignore lint/suspicious/noExplicitAny: a migration runs on the schema as the migrations before it left it, which no table type describes.
     async up(db: Kysely<any>) {
       await db.schema
         .alterTable('messages')

@@ -78,7 +78,10 @@ export class OutboxWorker {
     const gateways = new Map<string, Promise<ActiveGateway>>();
     const gatewayOf = (orgId: string) => {
       let gateway = gateways.get(orgId);
-      if (!gateway) gateways.set(orgId, (gateway = this.orgs.activeGateway(orgId)));
+      if (!gateway) {
+        gateway = this.orgs.activeGateway(orgId);
+        gateways.set(orgId, gateway);
+      }
       return gateway;
     };
     await Promise.all(claimed.map((item) => this.attempt(item, gatewayOf(item.message.org_id))));
