@@ -51,7 +51,7 @@ const ORG_PAGE_MODULES: Record<string, string> = {
 
 /**
  * What a dashboard page needs first, loaded with its HTML: the session check (every page), the page's
- * chunk, and a flow's canvas its flow (as builder-api.ts asks for it; only with a session cookie).
+ * chunk, and a flow's canvas its flow and the user's draft (as builder-api.ts asks for them; only with a session cookie).
  */
 export function flowsPagePreloads({ segments, signedIn }: { segments: string[]; signedIn: boolean }): PagePreloads {
   const fetches = ['/api/session'];
@@ -60,7 +60,8 @@ export function flowsPagePreloads({ segments, signedIn }: { segments: string[]; 
   let module: string | undefined;
   if (section === 'flows' && id) {
     module = more === 'api' ? 'src/pages/flow-api-page.tsx' : more === undefined ? 'src/pages/builder-page.tsx' : undefined;
-    if (more === undefined && signedIn) fetches.push(`/api/llm/${encodeURIComponent(org)}/flows/${encodeURIComponent(id)}`);
+    // The flow and the user's draft of it (builder-page.tsx reads both before drawing).
+    if (more === undefined && signedIn) fetches.push(`/api/llm/${encodeURIComponent(org)}/flows/${encodeURIComponent(id)}`, `/api/llm/${encodeURIComponent(org)}/flows/${encodeURIComponent(id)}/draft`);
   } else if (section === 'runs' && id && more === undefined) module = 'src/pages/run-page.tsx';
   else if (id === undefined) module = ORG_PAGE_MODULES[section];
   return { fetches, modules: module ? [module] : [] };

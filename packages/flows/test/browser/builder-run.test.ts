@@ -180,15 +180,17 @@ describeInBrowser('the canvas builder: Run panel, untrusted text, a big flow', (
     // The page's HTML names the flow's read and the canvas's chunk, so they load with the entry script; the page takes that answer.
     const html = await (await page.request.get(`${h.base}/orgs/acme/flows/big`)).text();
     expect(html).toContain('<link rel="preload" as="fetch" crossorigin href="/api/llm/acme/flows/big">');
+    expect(html).toContain('<link rel="preload" as="fetch" crossorigin href="/api/llm/acme/flows/big/draft">');
     expect(html).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/builder-page-[\w-]+\.js">/);
     const reads: string[] = [];
     const onRequest = (request: { url(): string }) => {
-      if (new URL(request.url()).pathname === '/api/llm/acme/flows/big') reads.push(request.url());
+      if (new URL(request.url()).pathname.startsWith('/api/llm/acme/flows/big')) reads.push(request.url());
     };
     page.on('request', onRequest);
     await canvas.open(h.base, 'acme', 'big');
     page.off('request', onRequest);
-    expect(reads).toEqual([`${h.base}/api/llm/acme/flows/big`]);
+    // The flow and the user's draft (none here: a 404), each read once.
+    expect(reads.sort()).toEqual([`${h.base}/api/llm/acme/flows/big`, `${h.base}/api/llm/acme/flows/big/draft`]);
     // Only the nodes in view are drawn, and never all of them first (to be measured, then culled).
     await expect.poll(() => canvas.nodes().count()).toBeGreaterThan(10);
     const inView = await canvas.nodes().count();
