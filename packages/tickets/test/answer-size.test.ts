@@ -71,7 +71,7 @@ describe.each(dialectsUnderTest())('answers sized for agents: 10,000 tickets and
       by_priority: tally(seeded.tickets.map((ticket) => ticket.priority)),
     });
     const columns = status.boards[0].columns;
-    expect(columns.map((column: any) => [column.name, column.ticket_count, column.index_truncated])).toEqual([
+    expect(columns.map((column: { name: string; ticket_count: number; index_truncated?: boolean }) => [column.name, column.ticket_count, column.index_truncated])).toEqual([
       ['Backlog', 3000, true],
       ['To Do', 1500, true],
       ['In Progress', 500, true],
@@ -80,7 +80,7 @@ describe.each(dialectsUnderTest())('answers sized for agents: 10,000 tickets and
     ]);
     expect(Object.keys(columns[0])).toEqual(['name', 'is_done_column', 'board_name', 'ticket_count', 'index_truncated', 'tickets']);
     expect(Object.keys(columns[3])).toEqual(['name', 'is_done_column', 'board_name', 'ticket_count', 'tickets']);
-    const kept = columns.map((column: any) => column.tickets.length);
+    const kept = columns.map((column: { tickets: unknown[] }) => column.tickets.length);
     // The cut columns take turns: each keeps about as many tickets as the others.
     const cut = kept.filter((_: number, i: number) => i !== 3);
     expect(Math.max(...cut) - Math.min(...cut)).toBeLessThanOrEqual(1);
@@ -161,7 +161,7 @@ describe.each(dialectsUnderTest())('answers sized for agents: 10,000 tickets and
     const overRest: string[] = [];
     let restCursor: string | null = null;
     do {
-      const page: any = await rest('list_tickets', { column_name: 'In Progress', limit: 100, ...(restCursor === null ? {} : { cursor: restCursor }) });
+      const page: { tickets: Array<{ key: string }>; next_cursor: string | null } = await rest('list_tickets', { column_name: 'In Progress', limit: 100, ...(restCursor === null ? {} : { cursor: restCursor }) });
       overRest.push(...page.tickets.map((ticket: { key: string }) => ticket.key));
       restCursor = page.next_cursor;
     } while (restCursor !== null);

@@ -79,7 +79,11 @@ export function boardCaller(board: Board): Caller {
 }
 
 /** Calls a tool one way or the other; both return the tool's JSON or throw ToolCallError. */
+// biome-ignore lint/suspicious/noExplicitAny: a tool's JSON, whichever of the tools answered it; each test reads and asserts the fields it expects.
 export type Caller = (name: string, args?: Record<string, unknown>) => Promise<any>;
+
+/** The `_meta` of a tool's isError result: the catalogue's error code. */
+type ErrorMeta = { 'dev.switchboard/error'?: { code?: string } };
 
 /** A refused call: HTTP status (REST) or isError (MCP), with the message. */
 export class ToolCallError extends Error {
@@ -134,6 +138,7 @@ export async function connectMcp(url: string, token: string, fetch?: typeof glob
 
 /** A tool's answer over MCP with its sizes: characters of content[0].text and of the whole JSON-RPC response. */
 export interface SizedAnswer {
+  // biome-ignore lint/suspicious/noExplicitAny: a tool's JSON, whichever of the tools answered it; each test reads and asserts the fields it expects.
   result: any;
   text: number;
   response: number;
@@ -161,7 +166,7 @@ export async function sizedMcpCaller(url: string, token: string): Promise<{ clie
     async call(name, args = {}) {
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       const text = (result.content[0] as { type: 'text'; text: string }).text;
-      if (result.isError) throw new ToolCallError(text, undefined, (result._meta as any)?.['dev.switchboard/error']?.code);
+      if (result.isError) throw new ToolCallError(text, undefined, (result._meta as ErrorMeta | undefined)?.['dev.switchboard/error']?.code);
       if (JSON.parse(lastBody).result?.content?.[0]?.text !== text) throw new Error('the recorded response is not the one of this call');
       expectOutputSchema(name, result.structuredContent);
       return { result: result.structuredContent, text: text.length, response: lastBody.length };
@@ -174,7 +179,7 @@ export function mcpCaller(client: Client): Caller {
   return async (name, args = {}) => {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
     const text = (result.content[0] as { type: 'text'; text: string }).text;
-    if (result.isError) throw new ToolCallError(text, undefined, (result._meta as any)?.['dev.switchboard/error']?.code);
+    if (result.isError) throw new ToolCallError(text, undefined, (result._meta as ErrorMeta | undefined)?.['dev.switchboard/error']?.code);
     if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(result.structuredContent)) throw new Error('text content and structuredContent differ');
     expectOutputSchema(name, result.structuredContent);
     return result.structuredContent;

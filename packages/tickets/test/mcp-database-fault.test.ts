@@ -4,8 +4,8 @@ import { createLogger } from '@switchboard/core';
 import { callTool } from '../src/mcp/mcp-server.ts';
 
 /** A database whose every query fails as one whose connection was reset does. */
-function lostDatabase(): Kysely<any> {
-  return new Kysely<any>({
+function lostDatabase(): Kysely<unknown> {
+  return new Kysely<unknown>({
     dialect: new SqliteDialect({
       database: {
         close: () => undefined,

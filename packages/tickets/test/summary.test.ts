@@ -11,7 +11,7 @@ import { boardCaller, useBoard } from './helpers.ts';
 
 interface FakeModel {
   url: string;
-  requests: Array<{ path: string; authorization: string | undefined; organization: string | undefined; body: any }>;
+  requests: Array<{ path: string; authorization: string | undefined; organization: string | undefined; body: { model: string; messages: Array<{ content: string }> } }>;
   reply: { status: number; text: string };
   /** While set, requests wait until it resolves. */
   hold: Promise<void> | undefined;

@@ -46,6 +46,7 @@ export interface WebInit {
 /** An HTTP answer: status and parsed JSON body (undefined when empty). */
 export interface WebAnswer {
   status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: the JSON as parsed, of whichever route answered; each test reads and asserts the fields it expects.
   body: any;
   headers: Headers;
 }

@@ -14,7 +14,7 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
   let client: Client;
   let mcp: Caller;
   let web: ReturnType<typeof webClient>;
-  let settings: any;
+  let settings: { boards: Array<{ columns: Array<{ id: string; name: string }> }> };
   const base = '/api/projects/SET';
   const expectError = (answer: WebAnswer, status: number, code: string, message: string) => {
     expect({ status: answer.status, body: answer.body }).toEqual({ status, body: { error: { code, message, ...(answer.body?.error?.details ? { details: answer.body.error.details } : {}) } } });
@@ -62,7 +62,7 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
 
   it('renames a column: get_project_status over MCP reports the new name and move_ticket takes it', async () => {
     const main = settings.boards[0];
-    const review = main.columns.find((c: { name: string }) => c.name === 'Review');
+    const review = main.columns.find((c) => c.name === 'Review')!;
     expectError(
       await web(`${base}/columns/${review.id}`, { method: 'PUT', body: { name: 'to do' } }),
       409,

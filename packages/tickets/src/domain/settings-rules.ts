@@ -134,7 +134,7 @@ export function newBoardColumns(names: readonly string[] | undefined): Array<{ n
   const chosen = (names ?? DEFAULT_COLUMNS).map((name) => validName('column', name));
   if (chosen.length === 0) throw new AppError('invalid_request', 'A board needs at least one column; leave columns out for the default ones.', { field: 'columns' });
   if (chosen.length > COLUMNS_MAX) throw new AppError('invalid_request', `A board has at most ${COLUMNS_MAX} columns.`, { field: 'columns' });
-  chosen.forEach((name, i) => assertNameFree('column', name, chosen.slice(0, i).map((other, j) => ({ id: String(j), name: other }))));
+  for (const [i, name] of chosen.entries()) assertNameFree('column', name, chosen.slice(0, i).map((other, j) => ({ id: String(j), name: other })));
   return chosen.map((name, i) => ({ name, isDone: i === chosen.length - 1 }));
 }
 

@@ -144,7 +144,10 @@ export async function projectStatus(ctx: BoardContext) {
     for (const row of await statusIndex(ctx.db, ctx.project.id)) {
       tallies.add(row.column_id, row.ticket_type, row.priority);
       let list = ticketsByColumn.get(row.column_id);
-      if (!list) ticketsByColumn.set(row.column_id, (list = []));
+      if (!list) {
+        list = [];
+        ticketsByColumn.set(row.column_id, list);
+      }
       list.push(indexed(row));
     }
   } else {
@@ -153,7 +156,7 @@ export async function projectStatus(ctx: BoardContext) {
     const counts = sorted.map((column) => tallies.byColumnId.get(column.id) ?? 0);
     const wanted = candidatesPerColumn(counts);
     const candidates = await Promise.all(sorted.map((column, i) => (wanted[i] > 0 ? columnIndexCandidates(ctx.db, ctx.project.id, column.id, column.isDone, wanted[i]) : [])));
-    sorted.forEach((column, i) => ticketsByColumn.set(column.id, candidates[i].map(indexed)));
+    for (const [i, column] of sorted.entries()) ticketsByColumn.set(column.id, candidates[i].map(indexed));
   }
   const autoSummary = ctx.project.auto_summary === 1;
   const readme = documents.find((doc) => doc.doc_type === 'readme');
@@ -187,7 +190,7 @@ export async function projectStatus(ctx: BoardContext) {
     const answer = statusAnswer(fixed, columnsOut, { entries: statusDocuments.map((doc) => doc.full) });
     const room = new AnswerRoom(answerCost(answer));
     if (indexes.every((entry) => entry.tickets.every((ticket) => room.take(entryCost(ticket.entry))))) {
-      indexes.forEach((entry, i) => columnsOut[i].tickets.push(...entry.tickets.map((ticket) => ticket.entry)));
+      for (const [i, entry] of indexes.entries()) columnsOut[i].tickets.push(...entry.tickets.map((ticket) => ticket.entry));
       return answer;
     }
   }
@@ -260,7 +263,10 @@ function statusAnswer(
   const boards: Array<{ name: string; columns: StatusColumn[] }> = [];
   for (const column of columns) {
     let board = boards.find((candidate) => candidate.name === column.board_name);
-    if (!board) boards.push((board = { name: column.board_name, columns: [] }));
+    if (!board) {
+      board = { name: column.board_name, columns: [] };
+      boards.push(board);
+    }
     board.columns.push(column);
   }
   return {

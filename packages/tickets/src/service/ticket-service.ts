@@ -310,7 +310,7 @@ export async function deleteTicket(ctx: BoardContext, input: { ticket_id: Ref })
     const now = ctx.now();
     const ticket = await requireTicket(ctx, trx, input.ticket_id, 'ticket_id', true);
     const key = keyOf(ctx, ticket);
-    const children = await detachSubTickets(trx, ctx.project.id, ticket.id, now);
+    const children = await detachSubTickets(trx, ticket.id, now);
     for (const child of children) await record(ctx, trx, log, child, 'updated', `parent ${key} was deleted; now a standalone ticket`, now);
     await deleteTicketRow(trx, ticket.id);
     log.ticket('deleted', key, now);

@@ -28,7 +28,10 @@ const EVENT_FIELDS = 8;
 
 function eventStatement(key: string, make: () => string): string {
   let text = eventStatements.get(key);
-  if (text === undefined) eventStatements.set(key, (text = make()));
+  if (text === undefined) {
+    text = make();
+    eventStatements.set(key, text);
+  }
   return text;
 }
 

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { preparedQuery, type DialectName } from '@switchboard/core';
 import type { ActivityTable, CommentsTable, TicketsTable } from './tables.ts';
-import { type Db, type LabelRow } from './project-store.ts';
+import type { Db, LabelRow } from './project-store.ts';
 import type { TicketRef } from '../domain/ticket-rules.ts';
 
 /** A ticket row. */
@@ -129,7 +129,7 @@ export async function deleteTicketRow(trx: Db, id: string): Promise<void> {
 }
 
 /** Detaches an epic's sub-tickets (they become standalone); returns them. */
-export async function detachSubTickets(trx: Db, projectId: string, parentId: string, now: string): Promise<RelatedTicketRow[]> {
+export async function detachSubTickets(trx: Db, parentId: string, now: string): Promise<RelatedTicketRow[]> {
   const children = await subTicketsOf(trx, [parentId]);
   if (children.length > 0) await trx.updateTable('tickets').set({ parent_id: null, updated_at: now }).where('parent_id', '=', parentId).execute();
   return children;

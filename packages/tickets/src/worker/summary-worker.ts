@@ -5,7 +5,7 @@ import { insertEvents } from '../store/event-store.ts';
 import type { Db } from '../store/project-store.ts';
 import { ticketKey } from '../domain/ticket-rules.ts';
 import { latestComment } from '../store/ticket-store.ts';
-import { extractiveSummarizer, type Summarizer } from './summarizer.ts';
+import { extractiveSummarizer, type Summarizer, type Summary } from './summarizer.ts';
 
 /** Options of the summary worker. */
 export interface SummaryWorkerOptions {
@@ -111,7 +111,7 @@ export class SummaryWorker {
   private async refresh(ticket: DueTicket): Promise<void> {
     const { db, dialect, signal, summarizer, logger } = this.options;
     const input = { key: ticketKey(ticket.project_key, ticket.number), title: ticket.title, description: ticket.description, latestComment: await latestComment(db, ticket.id) };
-    let summary;
+    let summary: Summary;
     try {
       summary = await summarizer.summarize(input);
     } catch (error) {

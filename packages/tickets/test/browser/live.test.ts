@@ -7,7 +7,10 @@ import { BoardScreen, latencyAfter, whenVisible } from './board-page.ts';
 
 /** Latencies measured in this file, printed at the end (README and the closing note quote them). */
 const measured: Record<string, number[]> = {};
-const record = (label: string, ms: number) => (measured[label] ??= []).push(Math.round(ms));
+const record = (label: string, ms: number) => {
+  measured[label] ??= [];
+  measured[label].push(Math.round(ms));
+};
 
 /**
  * An MCP agent creates, moves and comments; each change is on the open page within a second of the MCP answer,

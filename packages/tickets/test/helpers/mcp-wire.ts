@@ -17,6 +17,7 @@ export function envelope(version = MODERN) {
 export interface WireAnswer {
   status: number;
   headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: the JSON-RPC answer as parsed, a result or an error; each test reads and asserts the fields it expects.
   body: any;
 }
 

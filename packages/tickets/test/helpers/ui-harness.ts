@@ -18,6 +18,7 @@ export interface UiHarness {
   /** An MCP SDK client over Streamable HTTP with the project token (to `mcpBase`, the same instance unless a second one runs). */
   mcp: Client;
   /** Calls a tool over MCP and answers its structuredContent; throws on isError. */
+  // biome-ignore lint/suspicious/noExplicitAny: a tool's JSON, whichever of the tools answered it; each test reads and asserts the fields it expects.
   call(name: string, args?: Record<string, unknown>): Promise<any>;
   /** Creates a user of the deployment (member of `memberOf`). */
   createUser(email: string, options?: { admin?: boolean; memberOf?: string[]; name?: string }): Promise<{ email: string; password: string; id: string }>;
