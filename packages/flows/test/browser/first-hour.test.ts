@@ -118,6 +118,11 @@ describeInBrowser("a newcomer's first hour in the flow builder", () => {
     await expect.poll(() => model.evaluate((input) => Array.from((input as HTMLInputElement).list?.options ?? []).map((o) => o.value))).toEqual(['echo', 'slow', 'text-embedding-test']);
     await settings.getByText('3 models of fake; any other name works too.').waitFor();
     await model.fill('echo');
+    // A connection added elsewhere (another tab, the CLI) shows once the window regains focus.
+    const newbie = await h.stores.orgs.requireOrg('newbie');
+    await h.stores.orgs.setProvider(newbie.id, { name: 'elsewhere', kind: 'openai-compatible', baseUrl: h.upstream.url });
+    await page.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await expect.poll(() => settings.getByLabel('Provider').locator('option').allInnerTexts()).toEqual(['Choose a connection', 'elsewhere', 'fake', 'Add provider…']);
     await settings.getByLabel('Prompt', { exact: true }).fill('{{input.message}}');
     await settings.getByLabel('Memory window').fill('10');
     await settings.getByLabel('Connect to').selectOption('output');
