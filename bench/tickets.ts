@@ -42,6 +42,14 @@ export const benchTickets: Suite = async (outer) => {
   const target = `${KEY}-${TARGET}`;
   const mcpHeaders = { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
   const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { ticket_id: target } } });
+  // The same call in the 2026-07-28 era: the standard headers and the per-request envelope a v2 client sends.
+  const modernHeaders = { ...mcpHeaders, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_ticket' };
+  const envelope = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  const modernBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { ticket_id: target }, _meta: envelope } });
   try {
     // Check every request once before measuring it: a benchmark of error responses measures nothing.
     const fromService = await getJson<{ key: string }>(`${service.url}${BASE_PATH}/tickets/${target}`, { headers: auth });
@@ -52,6 +60,10 @@ export const benchTickets: Suite = async (outer) => {
     // Stateless MCP: tools/call is answered without a prior initialize.
     const mcp = await getJson<{ result?: { structuredContent?: { key?: string } } } | undefined>(`${service.url}${MCP_PATH}`, { method: 'POST', headers: mcpHeaders, body: mcpBody });
     if (mcp.status !== 200 || mcp.body?.result?.structuredContent?.key !== target) throw new Error(`tickets: MCP get_ticket answered ${mcp.status} ${JSON.stringify(mcp.body).slice(0, 300)}`);
+    const modern = await getJson<{ result?: { structuredContent?: { key?: string }; resultType?: string } } | undefined>(`${service.url}${MCP_PATH}`, { method: 'POST', headers: modernHeaders, body: modernBody });
+    if (modern.status !== 200 || modern.body?.result?.resultType !== 'complete' || modern.body.result.structuredContent?.key !== target) {
+      throw new Error(`tickets: MCP get_ticket (2026-07-28) answered ${modern.status} ${JSON.stringify(modern.body).slice(0, 300)}`);
+    }
     const searched = await getJson<{ results: unknown[] }>(`${service.url}${BASE_PATH}/search?q=${SEARCH}&scope=all`, { headers: auth });
     const status = await getJson<{ stats: { total: number }; boards: Array<{ columns: Array<{ tickets: unknown[] }> }> }>(`${service.url}${BASE_PATH}/status`, { headers: auth });
     if (searched.status !== 200 || status.status !== 200 || status.body.stats.total !== TICKETS) throw new Error('tickets: search or status failed');
@@ -65,15 +77,24 @@ export const benchTickets: Suite = async (outer) => {
       baseline: rest.baseline && { ...rest.baseline, label: 'node:http + same queries' },
       note: `a sub-ticket with parent, labels, 3 comments, 4 activity entries (${fromService.bytes} B)${same ? '; baseline JSON identical' : '; baseline JSON DIFFERS'}`,
     });
-    const overMcp = await compare(context, service, undefined, (base) => ({ url: `${base}${MCP_PATH}`, method: 'POST', headers: mcpHeaders, body: mcpBody }));
-    warnOnFailures(context, 'tickets MCP get_ticket', overMcp);
-    const extra = (overMcp.service.p50 - rest.service.p50).toFixed(2);
-    rows.push({
-      scenario: 'tickets MCP tools/call get_ticket (same ticket)',
-      service: overMcp.service,
-      baseline: { ...rest.service, label: 'REST GET (service)' },
-      note: `stateless, no initialize needed; median ${extra} ms over REST`,
-    });
+    for (const [era, headers, body] of [
+      ['2025-06-18', mcpHeaders, mcpBody],
+      ['2026-07-28', modernHeaders, modernBody],
+    ] as const) {
+      // MCP and REST on the same service take turns (rounds), so a slow spell of the machine falls on both.
+      const overMcp = await compare(context, service, service, (base, side) =>
+        side === 'service' ? { url: `${base}${MCP_PATH}`, method: 'POST', headers, body } : { url: `${base}${BASE_PATH}/tickets/${target}`, headers: auth },
+      );
+      warnOnFailures(context, `tickets MCP get_ticket (${era})`, overMcp);
+      const restSide = overMcp.baseline!;
+      const extra = (overMcp.service.p50 - restSide.p50).toFixed(2);
+      rows.push({
+        scenario: `tickets MCP tools/call get_ticket, ${era} (same ticket)`,
+        service: overMcp.service,
+        baseline: { ...restSide, label: 'REST GET (service, same rounds)' },
+        note: `stateless, no initialize needed; median ${extra} ms over REST`,
+      });
+    }
 
     context.log('tickets: search, status, create');
     const search = await compare(context, service, undefined, (base) => ({ url: `${base}${BASE_PATH}/search?q=${SEARCH}&scope=all`, headers: auth }));

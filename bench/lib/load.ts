@@ -100,23 +100,27 @@ export const ROUNDS = 3;
 /**
  * Measures the baseline and the service on the same request, each after a
  * warm-up, taking turns in rounds (see ROUNDS); each side's response times
- * are pooled over its rounds.
+ * are pooled over its rounds. The request may differ by side (`side`): the
+ * same process measured on two requests (MCP against REST) takes turns too.
  */
 export async function compare(
   context: BenchContext,
   service: RunningProcess,
   baseline: RunningProcess | undefined,
-  request: (base: string) => Omit<LoadOptions, 'connections' | 'durationSeconds'>,
+  request: (base: string, side: 'service' | 'baseline') => Omit<LoadOptions, 'connections' | 'durationSeconds'>,
 ): Promise<{ service: LoadResult & { peakRssMiB: number }; baseline?: LoadResult }> {
-  const targets = baseline ? [baseline, service] : [service];
-  const run = (target: RunningProcess, durationSeconds: number) => load({ ...request(target.url), connections: context.connections, durationSeconds });
+  // The same process on both sides is measured as two targets, one per request.
+  const baselineTarget = baseline === service ? { ...service } : baseline;
+  const targets = baselineTarget ? [baselineTarget, service] : [service];
+  const run = (target: RunningProcess, durationSeconds: number) =>
+    load({ ...request(target.url, target === service ? 'service' : 'baseline'), connections: context.connections, durationSeconds });
   for (const target of targets) await run(target, context.warmupSeconds);
-  const rounds = baseline && !context.quick ? ROUNDS : 1;
+  const rounds = baselineTarget && !context.quick ? ROUNDS : 1;
   const runs = new Map<RunningProcess, LoadRun[]>(targets.map((target) => [target, []]));
   for (let round = 0; round < rounds; round++) {
     for (const target of targets) runs.get(target)!.push(await run(target, context.durationSeconds / rounds));
   }
-  return { service: { ...summarize(runs.get(service)!), peakRssMiB: service.peakRssMiB() }, baseline: baseline && summarize(runs.get(baseline)!) };
+  return { service: { ...summarize(runs.get(service)!), peakRssMiB: service.peakRssMiB() }, baseline: baselineTarget && summarize(runs.get(baselineTarget)!) };
 }
 
 /** Logs failed requests of a measurement: a load of error responses measures nothing. */

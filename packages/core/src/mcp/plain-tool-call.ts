@@ -25,11 +25,21 @@ function onlyKeys(value: Record<string, unknown>, allowed: Set<string>): boolean
   return true;
 }
 
+/**
+ * Envelopes the SDK's classifier accepted, by their JSON: a client sends the same `_meta` on every request, and
+ * with the method and headers pinned as modernCall pins them, the classifier's answer depends on the envelope
+ * alone. Bounded: emptied when full.
+ */
+const acceptedEnvelopes = new Set<string>();
+const ENVELOPES_KEPT = 256;
+
 /** The 2026-07-28 call the SDK would serve as is: the headers name exactly what the body does, and its classifier accepts the envelope. */
 function modernCall(request: FastifyRequest, body: Record<string, unknown>, params: Record<string, unknown>): boolean {
   const { 'mcp-method': method, 'mcp-name': name } = request.headers;
   if (method !== 'tools/call' || typeof name !== 'string' || name !== params.name || name.startsWith('=?')) return false;
-  if (!onlyKeys(params, MODERN_PARAMS)) return false;
+  if (!onlyKeys(params, MODERN_PARAMS) || !isPlainObject(params._meta)) return false;
+  const envelope = JSON.stringify(params._meta);
+  if (acceptedEnvelopes.has(envelope)) return true;
   const route = classifyInboundRequest({
     httpMethod: 'POST',
     body,
@@ -37,7 +47,12 @@ function modernCall(request: FastifyRequest, body: Record<string, unknown>, para
     mcpMethodHeader: method,
     mcpNameHeader: name,
   });
-  return route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === MODERN_PROTOCOL_VERSION;
+  const accepted = route.kind === 'modern' && route.messageKind === 'request' && route.classification.revision === MODERN_PROTOCOL_VERSION;
+  if (accepted) {
+    if (acceptedEnvelopes.size >= ENVELOPES_KEPT) acceptedEnvelopes.clear();
+    acceptedEnvelopes.add(envelope);
+  }
+  return accepted;
 }
 
 /**
