@@ -125,7 +125,7 @@ export default function FlowsPage() {
             const { slug: _slug, ...rest } = definition;
             const flow = await client.saveFlow({ ...rest, note: 'Imported' });
             setImporting(false);
-            navigate(canvas(flow.slug), { state: { created: flow.slug, from: 'the imported definition' } });
+            void navigate(canvas(flow.slug), { state: { created: flow.slug, from: 'the imported definition' } });
           }}
         />
       ) : null}
