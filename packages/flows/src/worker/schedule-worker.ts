@@ -128,8 +128,9 @@ export class ScheduleWorker {
       .catch((error) => this.options.logger.error({ err: error, run_id: run.runId, schedule: schedule.name }, 'could not record the end of a scheduled run'))
       .finally(() => {
         this.inFlight.delete(done);
-        // Capacity freed: what waited for it need not wait for the next tick.
-        if (this.starved && !this.polling) this.schedule(0);
+        // Capacity freed: what waited for it need not wait for the next tick, once half the room is free (one
+        // poll then claims a batch, instead of one poll per run that ends).
+        if (this.starved && !this.polling && this.inFlight.size <= this.options.concurrency / 2) this.schedule(0);
       });
     this.inFlight.add(done);
     return true;

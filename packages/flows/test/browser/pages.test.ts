@@ -78,7 +78,7 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
   const stats = async () => (await (await h.get('/api/llm/acme/stats?hours=24')).json()) as Stats;
   const tile = async (label: string) => (await page.locator('.tiles > div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd').innerText()).trim();
 
-  it('Overview: totals and the four charts of the last 24 hours, each with a title, a text alternative and its figures', async () => {
+  it('Overview: totals and the five charts of the last 24 hours, each with a title, a text alternative and its figures', async () => {
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     const expected = await stats();
     expect(expected.total.runs).toBe(8);
@@ -89,15 +89,17 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
     expect(await tile('Tokens')).toBe(String(expected.total.prompt_tokens + expected.total.completion_tokens));
 
     const charts = page.getByRole('img');
-    expect(await charts.count()).toBe(4);
+    expect(await charts.count()).toBe(5);
     const names = await charts.evaluateAll((svgs) => svgs.map((svg) => svg.getAttribute('aria-label')));
     expect(names).toEqual([
       'Runs per hour. 8 runs of all flows in the last 24 hours, 2 failed; at most 8 in one hour.',
       'Failure rate. 25% of finished runs failed over the window; hours without finished runs are left empty.',
       expect.stringMatching(/^Latency p50 \/ p95\. Over the window, half the runs took at most [\d.]+ m?s and 95% at most [\d.]+ m?s\.$/),
       `Tokens per hour. ${expected.total.prompt_tokens} prompt and ${expected.total.completion_tokens} completion tokens over the window.`,
+      'Cost per hour. $0 of priced model calls over the window (calls to a model without a price count nothing: LLM Hub → Providers → Prices).',
     ]);
-    for (const title of ['Runs per hour', 'Failure rate', 'Latency p50 / p95', 'Tokens per hour']) await page.getByRole('heading', { name: title, level: 3 }).waitFor();
+    expect(await tile('Cost')).toBe('$0');
+    for (const title of ['Runs per hour', 'Failure rate', 'Latency p50 / p95', 'Tokens per hour', 'Cost per hour']) await page.getByRole('heading', { name: title, level: 3 }).waitFor();
 
     // The figures behind "Runs per hour": the current hour holds every run.
     const runsChart = page.getByRole('figure').filter({ has: page.getByRole('heading', { name: 'Runs per hour' }) });

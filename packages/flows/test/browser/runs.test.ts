@@ -78,7 +78,7 @@ describeInBrowser('Runs and a run with its trace timeline, in the browser', () =
     const row = page.getByRole('row').filter({ hasText: supportRun });
     await row.waitFor();
     // The flow's name replaces its slug once the flows are listed.
-    await expect.poll(async () => (await row.innerText()).replace(/\s+/g, ' ').trim()).toMatch(new RegExp(`^\\S.* ${supportRun} Support bot support-bot 1 succeeded \\d+ ms 12$`));
+    await expect.poll(async () => (await row.innerText()).replace(/\s+/g, ' ').trim()).toMatch(new RegExp(`^\\S.* ${supportRun} Support bot support-bot 1 succeeded \\d+ ms 12 \\$0\\+ API$`));
     expect(await page.getByRole('row').count()).toBe(26);
     await screenshot(page, 'runs');
 

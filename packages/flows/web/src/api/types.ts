@@ -1,4 +1,5 @@
 /** Shapes of the flows service's public API, as the dashboard reads them (design/flows.md). */
+import type { RunCost } from '../cost/cost-format.ts';
 
 /** An organization the signed-in user may see. */
 export interface OrgRef {
@@ -90,6 +91,12 @@ export interface Run {
   trace: TraceEntry[];
   /** Set once the run's flow was deleted: its name then. */
   deleted_flow?: { name: string } | null;
+  /** What started it: a token (`api`), the dashboard (`ui`), a schedule, an MCP client. */
+  trigger: 'api' | 'ui' | 'schedule' | 'mcp';
+  /** The schedule's name, for a scheduled run. */
+  schedule: string | null;
+  /** What its model calls cost (null for runs recorded before costs were kept). */
+  cost: RunCost | null;
 }
 
 /** A token as listed (never its secret). */

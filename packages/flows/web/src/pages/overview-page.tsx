@@ -5,6 +5,7 @@ import { useOrg } from '../api/use-org.ts';
 import { runsApi, type RunStats, type WindowFigures } from '../api/runs-api.ts';
 import type { FlowSummary } from '../api/types.ts';
 import { HourlyChart } from '../charts/hourly-chart.tsx';
+import { usd } from '../cost/cost-format.ts';
 import '../components/dashboard.css';
 
 const HOURS = 24;
@@ -16,7 +17,7 @@ function rate(value: number | null): string {
 
 /**
  * **Overview**: the organization's last 24 hours per hour: runs, failure
- * rate, p50/p95 latency and tokens, for all flows or one (`?flow=SLUG`), and
+ * rate, p50/p95 latency, tokens and cost, for all flows or one (`?flow=SLUG`), and
  * a table of every flow; what to do first when nothing has run yet.
  */
 export default function OverviewPage() {
@@ -98,6 +99,7 @@ function Tiles({ figures }: { figures: WindowFigures }) {
     ['Latency p50', duration(figures.p50_ms)],
     ['Latency p95', duration(figures.p95_ms)],
     ['Tokens', count(figures.prompt_tokens + figures.completion_tokens)],
+    ['Cost', usd(figures.cost_usd)],
   ];
   return (
     <dl className="tiles">
@@ -162,6 +164,14 @@ function Charts({ stats, figures, scope }: { stats: RunStats; figures: WindowFig
           { name: 'Completion', values: hours.map((h) => at(h)?.completion_tokens ?? 0), tone: 'series-4' },
         ]}
       />
+      <HourlyChart
+        title="Cost per hour"
+        summary={`${usd(figures.cost_usd)} of priced model calls over the window (calls to a model without a price count nothing: LLM Hub → Providers → Prices).`}
+        hours={hours}
+        kind="bars"
+        format={(v) => usd(v)}
+        series={[{ name: 'Cost (USD)', values: hours.map((h) => at(h)?.cost_usd ?? 0), tone: 'series-2' }]}
+      />
     </div>
   );
 }
@@ -182,6 +192,7 @@ function FlowTable({ stats, names, base, onPick }: { stats: RunStats; names: Map
               <th className="num">p50</th>
               <th className="num">p95</th>
               <th className="num">Tokens</th>
+              <th className="num">Cost</th>
               <th>
                 <span className="sr-only">Links</span>
               </th>
@@ -201,6 +212,7 @@ function FlowTable({ stats, names, base, onPick }: { stats: RunStats; names: Map
                 <td className="num">{duration(f.p50_ms)}</td>
                 <td className="num">{duration(f.p95_ms)}</td>
                 <td className="num">{count(f.prompt_tokens + f.completion_tokens)}</td>
+                <td className="num">{usd(f.cost_usd)}</td>
                 <td className="actions-cell">
                   <Link to={`${base}/runs?flow=${encodeURIComponent(f.flow)}`}>Runs</Link>
                 </td>

@@ -5,11 +5,12 @@ import { hubApi, type ProviderTest } from '../api/hub-api.ts';
 import { providerForm } from '../components/provider-form.ts';
 import type { ProviderInfo } from '../api/types.ts';
 import { HubNav } from '../components/hub-nav.tsx';
+import { PricesDialog } from '../cost/prices-dialog.tsx';
 import '../components/dashboard.css';
 
 type Hub = ReturnType<typeof hubApi>;
 
-/** **LLM Hub → Providers**: the organization's model connections (never their keys), add, edit, delete, **Test**. */
+/** **LLM Hub → Providers**: the organization's model connections (never their keys), add, edit, delete, **Test**, **Prices**. */
 export default function ProvidersPage() {
   const { org } = useOrg();
   useTitle('Providers', 'Switchboard Flows');
@@ -25,7 +26,8 @@ export default function ProvidersPage() {
           <PageHeader title="Providers">{create}</PageHeader>
           <p className="muted page-intro">
             Model connections that LLM nodes name as their <strong>Provider</strong>. Keys are stored encrypted and never shown again. Without a connection named{' '}
-            <code className="inline-code">openai</code> or <code className="inline-code">anthropic</code>, the service's environment variables serve as one.
+            <code className="inline-code">openai</code> or <code className="inline-code">anthropic</code>, the service's environment variables serve as one.{' '}
+            <strong>Prices</strong> sets what each model costs, so runs show their cost.
           </p>
         </>
       )}
@@ -39,6 +41,7 @@ export default function ProvidersPage() {
       ]}
       actions={[
         { label: 'Test', name: (provider) => `Test ${provider.name}`, dialog: (provider, close) => <TestDialog hub={hub} provider={provider} onClose={close} /> },
+        { label: 'Prices', name: (provider) => `Prices of ${provider.name}`, dialog: (provider, close) => <PricesDialog base={`/api/llm/${encodeURIComponent(org)}`} name={provider.name} onClose={close} /> },
         { label: 'Edit', name: (provider) => `Edit ${provider.name}`, form: (provider) => providerForm(hub, provider) },
         {
           label: 'Delete',

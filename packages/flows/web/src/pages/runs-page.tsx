@@ -2,7 +2,8 @@ import { useMemo } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { Button, EmptyState, ErrorState, Loading, PageHeader, Pager, count, dateTime, duration, timeAgo, useResource, useTitle } from '@switchboard/web-kit';
 import { useOrg } from '../api/use-org.ts';
-import { RUN_STATUSES, runsApi, type RunStatus } from '../api/runs-api.ts';
+import { RUN_STATUSES, RUN_TRIGGERS, runsApi, type RunStatus, type RunTrigger } from '../api/runs-api.ts';
+import { costCell } from '../cost/cost-format.ts';
 import { StatusBadge } from '../components/run-status.tsx';
 import '../components/dashboard.css';
 
@@ -21,10 +22,13 @@ interface PagingState {
   trail?: string[];
 }
 
+/** How each trigger is named in the filter and the table. */
+const TRIGGER_NAMES: Record<RunTrigger, string> = { api: 'API', ui: 'Dashboard', schedule: 'Schedule', mcp: 'MCP' };
+
 /**
- * **Runs**: newest first, filtered by flow and status, a page at a time with
+ * **Runs**: newest first, filtered by flow, status and trigger, a page at a time with
  * the API's cursor. Filters and the page are in the URL query
- * (`?flow=…&status=…&before=…`), so a link opens the same list and back/forward work.
+ * (`?flow=…&status=…&trigger=…&before=…`), so a link opens the same list and back/forward work.
  */
 export default function RunsPage() {
   const { org, client, base } = useOrg();
@@ -37,20 +41,24 @@ export default function RunsPage() {
   const flow = params.get('flow') ?? '';
   const statusParam = params.get('status') ?? '';
   const status = (RUN_STATUSES as readonly string[]).includes(statusParam) ? (statusParam as RunStatus) : undefined;
+  const triggerParam = params.get('trigger') ?? '';
+  const trigger = (RUN_TRIGGERS as readonly string[]).includes(triggerParam) ? (triggerParam as RunTrigger) : undefined;
   const before = params.get('before') ?? '';
 
-  const page = useResource((signal) => runs.list({ flow: flow || undefined, status, before: before || undefined, limit: PAGE_SIZE }, signal), [org, flow, status, before]);
+  const page = useResource((signal) => runs.list({ flow: flow || undefined, status, trigger, before: before || undefined, limit: PAGE_SIZE }, signal), [org, flow, status, trigger, before]);
   const flows = useResource((signal) => client.flows(signal), [org]);
 
-  const go = (next: { flow?: string; status?: string; before?: string }, state: PagingState = {}) => {
+  const go = (next: { flow?: string; status?: string; trigger?: string; before?: string }, state: PagingState = {}) => {
     const query = new URLSearchParams();
     if (next.flow) query.set('flow', next.flow);
     if (next.status) query.set('status', next.status);
+    if (next.trigger) query.set('trigger', next.trigger);
     if (next.before) query.set('before', next.before);
     const search = query.toString();
     navigate({ pathname: location.pathname, search: search ? `?${search}` : '' }, { state });
   };
-  const setFilter = (change: { flow?: string; status?: string }) => go({ flow, status: status ?? '', ...change });
+  const current = { flow, status: status ?? '', trigger: trigger ?? '' };
+  const setFilter = (change: { flow?: string; status?: string; trigger?: string }) => go({ ...current, ...change });
 
   const flowOptions = useMemo(() => {
     const slugs = new Map((flows.data?.flows ?? []).map((f) => [f.slug, f.name]));
@@ -58,7 +66,7 @@ export default function RunsPage() {
     return [...slugs.entries()].sort((a, b) => a[1].localeCompare(b[1]));
   }, [flows.data, flow]);
   const flowNames = useMemo(() => new Map((flows.data?.flows ?? []).map((f) => [f.slug, f.name])), [flows.data]);
-  const filtered = Boolean(flow || status);
+  const filtered = Boolean(flow || status || trigger);
 
   return (
     <>
@@ -82,6 +90,17 @@ export default function RunsPage() {
             {RUN_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>Trigger</span>
+          <select className="select" value={trigger ?? ''} onChange={(e) => setFilter({ trigger: e.target.value })}>
+            <option value="">Any trigger</option>
+            {RUN_TRIGGERS.map((t) => (
+              <option key={t} value={t}>
+                {TRIGGER_NAMES[t]}
               </option>
             ))}
           </select>
@@ -120,6 +139,8 @@ export default function RunsPage() {
                   <th>Status</th>
                   <th className="num">Latency</th>
                   <th className="num">Tokens</th>
+                  <th className="num">Cost</th>
+                  <th>Trigger</th>
                 </tr>
               </thead>
               <tbody>
@@ -141,6 +162,10 @@ export default function RunsPage() {
                     </td>
                     <td className="num">{duration(run.latency_ms)}</td>
                     <td className="num">{count(run.usage?.total_tokens ?? 0)}</td>
+                    <td className="num" title={costCell(run.cost).title}>
+                      {costCell(run.cost).text}
+                    </td>
+                    <td>{run.schedule ? `${TRIGGER_NAMES[run.trigger]} ${run.schedule}` : (TRIGGER_NAMES[run.trigger] ?? run.trigger)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -150,8 +175,8 @@ export default function RunsPage() {
           <Pager
             label="Pages of runs"
             status={before ? (trail.length > 0 ? `Page ${trail.length + 1}` : 'Older runs') : 'Page 1'}
-            previous={before ? () => go({ flow, status: status ?? '', before: trail[trail.length - 1] ?? '' }, { trail: trail.slice(0, -1) }) : undefined}
-            next={page.data.next_before ? () => go({ flow, status: status ?? '', before: page.data!.next_before! }, { trail: [...trail, before] }) : undefined}
+            previous={before ? () => go({ ...current, before: trail[trail.length - 1] ?? '' }, { trail: trail.slice(0, -1) }) : undefined}
+            next={page.data.next_before ? () => go({ ...current, before: page.data!.next_before! }, { trail: [...trail, before] }) : undefined}
           />
         </>
       )}
