@@ -166,4 +166,34 @@ describeInBrowser('Settings', () => {
     });
     expect(refused.status).toBe(401);
   });
+
+  it('creates a read-only token (Access: Read only): the list says so, and an MCP client with it has only the read tools', async () => {
+    await tab('MCP Connection').click();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const form = page.getByRole('dialog', { name: 'Create token' });
+    await form.getByRole('textbox', { name: 'Name' }).fill('dashboard');
+    const access = form.getByRole('combobox', { name: 'Access' });
+    expect(await access.inputValue()).toBe('write');
+    await access.selectOption({ label: 'Read only' });
+    await screenshot(page, 'settings-mcp-create-read-only');
+    await form.getByRole('button', { name: 'Create token' }).click();
+    const shown = page.getByRole('dialog', { name: 'Read-only token "dashboard" created' });
+    await shown.waitFor();
+    const token = (await shown.locator('code.secret').innerText()).trim();
+    await shown.getByRole('button', { name: 'Done' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'dashboard' });
+    await row.waitFor();
+    expect(await row.getByRole('cell').nth(1).innerText()).toBe('Read only');
+    expect(await page.getByRole('row').filter({ hasText: 'agent' }).first().getByRole('cell').nth(1).innerText()).toBe('Read and write');
+    await screenshot(page, 'settings-mcp-read-only');
+
+    const client = await connectMcp(new URL(page.url()).origin, token);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+      expect(tools.map((tool) => tool.name)).not.toContain('create_ticket');
+    } finally {
+      await client.close();
+    }
+  });
 });

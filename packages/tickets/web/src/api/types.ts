@@ -172,10 +172,14 @@ export interface ProjectSettings {
   boards: SettingsBoard[];
 }
 
+/** What a token may do: `read` calls only the tools that read; `write` all of them. */
+export type TokenAccess = 'read' | 'write';
+
 /** A project token (never its secret). */
 export interface ProjectToken {
   id: string;
   name: string;
+  access: TokenAccess;
   created_at: string;
   last_used_at: string | null;
   revoked_at?: string | null;
@@ -187,6 +191,7 @@ export interface CreatedToken {
   token_id?: string;
   name: string;
   token: string;
+  access?: TokenAccess;
   mcp_url?: string;
 }
 

@@ -1,10 +1,15 @@
 import { CodeBlock, CopyButton, OAuthGrantsList, ResourceList, credentialColumns, dimRevoked, form, revokeAction, useResource } from '@switchboard/web-kit';
+import type { TokenAccess } from '../api/types.ts';
 import { useProject } from '../project-context.tsx';
 import { defaultMcpUrl, mcpSnippets } from './mcp-snippets.ts';
 
+/** How the list and the create form name a token's access (design/mcp.md, "Read-only access"). */
+const ACCESS_LABELS: Record<TokenAccess, string> = { write: 'Read and write', read: 'Read only' };
+
 /**
- * **MCP Connection**: the endpoint, the project's tokens (name, created, last used), **Create token** (shown
- * once with snippets) and **Revoke**, and beside them the clients people signed in with (OAuth grants).
+ * **MCP Connection**: the endpoint, the project's tokens (name, access, created, last used), **Create token**
+ * (read and write, or read only; shown once with snippets) and **Revoke**, and beside them the clients people
+ * signed in with (OAuth grants).
  */
 export function McpTab() {
   const { api, key } = useProject();
@@ -38,7 +43,11 @@ export function McpTab() {
         )}
         rowKey={(token) => token.id}
         rowClassName={dimRevoked}
-        columns={[{ header: 'Name', className: 'cell-name', cell: (token) => token.name }, ...credentialColumns]}
+        columns={[
+          { header: 'Name', className: 'cell-name', cell: (token) => token.name },
+          { header: 'Access', cell: (token) => ACCESS_LABELS[token.access] ?? ACCESS_LABELS.write },
+          ...credentialColumns,
+        ]}
         actions={[
           revokeAction(
             'token',
@@ -49,13 +58,25 @@ export function McpTab() {
         create={{
           label: 'Create token',
           form: form({
-            initial: { name: '' },
-            fields: () => [{ name: 'name', label: 'Name', placeholder: 'claude-code-laptop', maxLength: 100, required: true }],
+            initial: { name: '', access: 'write' },
+            fields: () => [
+              { name: 'name', label: 'Name', placeholder: 'claude-code-laptop', maxLength: 100, required: true },
+              {
+                name: 'access',
+                kind: 'select',
+                label: 'Access',
+                options: [
+                  { value: 'write', label: ACCESS_LABELS.write },
+                  { value: 'read', label: ACCESS_LABELS.read },
+                ],
+                hint: 'A read-only token sees the board through the ten tools that read: it cannot create, change, move or delete anything.',
+              },
+            ],
             check: (values) => (values.name.trim() ? undefined : 'Give the token a name, for example the agent or machine that will use it.'),
-            submit: (values) => api.createToken(values.name.trim()),
+            submit: (values) => api.createToken(values.name.trim(), values.access === 'read' ? 'read' : 'write'),
           }),
           reveal: (token) => ({
-            title: `Token "${token.name}" created`,
+            title: token.access === 'read' ? `Read-only token "${token.name}" created` : `Token "${token.name}" created`,
             what: 'token',
             value: token.token,
             wide: true,
