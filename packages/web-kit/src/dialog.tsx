@@ -70,6 +70,7 @@ export function Dialog({
       </>
     ) : null);
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a press on the backdrop is the pointer's way to close; the keyboard's is Escape (the listener above), and the dialog's own buttons close it too.
     <div className="dialog-backdrop" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
       <div className={`dialog ${wide ? 'wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby={titleId} ref={ref} tabIndex={-1}>
         <div className="dialog-header">

@@ -30,6 +30,7 @@ export function preloadablePage<P extends object>(load: () => Promise<{ default:
       return module;
     });
   const Lazy = lazy(preload);
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per page at module level, as lazy() is, so each Page is one stable component with its own chunk's loader.
   function Page(props: P) {
     const [Chosen] = useState<ComponentType<P>>(() => loaded ?? Lazy);
     return <Chosen {...props} />;

@@ -23,6 +23,7 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, key: u
   const loadRef = useRef(load);
   loadRef.current = load;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's key decides when to load (load itself is read through a ref, new each render), and generation is how reload() asks for another load.
   useEffect(() => {
     const controller = new AbortController();
     setLoading(true);
@@ -40,7 +41,6 @@ export function useResource<T>(load: (signal: AbortSignal) => Promise<T>, key: u
         setLoading(false);
       });
     return () => controller.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...key, generation]);
 
   const reload = useCallback(() => setGeneration((n) => n + 1), []);

@@ -107,6 +107,7 @@ export function FormFields<V extends FormValues>({ layout, values, set }: { layo
         if (!Array.isArray(entry)) return <OneField key={entry.name} field={entry} values={values} set={set} />;
         const shown = entry.filter((field): field is FormField<V> => Boolean(field));
         return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a row's place is its identity (a left-out field keeps its slot as null, so places never shift); keyed by the fields it shows, a row would remount, losing focus, when one appears.
           <div key={index} className={`grid-${shown.length}`}>
             {shown.map((field) => (
               <OneField key={field.name} field={field} values={values} set={set} />

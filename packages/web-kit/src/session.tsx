@@ -57,7 +57,8 @@ export function SessionGate<Extra>({ service, children }: { service: string; chi
       await api('/api/session', { method: 'DELETE', allowUnauthorized: true });
     } finally {
       setState({ status: 'signed-out' });
-      navigate('/login');
+      // void: under BrowserRouter navigate() returns nothing; the promise its type allows is a data router's.
+      void navigate('/login');
     }
   }, [navigate]);
 
@@ -100,7 +101,7 @@ export function SessionGate<Extra>({ service, children }: { service: string; chi
  * authorization, `/oauth/…`) by loading it; anything that is not a path of this origin goes to `/`.
  */
 function goNext(navigate: ReturnType<typeof useNavigate>, next: string | null): void {
-  const target = next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+  const target = next?.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
   if (target.startsWith('/oauth/')) window.location.replace(target);
   else navigate(target, { replace: true });
 }
