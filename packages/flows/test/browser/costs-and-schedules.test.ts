@@ -75,4 +75,41 @@ describeInBrowser('Costs and schedules in the browser', () => {
     expect((await perFlow.nth(1).getByRole('cell').allInnerTexts()).slice(0, 1).concat((await perFlow.nth(1).getByRole('cell').allInnerTexts()).slice(7, 8))).toEqual(['Digest', '$0.018']);
     await screenshot(page, 'overview-cost');
   });
+
+  it('Schedules tab: the next five times in the chosen zone, last runs, add with a live preview, pause and delete', async () => {
+    await page.goto('/orgs/acme/flows/digest');
+    await page.getByRole('tab', { name: 'Schedules', exact: true }).click();
+    const nightly = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'nightly', level: 3 }) });
+    await nightly.waitFor();
+    expect(await nightly.getByRole('list', { name: 'Next five times of nightly' }).getByRole('listitem').allInnerTexts()).toHaveLength(5);
+    for (const time of await nightly.getByRole('list', { name: 'Next five times of nightly' }).getByRole('listitem').allInnerTexts()) expect(time).toMatch(/, 03:00$/);
+    const lastRun = nightly.getByRole('list', { name: 'Last runs of nightly' }).getByRole('link');
+    expect(await lastRun.innerText()).toBe('succeeded');
+
+    await page.getByRole('button', { name: 'Add schedule' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add schedule' });
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('weekly');
+    await dialog.getByRole('textbox', { name: 'Cron' }).fill('* * * * * *');
+    await dialog.getByRole('alert').filter({ hasText: 'has 6 fields' }).waitFor();
+    await dialog.getByRole('textbox', { name: 'Cron' }).fill('0 9 * * 1');
+    await dialog.getByRole('combobox', { name: 'Time zone' }).selectOption('Asia/Tokyo');
+    const preview = dialog.getByRole('list', { name: 'Next five times' });
+    await expect.poll(async () => (await preview.getByRole('listitem').allInnerTexts()).every((t) => /^Mon .*, 09:00$/.test(t))).toBe(true);
+    await dialog.getByRole('textbox', { name: 'Input (JSON)' }).fill('{"question": "Weekly digest"}');
+    await screenshot(page, 'schedule-add');
+    await dialog.getByRole('button', { name: 'Add schedule' }).click();
+    const weekly = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'weekly', level: 3 }) });
+    await weekly.waitFor();
+    const saved = await (await h.get('/api/llm/acme/flows/digest/schedules/weekly')).json();
+    expect(saved).toMatchObject({ cron: '0 9 * * 1', timezone: 'Asia/Tokyo', input: { question: 'Weekly digest' }, enabled: true });
+    await screenshot(page, 'schedules-tab');
+
+    await weekly.getByRole('button', { name: 'Pause' }).click();
+    await weekly.getByText('Paused', { exact: true }).waitFor();
+    expect((await (await h.get('/api/llm/acme/flows/digest/schedules/weekly')).json()).enabled).toBe(false);
+    await weekly.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog', { name: 'Delete schedule weekly?' }).getByRole('button', { name: 'Delete' }).click();
+    await weekly.waitFor({ state: 'detached' });
+    expect((await h.get('/api/llm/acme/flows/digest/schedules/weekly')).status).toBe(404);
+  });
 });

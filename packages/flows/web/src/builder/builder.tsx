@@ -21,6 +21,9 @@ import { ProblemsList } from './problems-list.tsx';
 import { SidePanel } from './side-panel.tsx';
 import { RunPanel } from './run-panel.tsx';
 import { VersionsPanel } from './versions-panel.tsx';
+import { SchedulesPanel } from '../schedules/schedules-panel.tsx';
+import { exampleInput } from '../../../src/domain/input-variables.ts';
+import type { InputVariable } from '../../../src/domain/flow-definition.ts';
 import { ImportDialog } from './import-dialog.tsx';
 import { ConflictDialog } from './conflict-dialog.tsx';
 import { Toolbar, type SaveState } from './toolbar.tsx';
@@ -299,7 +302,7 @@ function BuilderLayout({ store, client, org, slug, restored }: { store: BuilderS
           <FlowCanvas onNodeOpen={() => openPanel('settings')} onReady={() => setReady(true)} readOnly={phone} />
           <EmptyCanvasHint />
         </section>
-        <aside className="builder-right" id="builder-panel" aria-label="Settings, run and versions">
+        <aside className="builder-right" id="builder-panel" aria-label="Settings, run, versions and schedules">
           <PanelTabs tab={tab} onTab={setTab} />
           <div role="tabpanel" id="panel-settings" aria-labelledby="tab-settings" hidden={tab !== 'settings'} className="tab-panel">
             <SidePanel choices={choices} />
@@ -309,6 +312,9 @@ function BuilderLayout({ store, client, org, slug, restored }: { store: BuilderS
           </div>
           <div role="tabpanel" id="panel-versions" aria-labelledby="tab-versions" hidden={tab !== 'versions'} className="tab-panel">
             {tab === 'versions' ? <VersionsPanel client={client} slug={slug} onRestored={(version) => setSaveState({ kind: 'saved', version })} /> : null}
+          </div>
+          <div role="tabpanel" id="panel-schedules" aria-labelledby="tab-schedules" hidden={tab !== 'schedules'} className="tab-panel">
+            {tab === 'schedules' ? <SchedulesPanel base={`/api/llm/${encodeURIComponent(org)}`} org={org} slug={slug} exampleInput={exampleInput(savedVariables(store))} /> : null}
           </div>
         </aside>
       </div>
@@ -361,4 +367,10 @@ function EmptyCanvasHint() {
       <strong>The canvas is empty.</strong> Add nodes from the palette (click or drag), or import a definition with <em>Import JSON</em>.
     </div>
   );
+}
+
+/** The Input node's variables of the saved version: what a schedule's input is checked against. */
+function savedVariables(store: BuilderStore): InputVariable[] {
+  const input = store.savedDefinition().nodes.find((node) => node.type === 'input');
+  return (Array.isArray(input?.data.variables) ? input.data.variables : []) as InputVariable[];
 }

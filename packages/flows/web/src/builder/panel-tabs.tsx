@@ -1,13 +1,14 @@
-// The right panel's tabs (Settings, Run, Versions), moved between with the arrow keys.
+// The right panel's tabs (Settings, Run, Versions, Schedules), moved between with the arrow keys.
 import { useEffect, useState } from 'react';
 
 /** One panel of the right side. */
-export type Tab = 'settings' | 'run' | 'versions';
+export type Tab = 'settings' | 'run' | 'versions' | 'schedules';
 
 const TABS: Array<[Tab, string]> = [
   ['settings', 'Settings'],
   ['run', 'Run'],
   ['versions', 'Versions'],
+  ['schedules', 'Schedules'],
 ];
 
 /** The tab list; each tab controls the tabpanel `panel-{id}`. */

@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import { Badge, Button, EmptyState, ErrorState, FormDialog, Loading, form, timeAgo, useConfirm, useResource, useToast, type Form } from '@switchboard/web-kit';
 import { schedulesApi, type Schedule } from '../api/schedules-api.ts';
 import { inZone, previewOf, skipReason, timeZones } from './schedule-preview.ts';
+import './schedules.css';
 
 /** The schedule form's values. */
 type Values = { name: string; cron: string; timezone: string; input: string; enabled: boolean };
@@ -181,8 +182,9 @@ export function SchedulesPanel({ base, org, slug, exampleInput }: { base: string
   } else {
     body = (
       <>
-        <div className="row end">
-          <Button variant="primary" onClick={() => setEditing({})}>
+        <div className="row between">
+          <h2 className="panel-heading">Schedules</h2>
+          <Button small variant="primary" onClick={() => setEditing({})}>
             Add schedule
           </Button>
         </div>
@@ -195,7 +197,7 @@ export function SchedulesPanel({ base, org, slug, exampleInput }: { base: string
     );
   }
   return (
-    <section className="stack" aria-label="Schedules of this flow">
+    <section className="panel-section stack" aria-label="Schedules of this flow">
       {body}
       {editing ? (
         <FormDialog
