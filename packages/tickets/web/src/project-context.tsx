@@ -38,6 +38,7 @@ export function ProjectProvider({ projectKey, name, children }: { projectKey: st
     return () => stream.close();
   }, [client]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: generation is how reloadMeta() asks for another read.
   useEffect(() => {
     const controller = new AbortController();
     const { signal } = controller;

@@ -35,6 +35,7 @@ export function currentProject(keys: string[]): string | undefined {
 /** Remembers the board shown for a project (a year; the value URI-encoded, as the service decodes it). */
 export function rememberBoard(project: string, board: string): void {
   try {
+    // biome-ignore lint/suspicious/noDocumentCookie: a cookie because the service reads it to render the remembered board with the page; the Cookie Store API is not in every browser (Firefox, Safari).
     document.cookie = `${boardCookie(project)}=${encodeURIComponent(board)}; path=/; max-age=31536000; samesite=lax`;
   } catch {
     // Cookies disabled: the first board shows next time.

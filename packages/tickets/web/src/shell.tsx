@@ -24,7 +24,8 @@ export function Shell({ project, children }: { project: string | undefined; chil
     rememberProject(next);
     // The same section in the other project; a ticket or a document goes to its list.
     const section = location.pathname.startsWith('/tickets/') ? 'board' : (location.pathname.split('/')[3] ?? 'board');
-    navigate(`/projects/${encodeURIComponent(next)}/${section}`);
+    // void: under BrowserRouter navigate() returns nothing; the promise its type allows is a data router's.
+    void navigate(`/projects/${encodeURIComponent(next)}/${section}`);
   };
   return (
     <AppShell

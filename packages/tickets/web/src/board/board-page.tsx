@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
 import { Button, ErrorState, Loading, useTitle } from '@switchboard/web-kit';
@@ -87,7 +87,8 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
     return () => document.removeEventListener('keydown', onKey);
   }, []);
 
-  const open = useCallback((key: string) => navigate(paths.ticket(key, location.search)), [navigate, location.search]);
+  // void: under BrowserRouter navigate() returns nothing; the promise its type allows is a data router's.
+  const open = useCallback((key: string) => void navigate(paths.ticket(key, location.search)), [navigate, location.search]);
   const close = useCallback(() => navigate(paths.board(project.key, location.search)), [navigate, project.key, location.search]);
 
   const firstBoard = boards[0];
@@ -127,7 +128,7 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
     </div>
   );
 
-  let body;
+  let body: ReactNode;
   if (board.error && !view) body = <ErrorState error={board.error} onRetry={board.reload} title="The board could not be loaded" />;
   else if (!view) body = <Loading label="Loading the board…" />;
   else

@@ -18,7 +18,7 @@ export const FilterBar = forwardRef<HTMLInputElement, { filters: BoardFilters; l
   }, [text, filters.text, onChange]);
   const any = Object.values(filters).some(Boolean);
   return (
-    <div className="filter-bar" role="search" aria-label="Filter tickets">
+    <search className="filter-bar" aria-label="Filter tickets">
       <input
         ref={textRef}
         className="input filter-text"
@@ -45,7 +45,7 @@ export const FilterBar = forwardRef<HTMLInputElement, { filters: BoardFilters; l
           Clear filters
         </Button>
       ) : null}
-    </div>
+    </search>
   );
 });
 

@@ -75,6 +75,7 @@ export const Lane = memo(function Lane({
           {count}
         </span>
       </h2>
+      {/* biome-ignore lint/a11y/useSemanticElements: a virtualized list: its items are absolutely placed wrappers inside a sized spacer, which ul/li would not allow (an li must be the list's child). */}
       <div className="lane-scroll" ref={scrollRef} role="list" aria-label={`${lane.name} tickets`} tabIndex={-1}>
         {cards.length === 0 ? (
           <div className="lane-empty">{filtered ? 'No matching tickets' : lane.is_done_column ? 'Finished work lands here' : 'No tickets'}</div>
@@ -83,6 +84,7 @@ export const Lane = memo(function Lane({
             {items.map((item) => {
               const card = cards[item.index]!;
               return (
+                // biome-ignore lint/a11y/useSemanticElements: an item of the virtualized list above, inside its spacer (not a direct child, so no li).
                 <div key={item.key} role="listitem" style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}>
                   <TicketCard
                     card={card}

@@ -41,6 +41,7 @@ export function useBoard(requested: string | undefined, fallback = false) {
   const refreshRef = useRef<(keys: string[]) => Promise<unknown>>(async () => {});
   const reloading = useRef(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: generation is how reload() asks for another read.
   useEffect(() => {
     const controller = new AbortController();
     // A board opened (or switched to) shows each lane's first cards, then the rest; a reload reads it whole.

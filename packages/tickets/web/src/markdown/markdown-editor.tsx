@@ -41,6 +41,7 @@ export function MarkdownEditor({
                 rows={rows}
                 value={value}
                 placeholder={placeholder}
+                // biome-ignore lint/a11y/noAutofocus: only when the caller opens the editor at the user's request (Edit description).
                 autoFocus={autoFocus}
                 onChange={(event) => onChange(event.target.value)}
                 onKeyDown={(event) => {

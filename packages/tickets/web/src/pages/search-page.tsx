@@ -37,30 +37,33 @@ export default function SearchPage() {
   return (
     <>
       <PageHeader title="Search" />
-      <form className="search-form" role="search" onSubmit={submit}>
-        <input className="input" type="search" aria-label="Search" placeholder="Words in titles, descriptions and documents" value={text} onChange={(e) => setText(e.target.value)} autoFocus />
-        <select
-          className="select"
-          aria-label="Scope"
-          value={scope}
-          onChange={(event) =>
-            setQuery((current) => {
-              const next = new URLSearchParams(current);
-              next.set('scope', event.target.value);
-              return next;
-            })
-          }
-        >
-          {SCOPES.map((s) => (
-            <option key={s.value} value={s.value}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-        <Button type="submit" variant="primary">
-          Search
-        </Button>
-      </form>
+      <search>
+        <form className="search-form" onSubmit={submit}>
+          {/* biome-ignore lint/a11y/noAutofocus: the user came to the search page to type a query; its box is the page's one control. */}
+          <input className="input" type="search" aria-label="Search" placeholder="Words in titles, descriptions and documents" value={text} onChange={(e) => setText(e.target.value)} autoFocus />
+          <select
+            className="select"
+            aria-label="Scope"
+            value={scope}
+            onChange={(event) =>
+              setQuery((current) => {
+                const next = new URLSearchParams(current);
+                next.set('scope', event.target.value);
+                return next;
+              })
+            }
+          >
+            {SCOPES.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+          <Button type="submit" variant="primary">
+            Search
+          </Button>
+        </form>
+      </search>
       {!q.trim() ? (
         <EmptyState title="Search the project">All words must match; the start of a word is enough (check finds checkout). Titles count more than descriptions.</EmptyState>
       ) : results.error ? (
@@ -87,6 +90,7 @@ export default function SearchPage() {
                 {result.kind === 'ticket' && result.column ? <span className="faint">in {result.column}</span> : null}
               </div>
               <p className="snippet">
+                {/* biome-ignore lint/suspicious/noArrayIndexKey: the parts of one snippet, made anew with it and never reordered; the same text may come twice, so a part's place is its identity. */}
                 {snippetParts(result.snippet).map((part, index) => (part.match ? <mark key={index}>{part.text}</mark> : <span key={index}>{part.text}</span>))}
               </p>
             </li>

@@ -30,6 +30,7 @@ export function AutoSummaryTab({ settings, onChanged }: { settings: ProjectSetti
       <div className="card-body stack">
         <FormError>{error}</FormError>
         <label className="switch-row">
+          {/* biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox, whose checked state the browser exposes for the switch role; ARIA in HTML says not to repeat it in aria-checked. */}
           <input type="checkbox" role="switch" checked={on} disabled={busy} onChange={(event) => void toggle(event.target.checked)} aria-describedby="auto-summary-help" />
           <span>
             <strong>Auto-Summary</strong> {on ? 'on' : 'off'}

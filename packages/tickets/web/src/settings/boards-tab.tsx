@@ -54,6 +54,7 @@ function BoardCard({ board, onChanged, onName }: { board: SettingsBoard; onChang
   const columns = [...board.columns].sort((a, b) => a.position - b.position);
   // The chosen done column shows at once; the settings read after the change confirm it.
   const [doneChoice, setDoneChoice] = useState<string | undefined>(undefined);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: board is the trigger: a new read of the board (after any change) replaces the choice shown meanwhile.
   useEffect(() => setDoneChoice(undefined), [board]);
 
   const act = async (write: () => Promise<unknown>, done?: string) => {

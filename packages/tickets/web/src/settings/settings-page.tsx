@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { NavLink, Navigate, useParams } from 'react-router-dom';
 import { ErrorState, Loading, PageHeader, useResource, useTitle } from '@switchboard/web-kit';
 import { useLiveChanges, useProject } from '../project-context.tsx';
@@ -31,7 +32,7 @@ export default function SettingsPage() {
     settings.reload();
     project.reloadMeta();
   };
-  let panel;
+  let panel: ReactNode;
   if (tab === 'mcp') panel = <McpTab />;
   else if (tab === 'labels') panel = <LabelsTab />;
   else if (tab === 'members') panel = <MembersTab />;

@@ -90,7 +90,7 @@ export function TicketFields({
   );
 }
 
-function InlineSelect({ label, value, options, onChange }: { label: string; value: string; options: Array<{ value: string; label: string }>; onChange: (value: string) => Promise<unknown> | void }) {
+function InlineSelect({ label, value, options, onChange }: { label: string; value: string; options: Array<{ value: string; label: string }>; onChange: (value: string) => Promise<unknown> }) {
   const id = useId();
   const [busy, setBusy] = useState(false);
   return (

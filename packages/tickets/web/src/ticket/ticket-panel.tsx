@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ApiError, Button, ConfirmDialog, ErrorState, Loading, useToast } from '@switchboard/web-kit';
 import type { BoardCard, Ticket, TicketDetail } from '../api/types.ts';
 import type { TicketChanges } from '../api/client.ts';
@@ -109,7 +109,7 @@ export function TicketPanel({
 
   const update = useCallback((changes: TicketChanges) => run(() => api.updateTicket(ticketKey, changes)), [run, api, ticketKey]);
 
-  let body;
+  let body: ReactNode;
   if (error && !ticket) {
     body =
       error instanceof ApiError && error.status === 404 ? (

@@ -106,6 +106,7 @@ export function SubTickets({ ticket, onOpen, run }: { ticket: TicketDetail; onOp
       ) : null}
       {adding ? (
         <form className="row" onSubmit={submit}>
+          {/* biome-ignore lint/a11y/noAutofocus: the form appears when the user asks to add a sub-ticket; its one field is where they type next. */}
           <input className="input" aria-label="Sub-ticket title" placeholder="Title of the sub-ticket" value={title} onChange={(e) => setTitle(e.target.value)} autoFocus maxLength={500} />
           <Button small variant="primary" type="submit">
             Add
