@@ -52,11 +52,22 @@ Answer: {"status": "ok", "stored": [ids], "duplicates": N, "updated": N}. The sa
     curl -X POST '${base}/webhook?key=SECRET_KEY' -H 'Content-Type: application/json' \\
       -d '{"event": "sms.received", "message": {"from": "+15550001111", "to": "+15552223333", "body": "Hello", "sim": "sim1"}}'
 
+### Conversations (the console's API; the same key in a header, or a signed-in user's session cookie)
+- GET /api/orgs/{org_id}/conversations?limit=50&before=&sim=&direction= : {"conversations": [{"peer", "last_message": Message, "message_count", "unread"}], "next_before", "seq"}, one per other party's number, the latest first; page on with before=next_before. unread counts inbound messages after your read mark.
+- GET /api/orgs/{org_id}/conversations/{peer}/messages?limit=50&before= : {"peer", "messages": [Message...] ascending, "next_before_id"}; peer URL-encoded (%2B for +).
+- POST /api/orgs/{org_id}/conversations/{peer}/read {"up_to_id": ID} : marks it read up to that message.
+- GET /api/orgs/{org_id}/events : server-sent events, one "messages" event per commit {"seq", "messages": [...]} (new messages and delivery states); resume with Last-Event-ID or ?since=SEQ.
+- GET /api/orgs/{org_id}/gateway, PUT it {"driver", settings...}, POST /api/orgs/{org_id}/gateway/test {"to"} : the gateway (credentials only as set or not), setting it, one test message and the gateway's answer.
+- GET /api/orgs/{org_id}/sims, PATCH /api/orgs/{org_id}/sims/{sim} {"label", "phone_number"}.
+
+    curl -H 'X-Secret-Key: SECRET_KEY' '${base}/api/orgs/ORG_ID/conversations?limit=20'
+    curl -H 'X-Secret-Key: SECRET_KEY' '${base}/api/orgs/ORG_ID/conversations/%2B15550001111/messages'
+
 ### GET /health
 {"status": "ok", "version": "1.0", "database": "ok"}; 503 when the database does not answer.
 
 ### Other
-- GET / : HTML page with a small inbox
+- GET / : HTML page with a small inbox (the web console at / and /orgs/{org_id}/… for signed-in users: /login)
 - GET /openapi.json, GET /docs : OpenAPI 3.1 description and its viewer
 - GET /metrics : Prometheus metrics
 `;
