@@ -38,7 +38,10 @@ async function seedInbox(sql: SqlClient, dialect: 'sqlite' | 'postgres'): Promis
     1, 'native', 'seed-' || i, null, '${now}', null, null, '${now}', '${now}', ${peer}, 0`;
   const columns =
     'org_id, direction, sim, from_number, to_number, body, status, segments, gateway, external_id, error, received_at, sent_at, delivered_at, created_at, updated_at, peer, change_seq';
-  const series = dialect === 'sqlite' ? `(WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${MESSAGES}) SELECT i FROM n) AS s` : `generate_series(1, ${MESSAGES}) AS s(i)`;
+  const series =
+    dialect === 'sqlite'
+      ? `(WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${MESSAGES}) SELECT i FROM n) AS s`
+      : `generate_series(1, ${MESSAGES}) AS s(i)`;
   await sql.exec(`INSERT INTO messages (${columns}) SELECT ${values} FROM ${series}`);
   await sql.exec(`INSERT INTO conversations (org_id, peer, last_message_id, message_count, inbound_count, last_inbound_id)
     SELECT org_id, peer, max(id), count(*), sum(case when direction = 'inbound' then 1 else 0 end), max(case when direction = 'inbound' then id end)
@@ -56,7 +59,9 @@ async function seed(outer: BenchContext): Promise<string> {
   } finally {
     await admin.close();
   }
-  const sql = outer.postgres ? openSql({ url: outer.postgres.url, schema: `${outer.postgres.prefix}_sms` }) : openSql({ file: join(outer.env.DATA_DIR, 'sms.db') });
+  const sql = outer.postgres
+    ? openSql({ url: outer.postgres.url, schema: `${outer.postgres.prefix}_sms` })
+    : openSql({ file: join(outer.env.DATA_DIR, 'sms.db') });
   try {
     await seedInbox(sql, outer.postgres ? 'postgres' : 'sqlite');
   } finally {
@@ -72,7 +77,11 @@ async function seed(outer: BenchContext): Promise<string> {
 }
 
 async function signIn(base: string): Promise<string> {
-  const response = await fetch(`${base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
+  const response = await fetch(`${base}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+  });
   const cookie = /sb_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
   if (response.status !== 200 || !cookie) throw new Error(`sms-ui: sign-in answered ${response.status}`);
   return cookie;
@@ -165,7 +174,16 @@ export const benchSmsUi: Suite = async (outer: BenchContext) => {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
   const rows: Row[] = [];
   try {
@@ -175,7 +193,17 @@ export const benchSmsUi: Suite = async (outer: BenchContext) => {
     const loadPage = await freshPage(browser, base, cookie);
     const load = await firstLoad(loadPage, inbox);
     await loadPage.context().close();
-    rows.push(row('sms UI first load: inbox (JS+CSS gzipped)', service, NaN, NaN, load.files, `${load.kib.toFixed(1)} KiB in ${load.files} files`, 'gzip -6 of the files the page loaded'));
+    rows.push(
+      row(
+        'sms UI first load: inbox (JS+CSS gzipped)',
+        service,
+        NaN,
+        NaN,
+        load.files,
+        `${load.kib.toFixed(1)} KiB in ${load.files} files`,
+        'gzip -6 of the files the page loaded',
+      ),
+    );
 
     const runs = outer.quick ? 3 : 7;
     const cold: number[] = [];
@@ -197,11 +225,16 @@ export const benchSmsUi: Suite = async (outer: BenchContext) => {
         `${runs} navigations; p99 column = slowest`,
       ),
     );
-    log(`first conversations: cold p50 ${percentile(cold, 50).toFixed(0)} ms (max ${Math.max(...cold).toFixed(0)}), warm p50 ${percentile(warm, 50).toFixed(0)} ms`);
+    log(
+      `first conversations: cold p50 ${percentile(cold, 50).toFixed(0)} ms (max ${Math.max(...cold).toFixed(0)}), warm p50 ${percentile(warm, 50).toFixed(0)} ms`,
+    );
 
     const livePage = await freshPage(browser, base, cookie);
     await livePage.goto(`${base}/orgs/${LIVE}/inbox`);
-    await livePage.getByRole('status').filter({ hasText: /^Live$/ }).waitFor({ timeout: 15_000 });
+    await livePage
+      .getByRole('status')
+      .filter({ hasText: /^Live$/ })
+      .waitFor({ timeout: 15_000 });
     const count = outer.quick ? 40 : 200;
     const latencies = await webhookLatencies(livePage, (second ?? service).url, key, count);
     await livePage.context().close();

@@ -128,7 +128,7 @@ function Shell({ org, children }: { org: string | undefined; children: ReactNode
     rememberOrg(next);
     // The same section in the other organization; a conversation goes to the inbox.
     const section = location.pathname.split('/')[3] ?? 'inbox';
-    navigate(`/orgs/${encodeURIComponent(next)}/${section}`);
+    void navigate(`/orgs/${encodeURIComponent(next)}/${section}`);
   };
   return (
     <AppShell

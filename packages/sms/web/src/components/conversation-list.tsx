@@ -43,13 +43,13 @@ export function ConversationList({
 
   return (
     <div className="conversation-scroller" ref={scroller}>
-      <div role="list" aria-label="Conversations" className="conversation-list" style={{ height: virtualizer.getTotalSize() }}>
+      <ul aria-label="Conversations" className="conversation-list" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => {
           const conversation = conversations[item.index];
           const last = conversation.last_message;
           const open = conversation.peer === openPeer;
           return (
-            <div role="listitem" key={conversation.peer} className="conversation-row" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
+            <li key={conversation.peer} className="conversation-row" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
               <Link to={hrefOf(conversation.peer)} className={open ? 'conversation open' : 'conversation'} aria-current={open ? 'page' : undefined}>
                 <span className="conversation-top">
                   <span className="conversation-peer">{conversation.peer || '(no number)'}</span>
@@ -64,10 +64,10 @@ export function ConversationList({
                   {conversation.unread > 0 ? <span className="unread-count">{conversation.unread} unread</span> : null}
                 </span>
               </Link>
-            </div>
+            </li>
           );
         })}
-      </div>
+      </ul>
       {loadingMore ? (
         <div className="faint list-foot" role="status">
           Loading more conversations…

@@ -61,6 +61,7 @@ export function useInbox(api: OrgApi, filter: MessageFilter, sims: SimRecord[], 
   const loaded = state !== undefined;
 
   // The first page, and the stream from the change number it reflects.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: generation is the trigger to read everything again (Try again, a stream reset).
   useEffect(() => {
     const controller = new AbortController();
     let live: LiveStream<ChangeBatch> | undefined;

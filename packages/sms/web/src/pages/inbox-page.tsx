@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { EmptyState, ErrorState, Loading, SelectField, counted, useResource, useTitle, type LiveStatus } from '@switchboard/web-kit';
 import type { MessageFilter } from '../api/client.ts';
@@ -49,7 +49,7 @@ export default function InboxPage() {
   const open = state?.open && state.open.peer === peer ? state.open : undefined;
   const conversation = state?.conversations.find((c) => c.peer === peer);
 
-  let list;
+  let list: ReactNode;
   if (inbox.error) list = <ErrorState error={inbox.error} onRetry={inbox.reload} title="The conversations could not be read" />;
   else if (!state) list = <Loading label="Loading conversations…" />;
   else if (state.conversations.length === 0) {
@@ -78,7 +78,7 @@ export default function InboxPage() {
     );
   }
 
-  let thread;
+  let thread: ReactNode;
   if (peer === undefined) thread = <EmptyState title="Choose a conversation">Its messages appear here, with a form to reply.</EmptyState>;
   else if (inbox.threadError) thread = <ErrorState error={inbox.threadError} onRetry={inbox.reload} title="The conversation could not be read" />;
   else if (!open) thread = <Loading label="Loading messages…" />;
