@@ -34,6 +34,7 @@ export function App() {
         <Route path="/orgs/:org" element={<OrgLayout />}>
           {ORG_PAGES.map(({ path, Page, full }) => {
             const element = (
+              // biome-ignore lint/correctness/useJsxKeyInIterable: not a list item: the element goes to the keyed Route's element prop below.
               <LazyPage full={full}>
                 <Page />
               </LazyPage>
@@ -107,7 +108,8 @@ function Shell({ org, children }: { org: string | undefined; children: ReactNode
     rememberOrg(next);
     // Same section in the other organization; a detail page (one flow, one run) goes to its list.
     const section = location.pathname.split('/')[3] ?? '';
-    navigate(`/orgs/${next}${section ? `/${section}` : ''}`);
+    // void: under BrowserRouter navigate() returns nothing; the promise its type allows is a data router's.
+    void navigate(`/orgs/${next}${section ? `/${section}` : ''}`);
   };
   return (
     <AppShell

@@ -131,7 +131,8 @@ function BuilderLayout({ store, client, org, slug, restored }: { store: BuilderS
     announced.add(location.key);
     notify(from ? `Created flow "${created}" from ${from}.` : `Created flow "${created}": its canvas starts with an Input and an Output node.`);
     // The browser keeps a history entry's state across a reload (and back and forward): said once, it goes.
-    navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: Object.keys(rest).length > 0 ? rest : null });
+    // void: under BrowserRouter navigate() returns nothing; the promise its type allows is a data router's.
+    void navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: Object.keys(rest).length > 0 ? rest : null });
   }, [location, notify, navigate]);
 
   const showNode = useCallback(

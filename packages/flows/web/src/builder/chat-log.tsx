@@ -6,6 +6,7 @@ import type { ChatTurn } from './chat.ts';
 /** The conversation so far (a log: new messages are read out), scrolled to its end. */
 export function ChatLog({ turns, org, pending }: { turns: readonly ChatTurn[]; org: string; pending: boolean }) {
   const end = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the triggers: scroll to the end when a turn is added or the pending answer shows or goes.
   useEffect(() => {
     // A block: scrollIntoView answers a Promise in current Chromium, which React would take for a cleanup.
     void end.current?.scrollIntoView({ block: 'nearest' });

@@ -56,7 +56,10 @@ export function DiffView({ before, after, beforeLabel, afterLabel }: { before: u
           {added === 0 && removed === 0 ? 'No differences' : `${added} line${added === 1 ? '' : 's'} added, ${removed} removed`}
         </span>
       </div>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the diff scrolls, and focus is how a keyboard scrolls it. */}
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the label names that scrolled block when it takes focus (and for getByLabel in the tests). */}
       <pre className="diff-lines" aria-label="Differences" tabIndex={0}>
+        {/* biome-ignore-start lint/suspicious/noArrayIndexKey: the lines of one diff, made anew with it and never reordered; the same text may come twice, so a line's place is its identity. */}
         {lines.map((line, index) =>
           line.kind === 'add' ? (
             <ins key={index}>{`+ ${line.text}\n`}</ins>
@@ -70,6 +73,7 @@ export function DiffView({ before, after, beforeLabel, afterLabel }: { before: u
             <span key={index}>{`  ${line.text}\n`}</span>
           ),
         )}
+        {/* biome-ignore-end lint/suspicious/noArrayIndexKey: the lines of one diff */}
       </pre>
     </div>
   );

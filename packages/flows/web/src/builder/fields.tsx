@@ -117,8 +117,11 @@ export function RefField({
             />
           )}
           {open ? (
+            // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the combobox pattern's popup: a list of options, announced as a listbox.
             <ul className="ref-options" role="listbox" id={listId} aria-label="References">
               {matches.map((option, index) => (
+                // biome-ignore-start lint/a11y/noNoninteractiveElementToInteractiveRole: an option of the listbox above.
+                // biome-ignore lint/a11y/useFocusableInteractive: focus stays in the field, which names the active option with aria-activedescendant (the combobox pattern), so options take no focus.
                 <li
                   key={option.value}
                   id={`${listId}-${index}`}
@@ -134,6 +137,7 @@ export function RefField({
                   <span className="mono">{option.value}</span>
                   <span className="faint">{option.detail}</span>
                 </li>
+                // biome-ignore-end lint/a11y/noNoninteractiveElementToInteractiveRole: an option of the listbox above.
               ))}
             </ul>
           ) : null}
@@ -166,9 +170,9 @@ export function NumberField({
   const [text, setText] = useState(value === undefined ? '' : String(value));
   const [error, setError] = useState<string | undefined>(undefined);
   // Follows the store (undo, another node): only when it differs from what is typed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of the value from outside; run on each keystroke, this would overwrite what is half typed ("1.", "-").
   useEffect(() => {
     if ((text === '' ? undefined : Number(text)) !== value) setText(value === undefined ? '' : String(value));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [value]);
   return (
     <Field label={label} hint={hint} error={error}>
@@ -206,6 +210,11 @@ export function NumberField({
   );
 }
 
+/** A value as JsonField shows it: indented JSON, or nothing for `undefined`. */
+function showJson(value: unknown): string {
+  return value === undefined ? '' : JSON.stringify(value, null, 2);
+}
+
 /** JSON text: applied when it parses (empty: `undefined`); otherwise says why and keeps the last good value. */
 export function JsonField({
   label,
@@ -226,14 +235,13 @@ export function JsonField({
   /** References offered after `{{` inside the JSON's strings (an HTTP tool's body); none: a plain text area. */
   options?: readonly ReferenceOption[];
 }) {
-  const show = (v: unknown) => (v === undefined ? '' : JSON.stringify(v, null, 2));
-  const [text, setText] = useState(show(value));
+  const [text, setText] = useState(showJson(value));
   const [error, setError] = useState<string | undefined>(undefined);
   const last = useRef(value);
   useEffect(() => {
     if (value !== last.current) {
       last.current = value;
-      setText(show(value));
+      setText(showJson(value));
       setError(undefined);
     }
   }, [value]);
@@ -288,6 +296,7 @@ export function PairsField({
       <legend>{label}</legend>
       {entries.length === 0 ? <div className="faint">None</div> : null}
       {entries.map(([name, v], index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a pair's place is its identity; its name is edited in place, so keying by it would remount the row (and lose focus) at each keystroke.
         <div className="pair" key={index}>
           <input
             className="input code"

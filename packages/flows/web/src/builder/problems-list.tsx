@@ -11,8 +11,10 @@ export function ProblemsList({ onShow }: { onShow: (nodeId: string) => void }) {
       <h2 className="panel-heading" id={headingId}>
         Problems {problems.length > 0 ? <span className="badge danger">{problems.length}</span> : null}
       </h2>
+      {/* biome-ignore lint/a11y/noRedundantRoles: Safari drops a list's semantics when its markers are styled away; the role keeps it a list. */}
       <ul role="list" aria-label="Problems" className="problem-list">
         {problems.map((problem, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: problems are recomputed as a whole, and two may name the same field.
           <li key={`${problem.param}:${index}`} className={problem.fromServer ? 'from-server' : undefined}>
             {problem.node ? (
               <button type="button" className="problem" onClick={() => onShow(problem.node!)}>

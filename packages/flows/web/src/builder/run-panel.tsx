@@ -19,6 +19,7 @@ export function RunPanel({ client, org, slug, onSave }: { client: BuilderApi; or
   const version = useBuilder((s) => s.version);
   const dirty = useBuilder((s) => s.dirty);
   // The form follows the version that runs: the saved one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the store is mutable; version (a save) is when its saved definition changes.
   const saved = useMemo<Definition>(() => store.savedDefinition(), [store, version]);
   const variables = useMemo(() => {
     const input = saved.nodes.find((n) => n.type === 'input');

@@ -58,6 +58,7 @@ export function RunResult({ view, latency, org }: { view: RunView; latency: numb
         <>
           <div className="field">
             <span className="field-label">Output</span>
+            {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: names the output block, as the visible label above does (and for getByLabel in the tests). */}
             <pre className="run-json" aria-label="Output">
               {show(view.output)}
             </pre>

@@ -51,6 +51,7 @@ function NodeSettings({ data, choices }: { data: CanvasNodeData; choices: Settin
   const problem = useBuilder((s) => s.problems.byNode[node.id]);
   const slug = useBuilder((s) => s.meta.slug);
   // What references, branches and tools depend on changes with the structure, not with moves.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the store is mutable; structure is when the nodes and edges read here change.
   const context = useMemo(() => {
     const definition = store.definition();
     const byId = new Map(definition.nodes.map((n) => [n.id, n]));
@@ -59,7 +60,6 @@ function NodeSettings({ data, choices }: { data: CanvasNodeData; choices: Settin
       otherIds: definition.nodes.filter((n) => n.id !== node.id && n.type !== 'input').map((n) => n.id),
       tools: definition.edges.filter((e) => e.to === node.id && ['tool', 'agent'].includes(byId.get(e.from)?.type ?? '')).map((e) => e.from),
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [store, structure, node.id]);
   const kind = kindOf(node);
   const Form = FORMS[kind];

@@ -43,7 +43,7 @@ export function useUploads(send: Send, onAdded: () => void) {
   const addedRef = useRef(onAdded);
   addedRef.current = onAdded;
 
-  const update = (key: number, change: Partial<UploadItem>) => setItems((list) => list.map((item) => (item.key === key ? { ...item, ...change } : item)));
+  const update = useCallback((key: number, change: Partial<UploadItem>) => setItems((list) => list.map((item) => (item.key === key ? { ...item, ...change } : item))), []);
 
   const pump = useCallback(() => {
     while (active.current < PARALLEL && queue.current.length > 0) {
@@ -70,7 +70,7 @@ export function useUploads(send: Send, onAdded: () => void) {
         }
       })();
     }
-  }, []);
+  }, [update]);
 
   const add = useCallback(
     (files: File[]) => {
@@ -106,6 +106,7 @@ export function DropZone({ onFiles }: { onFiles: (files: File[]) => void }) {
     if (files.length > 0) onFiles(files);
   };
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a drop target holding a button, not a set of form fields: a fieldset would want a legend and bring its own box.
     <div
       className={`drop-zone${over ? ' over' : ''}`}
       role="group"

@@ -138,7 +138,7 @@ function ModelInput({ client, provider, value, onChange }: { client: OrgApi; pro
       <label className="field-label" htmlFor={id}>
         Model
       </label>
-      <input id={id} className="input code" role="combobox" aria-autocomplete="list" aria-describedby={`${id}-hint`} list={`${id}-list`} value={value} autoComplete="off" placeholder="gpt-4o-mini, llama3.2…" onChange={(e) => onChange(e.target.value)} />
+      <input id={id} className="input code" aria-autocomplete="list" aria-describedby={`${id}-hint`} list={`${id}-list`} value={value} autoComplete="off" placeholder="gpt-4o-mini, llama3.2…" onChange={(e) => onChange(e.target.value)} />
       <datalist id={`${id}-list`}>
         {(shown?.ids ?? []).map((model) => (
           <option key={model} value={model} />

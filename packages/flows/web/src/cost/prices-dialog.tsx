@@ -1,6 +1,6 @@
 // LLM Hub → Providers → Prices: a provider's model prices (US dollars per million tokens), the dated
 // defaults of OpenAI and Anthropic beside the organization's own, edited as a table (design/flows.md, "Costs").
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Dialog, ErrorState, FormError, Loading, useResource, useToast } from '@switchboard/web-kit';
 import { pricesApi } from './prices-api.ts';
 import { newRow, ownPrices, rowsOf, type Row } from './price-rows.ts';
@@ -35,7 +35,7 @@ export function PricesDialog({ base, name, onClose }: { base: string; name: stri
     }
   };
 
-  let body;
+  let body: ReactNode;
   if (prices.error) body = <ErrorState error={prices.error} title="The prices could not be loaded" onRetry={prices.reload} />;
   else if (!prices.data || !shown) body = <Loading label="Loading the prices…" />;
   else {

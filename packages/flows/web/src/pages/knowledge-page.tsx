@@ -99,7 +99,8 @@ function KnowledgeBaseDetail({ name, knowledge, providers, onChanged }: { name: 
     done: () => `Knowledge base "${name}" deleted`,
     after: () => {
       onChanged();
-      navigate(`${base}/knowledge`, { replace: true });
+      // void: under BrowserRouter navigate() returns nothing; the promise its type allows is a data router's.
+      void navigate(`${base}/knowledge`, { replace: true });
     },
   });
   const uploads = useUploads(
@@ -265,6 +266,7 @@ function TryQuery({ knowledge, kb }: { knowledge: Knowledge; kb: KnowledgeBase }
         ) : (
           <ol className="query-results" aria-label="Query results">
             {results.results.map((result, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: one query's ranked results, replaced as a whole by the next query; the rank is the identity.
               <li key={index} className="query-result">
                 <div className="row between wrap">
                   <span className="query-source">{result.source}</span>

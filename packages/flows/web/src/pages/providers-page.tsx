@@ -75,6 +75,7 @@ function TestDialog({ hub, provider, onClose }: { hub: Hub; provider: ProviderIn
   const [result, setResult] = useState<ProviderTest | { failed: Error } | null>(null);
   const [attempt, setAttempt] = useState(0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt is how Test again asks for another test.
   useEffect(() => {
     const controller = new AbortController();
     setResult(null);

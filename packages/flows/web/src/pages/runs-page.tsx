@@ -55,7 +55,8 @@ export default function RunsPage() {
     if (next.trigger) query.set('trigger', next.trigger);
     if (next.before) query.set('before', next.before);
     const search = query.toString();
-    navigate({ pathname: location.pathname, search: search ? `?${search}` : '' }, { state });
+    // void: under BrowserRouter navigate() returns nothing; the promise its type allows is a data router's.
+    void navigate({ pathname: location.pathname, search: search ? `?${search}` : '' }, { state });
   };
   const current = { flow, status: status ?? '', trigger: trigger ?? '' };
   const setFilter = (change: { flow?: string; status?: string; trigger?: string }) => go({ ...current, ...change });
@@ -71,7 +72,7 @@ export default function RunsPage() {
   return (
     <>
       <PageHeader title="Runs" />
-      <div className="filters" role="search" aria-label="Filter runs">
+      <search className="filters" aria-label="Filter runs">
         <label className="inline-field">
           <span>Flow</span>
           <select className="select" value={flow} onChange={(e) => setFilter({ flow: e.target.value })}>
@@ -110,7 +111,7 @@ export default function RunsPage() {
             Clear filters
           </Button>
         ) : null}
-      </div>
+      </search>
       {page.error ? (
         <ErrorState error={page.error} onRetry={page.reload} />
       ) : !page.data ? (

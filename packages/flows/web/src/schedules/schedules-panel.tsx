@@ -1,6 +1,6 @@
 // The canvas page's Schedules tab: a flow's schedules (add, edit, pause, delete), each with its next five
 // times in its own time zone and its last runs (design/web.md, "Flows UI"; design/flows.md, "Schedules").
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge, Button, EmptyState, ErrorState, FormDialog, Loading, form, timeAgo, useConfirm, useResource, useToast, type Form } from '@switchboard/web-kit';
 import { schedulesApi, type Schedule } from '../api/schedules-api.ts';
@@ -154,7 +154,7 @@ export function SchedulesPanel({ base, org, slug, exampleInput }: { base: string
   const runsBase = `/orgs/${encodeURIComponent(org)}/runs`;
   const confirm = useConfirm<Schedule>({
     title: (s) => `Delete schedule ${s.name}?`,
-    message: (s) => <p>It stops running at once; its runs stay in Runs.</p>,
+    message: () => <p>It stops running at once; its runs stay in Runs.</p>,
     confirmLabel: 'Delete',
     run: (s) => client.remove(s.name),
     done: (s) => `Deleted schedule ${s.name}`,
@@ -170,7 +170,7 @@ export function SchedulesPanel({ base, org, slug, exampleInput }: { base: string
     }
   };
 
-  let body;
+  let body: ReactNode;
   if (schedules.error) body = <ErrorState error={schedules.error} title="The schedules could not be loaded" onRetry={schedules.reload} />;
   else if (!schedules.data) body = <Loading label="Loading the schedules…" />;
   else if (schedules.data.schedules.length === 0) {

@@ -72,6 +72,7 @@ export function InputSettings({ node, set }: SettingsProps) {
             {variables.map((variable, index) => {
               const label = str(variable.name) || `${index + 1}`;
               return (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a variable's place is its identity; its name is edited in place, so keying by it would remount the row (and lose focus) at each keystroke.
                 <Fragment key={index}>
                   <tr className="var-main">
                     <td>

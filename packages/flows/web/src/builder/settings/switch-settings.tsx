@@ -27,6 +27,7 @@ export function SwitchSettings({ node, set, references, otherIds }: SettingsProp
     <div className="stack">
       <div className="hint">The first case that holds chooses the branch; only that branch runs.</div>
       {cases.map((c, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a case is its place: the definition numbers cases by position (case 1, case 2) and has no id for them.
         <fieldset className="case" key={index}>
           <legend>Case {index + 1}</legend>
           <RefField label={`Left of case ${index + 1}`} value={str(c.if?.left)} options={references} onChange={(v) => setCondition(index, { left: v }, 'left')} />

@@ -17,6 +17,7 @@ function SwitchNode({ data }: NodeProps<CanvasNode>) {
   const rows = (
     <div className="fnode-branches">
       {cases.map((c, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a case is its place: its handle is case-INDEX, as the definition numbers them.
         <div className="fnode-branch" key={index}>
           <span className="fnode-branch-name">case {index + 1}</span>
           <span className="fnode-branch-cond">
