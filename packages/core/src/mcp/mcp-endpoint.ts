@@ -4,7 +4,7 @@ import type { App } from '../http-server.ts';
 import { createDualEraHandler } from './dual-era-handler.ts';
 import { plainToolCall, type PlainToolCall } from './plain-tool-call.ts';
 import { jsonRpcErrorBody, type ProtocolEra } from './protocol-eras.ts';
-import { mcpRequestRefusal, type McpGuardOptions } from './request-guard.ts';
+import { createMcpGuard, type McpGuardOptions } from './request-guard.ts';
 
 /** How a service mounts its MCP endpoints on the shared plumbing. */
 export interface McpEndpointOptions<C> {
@@ -40,9 +40,10 @@ const NOT_ALLOWED = 'Method not allowed: this stateless MCP server takes JSON-RP
 export function registerMcpEndpoint<C>(app: App, options: McpEndpointOptions<C>): void {
   const handler = createDualEraHandler(options.serverFor, (error) => app.log.debug({ err: error }, 'MCP request refused by the SDK'));
   const paths = new Set(options.paths);
+  const guard = createMcpGuard(options.guard);
   app.addHook('onRequest', async (request, reply) => {
     if (!paths.has(request.routeOptions.url ?? '')) return;
-    const refusal = mcpRequestRefusal(request, options.guard);
+    const refusal = guard(request);
     if (refusal !== undefined) return reply.code(403).header('content-type', 'application/json').send(jsonRpcErrorBody(-32000, refusal));
   });
   app.addHook('onClose', () => handler.close());

@@ -32,22 +32,31 @@ function originOf(value: string): string | undefined {
 
 const shown = (value: string) => JSON.stringify(value.slice(0, 200));
 
+/** Why a request must be refused with 403 (a message for the JSON-RPC error), or undefined when it may go on. */
+export type McpRequestGuard = (request: FastifyRequest) => string | undefined;
+
 /**
- * Why an MCP request must be refused with 403, or undefined when it may go on. A browser page of another
- * site says so in `Origin` (the transport pages: servers MUST check it); a page that rebinds its own DNS
- * name to 127.0.0.1 keeps that name in `Host`. Clients that are not browsers send no `Origin` and pass.
+ * The check of every MCP request, its allow-lists worked out once. A browser page of another site says so in
+ * `Origin` (the transport pages: servers MUST check it); a page that rebinds its own DNS name to 127.0.0.1 keeps
+ * that name in `Host`. Clients that are not browsers send no `Origin` and pass.
  */
-export function mcpRequestRefusal(request: FastifyRequest, options: McpGuardOptions): string | undefined {
-  if (isLoopbackHost(options.listenHost)) {
-    const names = localhostAllowedHostnames();
-    if (options.publicBaseUrl) names.push(new URL(options.publicBaseUrl).hostname);
-    if (!validateHostHeader(request.host, names).ok) {
+export function createMcpGuard(options: McpGuardOptions): McpRequestGuard {
+  const hostNames = isLoopbackHost(options.listenHost) ? localhostAllowedHostnames() : undefined;
+  if (hostNames && options.publicBaseUrl) hostNames.push(new URL(options.publicBaseUrl).hostname);
+  const listed = new Set(options.allowedOrigins);
+  return (request) => {
+    if (hostNames && !validateHostHeader(request.host, hostNames).ok) {
       return `Forbidden: Host ${shown(request.host ?? '')} is not this server's name (a server on a loopback address answers localhost, 127.0.0.1, [::1] or PUBLIC_BASE_URL's host).`;
     }
-  }
-  const origin = request.headers.origin;
-  if (origin === undefined || origin === '') return undefined;
-  const claimed = originOf(origin);
-  if (claimed !== undefined && (allowedOrigins(request, options.publicBaseUrl).includes(claimed) || options.allowedOrigins.includes(claimed))) return undefined;
-  return `Forbidden: Origin ${shown(origin)} may not call this MCP server (allowed: this service's own origin, PUBLIC_BASE_URL's and MCP_ALLOWED_ORIGINS).`;
+    const origin = request.headers.origin;
+    if (origin === undefined || origin === '') return undefined;
+    const claimed = originOf(origin);
+    if (claimed !== undefined && (listed.has(claimed) || allowedOrigins(request, options.publicBaseUrl).includes(claimed))) return undefined;
+    return `Forbidden: Origin ${shown(origin)} may not call this MCP server (allowed: this service's own origin, PUBLIC_BASE_URL's and MCP_ALLOWED_ORIGINS).`;
+  };
+}
+
+/** Why an MCP request must be refused with 403, or undefined (createMcpGuard's check, made for one request). */
+export function mcpRequestRefusal(request: FastifyRequest, options: McpGuardOptions): string | undefined {
+  return createMcpGuard(options)(request);
 }
