@@ -7,15 +7,7 @@ import type { Run } from '../api/types.ts';
 import { StatusBadge } from '../components/run-status.tsx';
 import { JsonView } from '../components/json-view.tsx';
 import { TraceTimeline, errorText } from '../components/trace-timeline.tsx';
-import { costCell } from '../cost/cost-format.ts';
 import '../components/dashboard.css';
-
-/** What started a run, in words: "API", "Dashboard", "Schedule nightly", "MCP". */
-function triggerText(run: Run): string {
-  const names: Record<Run['trigger'], string> = { api: 'API', ui: 'Dashboard', schedule: 'Schedule', mcp: 'MCP' };
-  const name = names[run.trigger] ?? run.trigger;
-  return run.schedule ? `${name} ${run.schedule}` : name;
-}
 
 /** A running run is read again this often until it finishes. */
 const POLL_MS = 2000;
@@ -127,14 +119,6 @@ function RunDetails({ run, crumbs, base }: { run: Run; crumbs: ReactNode; base: 
                 ({count(usage.prompt_tokens)} prompt, {count(usage.completion_tokens)} completion)
               </span>
             </dd>
-          </div>
-          <div>
-            <dt>Cost</dt>
-            <dd title={costCell(run.cost).title}>{costCell(run.cost).text}</dd>
-          </div>
-          <div>
-            <dt>Trigger</dt>
-            <dd>{triggerText(run)}</dd>
           </div>
         </dl>
       </section>
