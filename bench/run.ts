@@ -71,7 +71,7 @@ async function main(): Promise<void> {
   };
   // A run of some suites (--only) writes files of its own, so it never replaces the table of a whole run.
   const name = `latest-${postgres ? 'postgres' : 'sqlite'}${quick ? '-quick' : ''}${only ? `-only-${[...only].sort().join('-')}` : ''}`;
-  process.stdout.write('\n' + writeResults(join(import.meta.dirname, 'results'), name, rows, meta));
+  process.stdout.write(`\n${writeResults(join(import.meta.dirname, 'results'), name, rows, meta)}`);
 }
 
 async function dropSchemas(url: string, prefix: string): Promise<void> {

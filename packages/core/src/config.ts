@@ -221,7 +221,7 @@ export function loadSecret(env: Env, dataDir: string): Buffer {
   ensureDir(dataDir);
   const key = randomBytes(32);
   try {
-    writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+    writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   } catch (error) {
     // Another service process created it first: use theirs.
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return loadSecret(env, dataDir);
