@@ -61,6 +61,12 @@ describeInBrowser('Costs and schedules in the browser', () => {
     await page.waitForURL(`${h.base}/orgs/acme/runs?trigger=schedule`);
     await expect.poll(() => rows.count()).toBe(2);
     await screenshot(page, 'runs-trigger-filter');
+    // The run's page says the same.
+    await rows.nth(1).getByRole('link').first().click();
+    const summary = page.getByRole('region', { name: 'Summary' });
+    await summary.getByText('Schedule nightly', { exact: true }).waitFor();
+    expect(await summary.getByText(RUN_COST, { exact: true }).count()).toBe(1);
+    await page.goBack();
     await page.goBack();
     await expect.poll(() => rows.count()).toBe(4);
   });

@@ -7,6 +7,8 @@ import type { Run } from '../api/types.ts';
 import { StatusBadge } from '../components/run-status.tsx';
 import { JsonView } from '../components/json-view.tsx';
 import { TraceTimeline, errorText } from '../components/trace-timeline.tsx';
+import { costCell } from '../cost/cost-format.ts';
+import { triggerText } from '../components/run-trigger.ts';
 import '../components/dashboard.css';
 
 /** A running run is read again this often until it finishes. */
@@ -119,6 +121,14 @@ function RunDetails({ run, crumbs, base }: { run: Run; crumbs: ReactNode; base: 
                 ({count(usage.prompt_tokens)} prompt, {count(usage.completion_tokens)} completion)
               </span>
             </dd>
+          </div>
+          <div>
+            <dt>Cost</dt>
+            <dd title={costCell(run.cost).title}>{costCell(run.cost).text}</dd>
+          </div>
+          <div>
+            <dt>Trigger</dt>
+            <dd>{triggerText(run)}</dd>
           </div>
         </dl>
       </section>

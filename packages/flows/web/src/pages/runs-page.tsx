@@ -4,6 +4,7 @@ import { Button, EmptyState, ErrorState, Loading, PageHeader, Pager, count, date
 import { useOrg } from '../api/use-org.ts';
 import { RUN_STATUSES, RUN_TRIGGERS, runsApi, type RunStatus, type RunTrigger } from '../api/runs-api.ts';
 import { costCell } from '../cost/cost-format.ts';
+import { TRIGGER_NAMES, triggerText } from '../components/run-trigger.ts';
 import { StatusBadge } from '../components/run-status.tsx';
 import '../components/dashboard.css';
 
@@ -21,9 +22,6 @@ function startedLabel(iso: string, now = new Date()): string {
 interface PagingState {
   trail?: string[];
 }
-
-/** How each trigger is named in the filter and the table. */
-const TRIGGER_NAMES: Record<RunTrigger, string> = { api: 'API', ui: 'Dashboard', schedule: 'Schedule', mcp: 'MCP' };
 
 /**
  * **Runs**: newest first, filtered by flow, status and trigger, a page at a time with
@@ -166,7 +164,7 @@ export default function RunsPage() {
                     <td className="num" title={costCell(run.cost).title}>
                       {costCell(run.cost).text}
                     </td>
-                    <td>{run.schedule ? `${TRIGGER_NAMES[run.trigger]} ${run.schedule}` : (TRIGGER_NAMES[run.trigger] ?? run.trigger)}</td>
+                    <td>{triggerText(run)}</td>
                   </tr>
                 ))}
               </tbody>
