@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, dialectsUnderTest, type TestDatabase } from '@switchboard/core/testing';
 import { loadConfig, openFlowsStores, type FlowsStores } from '../src/index.ts';
 import { planDue } from '../src/domain/schedule.ts';
-import { ScheduleStore, type DueSchedule } from '../src/store/schedule-store.ts';
+import { KEPT_FIRES, ScheduleStore, type DueSchedule } from '../src/store/schedule-store.ts';
 import { simpleFlow } from './helpers/harness.ts';
 
 const HOUR = 3_600_000;
@@ -98,5 +98,15 @@ describe.each(dialectsUnderTest())('schedule claims through the database on %s',
 
     await storeA.put(orgId, flowId, 'paused', { ...spec, enabled: false }, '2030-01-01T00:00:00.000Z');
     expect((await storeA.due(new Date('2031-01-01T00:00:00.000Z'), 100)).map((d) => d.name)).not.toContain('paused');
+  });
+
+  it(`keeps the newest ${KEPT_FIRES} handled due times of a schedule as its runs end`, async () => {
+    const s = await storeA.put(orgId, flowId, 'busy', spec, null);
+    const minute = (n: number) => new Date(Date.UTC(2031, 0, 1, 0, n)).toISOString();
+    const fires = Array.from({ length: KEPT_FIRES + 5 }, (_, n) => ({ schedule_id: s.id, due_at: minute(n), status: 'succeeded', reason: null, run_id: `run_${n}`, recorded_at: minute(n) }));
+    for (let i = 0; i < fires.length; i += 50) await a.database.db.insertInto('schedule_fires').values(fires.slice(i, i + 50)).execute();
+    await storeA.finish(s.id, minute(KEPT_FIRES + 4), `run_${KEPT_FIRES + 4}`, 'succeeded');
+    const kept = await storeA.fires(s.id, 1000);
+    expect([kept.length, kept[0].dueAt, kept.at(-1)!.dueAt]).toEqual([KEPT_FIRES, minute(KEPT_FIRES + 4), minute(5)]);
   });
 });

@@ -116,6 +116,13 @@ describe.each(dialectsUnderTest())('flow schedules on %s', (dialect) => {
     expect(run).toMatchObject({ status: 'failed', trigger: 'schedule', version: 2, error: { code: 'invalid_input', message: 'Missing required variable "team"' } });
   });
 
+  it("forgets a deleted flow's schedules", async () => {
+    await h.save(simpleFlow({ slug: 'doomed', model: 'reply:done', format: 'raw' }));
+    expect((await h.put('/api/llm/acme/flows/doomed/schedules/soon', { cron: '0 * * * *', input: { question: 'q' } })).status).toBe(200);
+    expect((await h.del('/api/llm/acme/flows/doomed')).status).toBe(200);
+    expect(await h.stores.database.db.selectFrom('flow_schedules').select('id').where('name', '=', 'soon').execute()).toEqual([]);
+  });
+
   it('pauses a schedule (no next time, never due) and deletes it', async () => {
     const paused = await (await h.put('/api/llm/acme/flows/digest/schedules/hourly', { cron: '0 * * * *', input: { question: 'q', team: 'ops' }, enabled: false })).json();
     expect([paused.enabled, paused.next_run_at, paused.next_runs]).toEqual([false, null, []]);

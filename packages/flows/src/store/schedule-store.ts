@@ -49,6 +49,9 @@ export interface Claim {
 
 type Row = FlowsDatabase['flow_schedules'];
 
+/** Handled due times kept per schedule (its history in the Schedules tab and the API's `recent`). */
+export const KEPT_FIRES = 200;
+
 function fromRow(row: Omit<Row, 'id'> & { id: number }): ScheduleRecord {
   return {
     id: Number(row.id),
@@ -159,12 +162,22 @@ export class ScheduleStore {
     });
   }
 
-  /** Records how a scheduled run ended, on its due time and, while it is still the schedule's last run, on the schedule. */
+  /**
+   * Records how a scheduled run ended, on its due time and, while it is still the schedule's last run, on the
+   * schedule; and forgets the schedule's handled due times beyond the newest KEPT_FIRES (an every-minute rule
+   * would otherwise add half a million rows a year). A forgotten time is never due again: a schedule's next due
+   * time only moves forward from now.
+   */
   async finish(scheduleId: number, dueAt: string, runId: string, status: 'succeeded' | 'failed'): Promise<void> {
-    // Two independent writes (each right on its own), sent at once: no transaction's extra round trips.
+    // Independent writes (each right on its own), sent at once: no transaction's extra round trips.
     await Promise.all([
       this.db.updateTable('schedule_fires').set({ status }).where('schedule_id', '=', scheduleId).where('due_at', '=', dueAt).execute(),
       this.db.updateTable('flow_schedules').set({ last_status: status }).where('id', '=', scheduleId).where('last_run_id', '=', runId).execute(),
+      this.db
+        .deleteFrom('schedule_fires')
+        .where('schedule_id', '=', scheduleId)
+        .where('due_at', '<', (eb) => eb.selectFrom('schedule_fires').select('due_at').where('schedule_id', '=', scheduleId).orderBy('due_at', 'desc').limit(1).offset(KEPT_FIRES - 1))
+        .execute(),
     ]);
   }
 }
