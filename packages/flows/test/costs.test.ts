@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
+import { UserStore, openPlatformDatabase } from '@switchboard/core';
 import { startHarness, simpleFlow, type Harness } from './helpers/harness.ts';
 
 // The fake upstream answers `reply:TEXT` with TEXT: 7 prompt tokens, one completion token per word.
@@ -111,6 +112,26 @@ describe.each(dialectsUnderTest())('run costs and model prices on %s', (dialect)
     const bad = await h.get('/api/llm/acme/runs?trigger=cron');
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.message).toContain('trigger must be one of api, mcp, ui, schedule');
+  });
+
+  it('records a run started from the dashboard (a session) with trigger "ui"', async () => {
+    const platform = await openPlatformDatabase(h.db.env);
+    try {
+      await new UserStore(platform.db).create({ email: 'ada@example.com', password: 'ada-password-1', admin: true });
+    } finally {
+      await platform.close();
+    }
+    const signedIn = await fetch(`${h.base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ada@example.com', password: 'ada-password-1' }) });
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0];
+    const response = await fetch(`${h.base}/api/llm/acme/flows/priced/run`, {
+      method: 'POST',
+      headers: { cookie, origin: new URL(h.base).origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: { question: 'from the canvas' } }),
+    });
+    expect(response.status).toBe(200);
+    const run = await (await h.get(`/api/llm/acme/runs/${response.headers.get('x-run-id')}`)).json();
+    expect([run.trigger, run.schedule]).toEqual(['ui', null]);
+    expect((await (await h.get('/api/llm/acme/runs?trigger=ui')).json()).runs.map((r: { id: string }) => r.id)).toEqual([run.id]);
   });
 
   it('returns to the defaults alone with an empty table', async () => {

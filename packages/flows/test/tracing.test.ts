@@ -99,6 +99,11 @@ describe.each(dialectsUnderTest())('run traces over OTLP/HTTP on %s', (dialect) 
       });
       const nodes = ['input', 'answer', 'output'].map((id) => byName(spans, `node ${id}`)!);
       expect(nodes.map((n) => [n.parentSpanId, n.attributes['switchboard.node.status']])).toEqual(nodes.map(() => [root.spanId, 'succeeded']));
+      // A streaming answer carries the run's traceparent in its headers too.
+      const streamed = await fetch(`${base}/api/llm/acme/flows/spanned/run/stream`, { method: 'POST', headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ input: { question: 'q' } }) });
+      expect(streamed.headers.get('traceparent')).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+      expect(streamed.headers.get('traceparent')!.split('-')[1]).not.toBe(CALLER_TRACE);
+      await streamed.text();
       const chat = byName(spans, 'chat reply:hi')!;
       expect(chat.parentSpanId).toBe(nodes[1].spanId);
       expect(chat.kind).toBe(3);
