@@ -11,7 +11,8 @@ import type { RunIds, RunPlan, RunService } from './run-service.ts';
  */
 export function scheduledRunStarter(runs: RunService): ScheduledRunStarter {
   return async (schedule: DueSchedule, _dueAt: string, runId: string) => {
-    const flow = await runs.load(schedule.orgId, schedule.flowSlug);
+    // The version read with the due schedule: a save since then is a later due time's.
+    const flow = await runs.load(schedule.orgId, schedule.flowSlug, { slug: schedule.flowSlug, id: schedule.flowId, version: schedule.flowVersion });
     const principal = {
       tokenId: null,
       actor: `schedule:${schedule.name}`,

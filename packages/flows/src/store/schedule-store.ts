@@ -34,6 +34,8 @@ export interface ScheduleFire {
 export interface DueSchedule extends ScheduleRecord {
   nextRunAt: string;
   flowSlug: string;
+  /** The flow's latest version when the schedule was read (a run loads it without another query). */
+  flowVersion: number;
   orgCode: string;
   providersVersion: number;
 }
@@ -118,13 +120,20 @@ export class ScheduleStore {
       .innerJoin('flows as f', 'f.id', 's.flow_id')
       .innerJoin('orgs as o', 'o.id', 's.org_id')
       .selectAll('s')
-      .select(['f.slug as flow_slug', 'o.code as org_code', 'o.providers_version as providers_version'])
+      .select(['f.slug as flow_slug', 'f.version as flow_version', 'o.code as org_code', 'o.providers_version as providers_version'])
       .where('s.enabled', '=', 1)
       .where('s.next_run_at', '<=', now.toISOString())
       .orderBy('s.next_run_at')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ ...fromRow(r), nextRunAt: r.next_run_at!, flowSlug: r.flow_slug, orgCode: r.org_code, providersVersion: r.providers_version }));
+    return rows.map((r) => ({
+      ...fromRow(r),
+      nextRunAt: r.next_run_at!,
+      flowSlug: r.flow_slug,
+      flowVersion: r.flow_version,
+      orgCode: r.org_code,
+      providersVersion: r.providers_version,
+    }));
   }
 
   /**
