@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only sms,tickets,flows,flows-ops,flows-ui,tickets-ui,scale] [-- --cpu-prof]`: starts the services on a fresh
+// `npm run bench [-- --quick] [-- --only sms,tickets,flows,flows-ops,flows-ui,tickets-ui,sms-ui,scale] [-- --cpu-prof]`: starts the services on a fresh
 // temporary data directory (or fresh PostgreSQL schemas when DATABASE_URL is set), seeds
 // data, and measures each scenario next to a baseline measured in the same run.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +24,7 @@ const suites: Record<string, () => Promise<Suite>> = {
   'flows-ops': async () => (await import('./flows-ops.ts')).benchFlowsOps,
   'flows-ui': async () => (await import('./flows-ui.ts')).benchFlowsUi,
   'tickets-ui': async () => (await import('./tickets-ui.ts')).benchTicketsUi,
+  'sms-ui': async () => (await import('./sms-ui.ts')).benchSmsUi,
   scale: async () => (await import('./scale.ts')).benchScale,
 };
 
