@@ -1,4 +1,5 @@
-import { api, ApiError } from '@switchboard/web-kit';
+// The kit's API client alone (no components), as prices-api.ts, which the server-side type check reaches.
+import { api, ApiError } from '@switchboard/web-kit/api';
 
 /** One handled due time of a schedule: it ran (its run's status) or was skipped. */
 export interface ScheduleFire {

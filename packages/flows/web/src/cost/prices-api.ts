@@ -1,4 +1,5 @@
-import { api } from '@switchboard/web-kit';
+// The kit's API client alone (no components): the unit tests of the price rows type-check with the server's sources.
+import { api } from '@switchboard/web-kit/api';
 import { problemsOf } from '../api/schedules-api.ts';
 
 /** One model's price as `GET …/providers/{name}/prices` answers it (src/http/price-routes.ts). */
