@@ -30,6 +30,17 @@ function originOf(value: string): string | undefined {
   }
 }
 
+/**
+ * Whether `Host` is the address the request came in on (a server on 127.0.0.2 is called as 127.0.0.2): DNS
+ * rebinding needs a foreign name, and an address literal is none.
+ */
+function namesLocalAddress(request: FastifyRequest): boolean {
+  const local = request.socket?.localAddress?.replace(/^::ffff:/, '');
+  if (!local || !request.host) return false;
+  const named = request.host.startsWith('[') ? request.host.slice(1, request.host.indexOf(']')) : request.host.replace(/:\d*$/, '');
+  return named === local;
+}
+
 const shown = (value: string) => JSON.stringify(value.slice(0, 200));
 
 /** Why a request must be refused with 403 (a message for the JSON-RPC error), or undefined when it may go on. */
@@ -45,8 +56,8 @@ export function createMcpGuard(options: McpGuardOptions): McpRequestGuard {
   if (hostNames && options.publicBaseUrl) hostNames.push(new URL(options.publicBaseUrl).hostname);
   const listed = new Set(options.allowedOrigins);
   return (request) => {
-    if (hostNames && !validateHostHeader(request.host, hostNames).ok) {
-      return `Forbidden: Host ${shown(request.host ?? '')} is not this server's name (a server on a loopback address answers localhost, 127.0.0.1, [::1] or PUBLIC_BASE_URL's host).`;
+    if (hostNames && !validateHostHeader(request.host, hostNames).ok && !namesLocalAddress(request)) {
+      return `Forbidden: Host ${shown(request.host ?? '')} is not this server's name (a server on a loopback address answers localhost, 127.0.0.1, [::1], its own address or PUBLIC_BASE_URL's host).`;
     }
     const origin = request.headers.origin;
     if (origin === undefined || origin === '') return undefined;
