@@ -48,7 +48,11 @@ async function alternate(urls: [string, string], token: string, count: number): 
       const started = performance.now();
       const req = httpRequest(
         `${urls[index]}/api/llm/${ORG}/flows/chat/run`,
-        { method: 'POST', agent: agents[index], headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+        {
+          method: 'POST',
+          agent: agents[index],
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve({ ms: performance.now() - started, ok: res.statusCode === 200 }));
@@ -134,7 +138,12 @@ async function schedulesAcrossInstances(context: BenchContext, env: Record<strin
     let finished = 0;
     while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const row = await db.selectFrom('schedule_fires').select((eb) => eb.fn.countAll<string>().as('n')).where('due_at', '=', due.toISOString()).where('status', 'in', ['succeeded', 'failed']).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('schedule_fires')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('due_at', '=', due.toISOString())
+        .where('status', 'in', ['succeeded', 'failed'])
+        .executeTakeFirstOrThrow();
       finished = Number(row.n);
       if (finished >= SCHEDULES) break;
     }
@@ -147,7 +156,7 @@ async function schedulesAcrossInstances(context: BenchContext, env: Record<strin
     const failed = runs.filter((r) => r.status !== 'succeeded').length;
     return {
       scenario: `flows ${SCHEDULES.toLocaleString('en')} schedules due in the same minute, 2 instances`,
-      unit: 'req/s = scheduled runs ended per second after the due time; p50/p99 = from the due time to the run\'s start',
+      unit: "req/s = scheduled runs ended per second after the due time; p50/p99 = from the due time to the run's start",
       service: {
         requests: runs.length,
         rps: Math.round(runs.length / Math.max(lastEnd / 1000, 0.001)),

@@ -49,7 +49,10 @@ async function seed(env: Record<string, string>): Promise<void> {
     await stores.orgs.setProvider(created.id, { name: 'local', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' });
     const org = (await stores.orgs.findOrg(ORG))!;
     for (const size of SIZES) await stores.admin.save(org, laidOut(size));
-    const made = await stores.lifecycle.fromTemplate({ org, owner: 'cli', author: 'cli' }, { name: 'From router template', template: 'router', bindings: { provider: 'local', model: 'bench' } });
+    const made = await stores.lifecycle.fromTemplate(
+      { org, owner: 'cli', author: 'cli' },
+      { name: 'From router template', template: 'router', bindings: { provider: 'local', model: 'bench' } },
+    );
     if (made.flow.slug !== TEMPLATE_SLUG) throw new Error(`flows-ui: the template flow got the slug ${made.flow.slug}`);
     await new UserStore(platform.db).create({ email: EMAIL, password: PASSWORD, admin: true });
   } finally {
@@ -60,7 +63,11 @@ async function seed(env: Record<string, string>): Promise<void> {
 
 /** Signs in over the API; answers the session cookie's value. */
 async function signIn(base: string): Promise<string> {
-  const response = await fetch(`${base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
+  const response = await fetch(`${base}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+  });
   const cookie = /sb_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
   if (response.status !== 200 || !cookie) throw new Error(`flows-ui: sign-in answered ${response.status}`);
   return cookie;
@@ -173,7 +180,16 @@ export const benchFlowsUi: Suite = async (outer: BenchContext) => {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
   const rows: Row[] = [];
   try {
@@ -189,7 +205,17 @@ export const benchFlowsUi: Suite = async (outer: BenchContext) => {
       const page = await freshPage(browser, base, cookie);
       const load = await firstLoad(page, `${base}${path}`, () => done(page));
       await page.context().close();
-      rows.push(row(`flows UI first load: ${label} (JS+CSS gzipped)`, service, NaN, NaN, load.files.length, `${load.kib.toFixed(1)} KiB in ${load.files.length} files (target < 350 KB)`, 'gzip -6 of the files the page loaded'));
+      rows.push(
+        row(
+          `flows UI first load: ${label} (JS+CSS gzipped)`,
+          service,
+          NaN,
+          NaN,
+          load.files.length,
+          `${load.kib.toFixed(1)} KiB in ${load.files.length} files (target < 350 KB)`,
+          'gzip -6 of the files the page loaded',
+        ),
+      );
       log(`${label}: ${load.kib.toFixed(1)} KiB (${load.files.join(', ')})`);
     }
 

@@ -39,7 +39,12 @@ async function seedOrg(env: Record<string, string>, upstream: string): Promise<s
     const { token } = await stores.orgs.createToken(created.id, { name: 'bench', scope: 'run' });
     await stores.orgs.setProvider(created.id, { name: 'fake', kind: 'openai-compatible', baseUrl: `${upstream}/v1` });
     const org = (await stores.orgs.findOrg(ORG))!;
-    for (const [slug, model] of [['chat', 'bench'], ['paced', 'paced'], ['hold', 'hold']]) await stores.admin.save(org, oneLlmFlow(slug, model));
+    for (const [slug, model] of [
+      ['chat', 'bench'],
+      ['paced', 'paced'],
+      ['hold', 'hold'],
+    ])
+      await stores.admin.save(org, oneLlmFlow(slug, model));
     return token;
   } finally {
     await stores.close();
@@ -61,7 +66,14 @@ interface Timing {
  * non-empty content delta (`"content":"x`) and the end. `onResponse` fires
  * with the status and headers, `onFirstToken` with the first token.
  */
-function timedPost(agent: Agent, url: string, headers: Record<string, string>, body: string, onFirstToken?: () => void, onResponse?: () => void): Promise<Timing> {
+function timedPost(
+  agent: Agent,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  onFirstToken?: () => void,
+  onResponse?: () => void,
+): Promise<Timing> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     let headersAt = NaN;
@@ -90,7 +102,12 @@ function timedPost(agent: Agent, url: string, headers: Record<string, string>, b
 }
 
 /** `count` sequential requests; the figures are the time to the first content token. */
-async function firstTokenTimes(url: string, headers: Record<string, string>, body: string, count: number): Promise<{ result: LoadResult; firstByteP50: number; totalP50: number }> {
+async function firstTokenTimes(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  count: number,
+): Promise<{ result: LoadResult; firstByteP50: number; totalP50: number }> {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const timings: Timing[] = [];
   const started = performance.now();
@@ -110,8 +127,14 @@ async function firstTokenTimes(url: string, headers: Record<string, string>, bod
       errors: timings.length - ok.length,
       non2xx: timings.filter((t) => t.status !== 200).length,
     },
-    firstByteP50: percentile(ok.map((t) => t.firstByte), 50),
-    totalP50: percentile(ok.map((t) => t.total), 50),
+    firstByteP50: percentile(
+      ok.map((t) => t.firstByte),
+      50,
+    ),
+    totalP50: percentile(
+      ok.map((t) => t.total),
+      50,
+    ),
   };
 }
 
@@ -143,9 +166,7 @@ async function openStreams(context: BenchContext, service: RunningProcess, fake:
       () => {
         answered += 1;
       },
-    ).catch(
-      (error: Error) => ({ status: 0, headers: NaN, firstByte: NaN, firstToken: NaN, total: NaN, text: error.message }),
-    ),
+    ).catch((error: Error) => ({ status: 0, headers: NaN, firstByte: NaN, firstToken: NaN, total: NaN, text: error.message })),
   );
   // Wait until every stream is answered with its first token and the upstream holds as many calls as it is going to (or 60 s).
   const deadline = Date.now() + 60_000;
@@ -160,7 +181,9 @@ async function openStreams(context: BenchContext, service: RunningProcess, fake:
   const openSeconds = (performance.now() - started) / 1000;
   const during = service.rssMiB();
   const openNow = { answered, withToken, upstreamOpen };
-  context.log(`flows: ${answered}/${count} streams answered, ${withToken} with a first token, upstream holds ${upstreamOpen}, after ${openSeconds.toFixed(1)} s; service RSS ${before} → ${during} MiB`);
+  context.log(
+    `flows: ${answered}/${count} streams answered, ${withToken} with a first token, upstream holds ${upstreamOpen}, after ${openSeconds.toFixed(1)} s; service RSS ${before} → ${during} MiB`,
+  );
   await fetch(`${fake.url}/release`, { method: 'POST' });
   const timings = await Promise.all(streams);
   agent.destroy();

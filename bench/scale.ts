@@ -14,7 +14,11 @@ import type { BenchContext, Suite } from './context.ts';
 const ROOT = join(import.meta.dirname, '..');
 
 /** N instances of a service behind nginx, seen as one process by the load helpers (RSS summed). */
-async function cluster(name: 'sms' | 'flows' | 'tickets', count: number, env: Record<string, string>): Promise<{ front: RunningProcess; stop(): Promise<void> }> {
+async function cluster(
+  name: 'sms' | 'flows' | 'tickets',
+  count: number,
+  env: Record<string, string>,
+): Promise<{ front: RunningProcess; stop(): Promise<void> }> {
   const instances: RunningProcess[] = [];
   for (let i = 0; i < count; i++) instances.push(await startService(name, { ...env, [`${name.toUpperCase()}_PORT`]: '0', TRUST_PROXY: '127.0.0.1' }));
   const nginx: RunningNginx = await startNginx({ [name]: instances.map((instance) => instance.url.replace('http://', '')) });
@@ -95,12 +99,19 @@ export const benchScale: Suite = async (context) => {
   context.log('scale: tickets create_ticket');
   const token = await seedProject(context.env, { key: 'SCALE', tickets: 100, autoSummary: false, realistic: false });
   rows.push(
-    ...(await oneAndTwo(context, 'tickets', 'tickets POST /tickets (one project)', env, (base) => ({
-      url: `${base}/api/mcp/v1/tickets`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ title: 'Scale-out ticket' }),
-    }), (rps) => `${rps} tickets/s`)),
+    ...(await oneAndTwo(
+      context,
+      'tickets',
+      'tickets POST /tickets (one project)',
+      env,
+      (base) => ({
+        url: `${base}/api/mcp/v1/tickets`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ title: 'Scale-out ticket' }),
+      }),
+      (rps) => `${rps} tickets/s`,
+    )),
   );
 
   context.log('scale: flows run');

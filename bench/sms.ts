@@ -68,12 +68,19 @@ export const benchSms: Suite = async (context) => {
       await seedMessages(sql, dialect, seeded, size);
       seeded = size;
       const result = await compare(context, service, baseline, (base) => ({ url: `${base}/messages/${ORG}/${secretKey}?limit=100` }));
-      rows.push({ scenario: `sms GET /messages?limit=100 (${size.toLocaleString('en')} msgs)`, ...result, baseline: result.baseline && { ...result.baseline, label: 'node:http + same query' } });
+      rows.push({
+        scenario: `sms GET /messages?limit=100 (${size.toLocaleString('en')} msgs)`,
+        ...result,
+        baseline: result.baseline && { ...result.baseline, label: 'node:http + same query' },
+      });
     }
 
     let counter = 0;
     const single = () =>
-      JSON.stringify({ event: 'sms.received', message: { from: '+15550001111', to: '+15552223333', body: `bench ${++counter}`, sim: 'sim1', external_id: `w-${process.pid}-${counter}` } });
+      JSON.stringify({
+        event: 'sms.received',
+        message: { from: '+15550001111', to: '+15552223333', body: `bench ${++counter}`, sim: 'sim1', external_id: `w-${process.pid}-${counter}` },
+      });
     const batch = () =>
       JSON.stringify({
         events: Array.from({ length: 100 }, () => ({
@@ -89,7 +96,12 @@ export const benchSms: Suite = async (context) => {
     });
     context.log('sms: webhook ingest');
     const ingest = await compare(context, service, baseline, post(single));
-    rows.push({ scenario: 'sms POST /webhook (1 msg)', ...ingest, baseline: ingest.baseline && { ...ingest.baseline, label: 'node:http + same insert' }, note: `${ingest.service.rps} msgs/s` });
+    rows.push({
+      scenario: 'sms POST /webhook (1 msg)',
+      ...ingest,
+      baseline: ingest.baseline && { ...ingest.baseline, label: 'node:http + same insert' },
+      note: `${ingest.service.rps} msgs/s`,
+    });
     const batched = await compare(context, service, baseline, post(batch));
     rows.push({
       scenario: 'sms POST /webhook (batch of 100)',
@@ -114,7 +126,11 @@ export const benchSms: Suite = async (context) => {
     const deadline = Date.now() + 120_000;
     while (gateway.count() < total && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     const deliveredPerSecond = Math.round(gateway.count() / ((Date.now() - started) / 1000));
-    rows.push({ scenario: 'sms POST /send (enqueue)', service: enqueue.service, note: `worker delivered ${gateway.count()}/${total} to a fake webhook gateway at ${deliveredPerSecond} msgs/s` });
+    rows.push({
+      scenario: 'sms POST /send (enqueue)',
+      service: enqueue.service,
+      note: `worker delivered ${gateway.count()}/${total} to a fake webhook gateway at ${deliveredPerSecond} msgs/s`,
+    });
   } finally {
     await service.stop();
     await baseline.stop();

@@ -38,7 +38,12 @@ function titleOf(n: number, epic: boolean, realistic: boolean): string {
 export async function seedProject(env: Record<string, string>, options: SeedOptions): Promise<string> {
   const { key, tickets: count, realistic, target } = options;
   return withTicketsStore(env, async (db) => {
-    const { project_id: projectId } = await createProject(db, { key, name: 'Benchmark', description: 'Seeded by npm run bench', autoSummary: options.autoSummary });
+    const { project_id: projectId } = await createProject(db, {
+      key,
+      name: 'Benchmark',
+      description: 'Seeded by npm run bench',
+      autoSummary: options.autoSummary,
+    });
     const labels = [await createLabel(db, key, 'backend', '#2563eb'), await createLabel(db, key, 'urgent', '#dc2626')];
     const columns = await db.selectFrom('board_columns').select(['id', 'is_done']).where('project_id', '=', projectId).orderBy('position').execute();
     const base = Date.parse('2026-01-01T00:00:00Z');
@@ -76,7 +81,14 @@ export async function seedProject(env: Record<string, string>, options: SeedOpti
             summarized_version: 1,
             summary_claimed_until: null,
           });
-          activity.push({ ticket_id: ids[n], project_id: projectId, action: 'created', detail: `Created in column ${n % columns.length}`, actor: 'token:import', created_at: at(n) });
+          activity.push({
+            ticket_id: ids[n],
+            project_id: projectId,
+            action: 'created',
+            detail: `Created in column ${n % columns.length}`,
+            actor: 'token:import',
+            created_at: at(n),
+          });
           if (n % 3 === 0) ticketLabels.push({ ticket_id: ids[n], label_id: labels[0].id });
         }
         await trx.insertInto('tickets').values(tickets).execute();
@@ -88,15 +100,36 @@ export async function seedProject(env: Record<string, string>, options: SeedOpti
         await trx.insertInto('ticket_labels').values({ ticket_id: id, label_id: labels[1].id }).execute();
         for (let i = 1; i <= 3; i++) {
           const created_at = at(target + i);
-          await trx.insertInto('comments').values({ id: randomUUID(), ticket_id: id, project_id: projectId, content: `Progress note ${i}: looked into the cause, details in the PR.`, author: 'token:agent', created_at }).execute();
-          await trx.insertInto('activity').values({ ticket_id: id, project_id: projectId, action: 'commented', detail: `Comment ${i}`, actor: 'token:agent', created_at }).execute();
+          await trx
+            .insertInto('comments')
+            .values({
+              id: randomUUID(),
+              ticket_id: id,
+              project_id: projectId,
+              content: `Progress note ${i}: looked into the cause, details in the PR.`,
+              author: 'token:agent',
+              created_at,
+            })
+            .execute();
+          await trx
+            .insertInto('activity')
+            .values({ ticket_id: id, project_id: projectId, action: 'commented', detail: `Comment ${i}`, actor: 'token:agent', created_at })
+            .execute();
         }
       }
       const docs = [
         { slug: 'readme', title: 'README', doc_type: 'readme', content: 'The benchmark project. '.repeat(200) },
-        ...['architecture', 'checkout-flow', 'release-process'].map((slug) => ({ slug, title: slug.replace('-', ' '), doc_type: 'wiki', content: `How the ${slug} works. `.repeat(50) })),
+        ...['architecture', 'checkout-flow', 'release-process'].map((slug) => ({
+          slug,
+          title: slug.replace('-', ' '),
+          doc_type: 'wiki',
+          content: `How the ${slug} works. `.repeat(50),
+        })),
       ];
-      await trx.insertInto('documents').values(docs.map((doc) => ({ id: randomUUID(), project_id: projectId, ...doc, created_at: at(0), updated_at: at(0) }))).execute();
+      await trx
+        .insertInto('documents')
+        .values(docs.map((doc) => ({ id: randomUUID(), project_id: projectId, ...doc, created_at: at(0), updated_at: at(0) })))
+        .execute();
       await trx.updateTable('projects').set({ ticket_counter: count }).where('id', '=', projectId).execute();
     });
     return (await createToken(db, key, 'bench')).token;

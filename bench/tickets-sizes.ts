@@ -61,7 +61,9 @@ export async function answerSizes(url: string, token: string, searchFor: string)
   for (const [name, args] of calls) {
     const { body, parsed } = await rpc<ToolCallAnswer>(url, token, 'tools/call', { name, arguments: args });
     if (parsed.result?.isError) throw new Error(`${name} failed: ${parsed.result.content[0].text}`);
-    const shown = Object.entries(args).map(([k, v]) => `${k}=${v}`).join(' ');
+    const shown = Object.entries(args)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
     sizes.push({ call: shown ? `${name} ${shown}` : name, text: parsed.result.content[0].text.length, response: body.length });
   }
   return sizes;

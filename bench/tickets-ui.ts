@@ -45,7 +45,11 @@ async function seed(env: Record<string, string>): Promise<string> {
 }
 
 async function signIn(base: string): Promise<string> {
-  const response = await fetch(`${base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
+  const response = await fetch(`${base}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: base },
+    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
+  });
   const cookie = /sb_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
   if (response.status !== 200 || !cookie) throw new Error(`tickets-ui: sign-in answered ${response.status}`);
   return cookie;
@@ -151,7 +155,16 @@ export const benchTicketsUi: Suite = async (outer: BenchContext) => {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
   const rows: Row[] = [];
   const mcp = new Client({ name: 'bench-tickets-ui', version: '1.0.0' });
@@ -166,7 +179,17 @@ export const benchTicketsUi: Suite = async (outer: BenchContext) => {
     const loadPage = await freshPage(browser, base, cookie);
     const load = await firstLoad(loadPage, boardUrl);
     await loadPage.context().close();
-    rows.push(row('tickets UI first load: board (JS+CSS gzipped)', service, NaN, NaN, load.files.length, `${load.kib.toFixed(1)} KiB in ${load.files.length} files`, 'gzip -6 of the files the page loaded'));
+    rows.push(
+      row(
+        'tickets UI first load: board (JS+CSS gzipped)',
+        service,
+        NaN,
+        NaN,
+        load.files.length,
+        `${load.kib.toFixed(1)} KiB in ${load.files.length} files`,
+        'gzip -6 of the files the page loaded',
+      ),
+    );
     log(`first load ${load.kib.toFixed(1)} KiB (${load.files.join(', ')})`);
 
     // The two boards take turns within each round, so the small one is measured under the same load.
@@ -220,11 +243,18 @@ export const benchTicketsUi: Suite = async (outer: BenchContext) => {
     );
     log(`scroll: p95 ${p95.toFixed(1)} ms, ${cards} cards in the page`);
 
-    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${(second ?? service).url}/api/mcp/v1/mcp`), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL(`${(second ?? service).url}/api/mcp/v1/mcp`), {
+        requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      }),
+    );
     await mcp.callTool({ name: 'create_ticket', arguments: { title: 'Moved by the benchmark', column_name: 'To Do' } });
     const livePage = await freshPage(browser, base, cookie);
     await livePage.goto(`${base}/projects/${LIVE}/board`);
-    await livePage.getByRole('status').filter({ hasText: /^Live$/ }).waitFor({ timeout: 15_000 });
+    await livePage
+      .getByRole('status')
+      .filter({ hasText: /^Live$/ })
+      .waitFor({ timeout: 15_000 });
     const moves = outer.quick ? 40 : 200;
     const latencies = await moveLatencies(livePage, mcp, moves);
     await livePage.context().close();

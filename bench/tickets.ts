@@ -49,23 +49,42 @@ export const benchTickets: Suite = async (outer) => {
     'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' },
     'io.modelcontextprotocol/clientCapabilities': {},
   };
-  const modernBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_ticket', arguments: { ticket_id: target }, _meta: envelope } });
+  const modernBody = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'get_ticket', arguments: { ticket_id: target }, _meta: envelope },
+  });
   try {
     // Check every request once before measuring it: a benchmark of error responses measures nothing.
     const fromService = await getJson<{ key: string }>(`${service.url}${BASE_PATH}/tickets/${target}`, { headers: auth });
     const fromBaseline = await getJson(`${baseline.url}${BASE_PATH}/tickets/${target}`, { headers: auth });
     if (fromService.status !== 200 || fromService.body.key !== target) throw new Error(`tickets: GET /tickets/${target} answered ${fromService.status}`);
     const same = JSON.stringify(fromService.body) === JSON.stringify(fromBaseline.body);
-    if (!same) context.log(`tickets: WARNING the baseline's JSON differs from the service's:\n${JSON.stringify(fromService.body)}\n${JSON.stringify(fromBaseline.body)}`);
+    if (!same)
+      context.log(
+        `tickets: WARNING the baseline's JSON differs from the service's:\n${JSON.stringify(fromService.body)}\n${JSON.stringify(fromBaseline.body)}`,
+      );
     // Stateless MCP: tools/call is answered without a prior initialize.
-    const mcp = await getJson<{ result?: { structuredContent?: { key?: string } } } | undefined>(`${service.url}${MCP_PATH}`, { method: 'POST', headers: mcpHeaders, body: mcpBody });
-    if (mcp.status !== 200 || mcp.body?.result?.structuredContent?.key !== target) throw new Error(`tickets: MCP get_ticket answered ${mcp.status} ${JSON.stringify(mcp.body).slice(0, 300)}`);
-    const modern = await getJson<{ result?: { structuredContent?: { key?: string }; resultType?: string } } | undefined>(`${service.url}${MCP_PATH}`, { method: 'POST', headers: modernHeaders, body: modernBody });
+    const mcp = await getJson<{ result?: { structuredContent?: { key?: string } } } | undefined>(`${service.url}${MCP_PATH}`, {
+      method: 'POST',
+      headers: mcpHeaders,
+      body: mcpBody,
+    });
+    if (mcp.status !== 200 || mcp.body?.result?.structuredContent?.key !== target)
+      throw new Error(`tickets: MCP get_ticket answered ${mcp.status} ${JSON.stringify(mcp.body).slice(0, 300)}`);
+    const modern = await getJson<{ result?: { structuredContent?: { key?: string }; resultType?: string } } | undefined>(`${service.url}${MCP_PATH}`, {
+      method: 'POST',
+      headers: modernHeaders,
+      body: modernBody,
+    });
     if (modern.status !== 200 || modern.body?.result?.resultType !== 'complete' || modern.body.result.structuredContent?.key !== target) {
       throw new Error(`tickets: MCP get_ticket (2026-07-28) answered ${modern.status} ${JSON.stringify(modern.body).slice(0, 300)}`);
     }
     const searched = await getJson<{ results: unknown[] }>(`${service.url}${BASE_PATH}/search?q=${SEARCH}&scope=all`, { headers: auth });
-    const status = await getJson<{ stats: { total: number }; boards: Array<{ columns: Array<{ tickets: unknown[] }> }> }>(`${service.url}${BASE_PATH}/status`, { headers: auth });
+    const status = await getJson<{ stats: { total: number }; boards: Array<{ columns: Array<{ tickets: unknown[] }> }> }>(`${service.url}${BASE_PATH}/status`, {
+      headers: auth,
+    });
     if (searched.status !== 200 || status.status !== 200 || status.body.stats.total !== TICKETS) throw new Error('tickets: search or status failed');
 
     context.log('tickets: ticket read, REST and MCP');
@@ -99,11 +118,17 @@ export const benchTickets: Suite = async (outer) => {
     context.log('tickets: search, status, create');
     const search = await compare(context, service, undefined, (base) => ({ url: `${base}${BASE_PATH}/search?q=${SEARCH}&scope=all`, headers: auth }));
     warnOnFailures(context, 'tickets search', search);
-    rows.push({ scenario: `tickets GET /search?q=${SEARCH} (search)`, service: search.service, note: `${searched.body.results.length} results (limit 20) ranked from ~${Math.round(TICKETS / SEED_AREAS.length)} matching tickets + documents` });
+    rows.push({
+      scenario: `tickets GET /search?q=${SEARCH} (search)`,
+      service: search.service,
+      note: `${searched.body.results.length} results (limit 20) ranked from ~${Math.round(TICKETS / SEED_AREAS.length)} matching tickets + documents`,
+    });
     // 2 connections, as when each answer was the whole index (926 KiB, 31 ms p50): the figures compare with those.
     const projectStatus = await compare({ ...context, connections: 2 }, service, undefined, (base) => ({ url: `${base}${BASE_PATH}/status`, headers: auth }));
     warnOnFailures(context, 'tickets status', projectStatus);
-    const cut = status.body.boards.flatMap((board: { columns: Array<{ tickets: unknown[] }> }) => board.columns).reduce((sum: number, column: { tickets: unknown[] }) => sum + column.tickets.length, 0);
+    const cut = status.body.boards
+      .flatMap((board: { columns: Array<{ tickets: unknown[] }> }) => board.columns)
+      .reduce((sum: number, column: { tickets: unknown[] }) => sum + column.tickets.length, 0);
     rows.push({
       scenario: 'tickets GET /status (get_project_status)',
       service: projectStatus.service,
@@ -115,11 +140,21 @@ export const benchTickets: Suite = async (outer) => {
       url: `${base}${BASE_PATH}/tickets`,
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
-      body: () => JSON.stringify({ title: `Bench ticket ${++counter}`, description: 'Created by the benchmark.', column_name: 'To Do', priority: 'high', ticket_type: 'bug' }),
+      body: () =>
+        JSON.stringify({
+          title: `Bench ticket ${++counter}`,
+          description: 'Created by the benchmark.',
+          column_name: 'To Do',
+          priority: 'high',
+          ticket_type: 'bug',
+        }),
     }));
     warnOnFailures(context, 'tickets create', create);
-    rows.push({ scenario: 'tickets POST /tickets (create_ticket)', service: create.service, note: `${create.service.rps} tickets/s; Auto-Summary off for the project, so the summary worker stays idle` });
-
+    rows.push({
+      scenario: 'tickets POST /tickets (create_ticket)',
+      service: create.service,
+      note: `${create.service.rps} tickets/s; Auto-Summary off for the project, so the summary worker stays idle`,
+    });
   } finally {
     await service.stop();
     await baseline.stop();
@@ -157,11 +192,26 @@ async function benchAnswerSizes(context: Parameters<Suite>[0]): Promise<Row[]> {
     for (const [i, count] of SIZE_PROJECTS.entries()) {
       context.log(`tickets: answer sizes and get_project_status at ${count.toLocaleString('en')} tickets`);
       const sizes = await answerSizes(service.url, tokens[i], SEARCH);
-      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', authorization: `Bearer ${tokens[i]}` };
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+        authorization: `Bearer ${tokens[i]}`,
+      };
       const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_project_status', arguments: {} } });
-      const status = await compare({ ...context, connections: 2 }, service, undefined, (base) => ({ url: `${base}${MCP_PATH}`, method: 'POST', headers, body }));
+      const status = await compare({ ...context, connections: 2 }, service, undefined, (base) => ({
+        url: `${base}${MCP_PATH}`,
+        method: 'POST',
+        headers,
+        body,
+      }));
       warnOnFailures(context, `tickets MCP get_project_status (${count} tickets)`, status);
-      rows.push({ scenario: `tickets MCP get_project_status (${count.toLocaleString('en')} tickets, as agents fill them)`, service: status.service, unit: '2 connections', note: sizeNote(sizes) });
+      rows.push({
+        scenario: `tickets MCP get_project_status (${count.toLocaleString('en')} tickets, as agents fill them)`,
+        service: status.service,
+        unit: '2 connections',
+        note: sizeNote(sizes),
+      });
     }
   } finally {
     await service.stop();

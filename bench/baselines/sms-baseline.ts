@@ -47,10 +47,23 @@ interface WebhookEvent {
 
 function present(row: MessageRow) {
   return {
-    id: row.id, org_id: row.org_id, direction: row.direction, sim: row.sim, from: row.from_number, to: row.to_number,
-    body: row.body_utf8 === null ? row.body : Buffer.from(row.body_utf8).toString('utf8'), status: row.status, segments: row.segments, gateway: row.gateway, external_id: row.external_id,
-    error: row.error, received_at: row.received_at, sent_at: row.sent_at, delivered_at: row.delivered_at,
-    created_at: row.created_at, updated_at: row.updated_at,
+    id: row.id,
+    org_id: row.org_id,
+    direction: row.direction,
+    sim: row.sim,
+    from: row.from_number,
+    to: row.to_number,
+    body: row.body_utf8 === null ? row.body : Buffer.from(row.body_utf8).toString('utf8'),
+    status: row.status,
+    segments: row.segments,
+    gateway: row.gateway,
+    external_id: row.external_id,
+    error: row.error,
+    received_at: row.received_at,
+    sent_at: row.sent_at,
+    delivered_at: row.delivered_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }
 
@@ -69,7 +82,12 @@ const server = createServer(async (req, res) => {
     const hasMore = rows.length > limit;
     if (hasMore) rows.pop();
     const messages = rows.map(present);
-    const body = JSON.stringify({ messages, count: messages.length, next_since_id: messages.length ? messages[messages.length - 1].id : since, has_more: hasMore });
+    const body = JSON.stringify({
+      messages,
+      count: messages.length,
+      next_since_id: messages.length ? messages[messages.length - 1].id : since,
+      has_more: hasMore,
+    });
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
     return;
   }

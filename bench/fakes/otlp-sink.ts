@@ -7,7 +7,8 @@ let requests = 0;
 let bytes = 0;
 
 const server = createServer((req, res) => {
-  if (req.method === 'GET' && req.url === '/stats') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ requests, bytes }));
+  if (req.method === 'GET' && req.url === '/stats')
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ requests, bytes }));
   let size = 0;
   req.on('data', (chunk: Buffer) => (size += chunk.length));
   req.on('end', () => {

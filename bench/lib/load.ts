@@ -125,7 +125,11 @@ export async function compare(
 
 /** Logs failed requests of a measurement: a load of error responses measures nothing. */
 export function warnOnFailures(context: BenchContext, label: string, result: { service: LoadResult; baseline?: LoadResult }): void {
-  for (const [who, figures] of [['service', result.service], ['baseline', result.baseline]] as const) {
-    if (figures && (figures.errors > 0 || figures.non2xx > 0)) context.log(`${label}: WARNING the ${who} had ${figures.errors} errors and ${figures.non2xx} non-2xx responses`);
+  for (const [who, figures] of [
+    ['service', result.service],
+    ['baseline', result.baseline],
+  ] as const) {
+    if (figures && (figures.errors > 0 || figures.non2xx > 0))
+      context.log(`${label}: WARNING the ${who} had ${figures.errors} errors and ${figures.non2xx} non-2xx responses`);
   }
 }

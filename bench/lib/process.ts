@@ -36,7 +36,11 @@ const bundles = new Map<string, Promise<string>>();
  * options, no tsx. See startProcess.
  */
 export async function startService(name: string, env: Record<string, string>): Promise<RunningProcess> {
-  if (!bundles.has(name)) bundles.set(name, buildServices([name]).then(([file]) => file));
+  if (!bundles.has(name))
+    bundles.set(
+      name,
+      buildServices([name]).then(([file]) => file),
+    );
   return startNode(await bundles.get(name)!, serviceNodeOptions(name), env);
 }
 

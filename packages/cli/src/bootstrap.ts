@@ -14,7 +14,12 @@ export async function bootstrapOnce(env: Env, services: string[]): Promise<Boots
     const results: BootstrapResult[] = [];
     for (const name of services) results.push(await (await loadService(name)).bootstrap(env));
     // The admin user last: its existence marks the bootstrap as done.
-    const { user, password } = await users.create({ email: env.SWITCHBOARD_ADMIN_EMAIL || 'admin@switchboard.local', password: env.SWITCHBOARD_ADMIN_PASSWORD || undefined, admin: true, name: 'Admin' });
+    const { user, password } = await users.create({
+      email: env.SWITCHBOARD_ADMIN_EMAIL || 'admin@switchboard.local',
+      password: env.SWITCHBOARD_ADMIN_PASSWORD || undefined,
+      admin: true,
+      name: 'Admin',
+    });
     results.unshift({
       title: 'Admin user (web UI login)',
       lines: [`email:    ${user.email}`, `password: ${env.SWITCHBOARD_ADMIN_PASSWORD ? '(from SWITCHBOARD_ADMIN_PASSWORD)' : password}`],

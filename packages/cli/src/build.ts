@@ -34,7 +34,9 @@ function externalNpmPackages(outfile: string): Plugin {
     name: 'external-npm-packages',
     setup(pluginBuild) {
       pluginBuild.onResolve({ filter: /^[^./]/ }, (args) =>
-        args.path.startsWith('@switchboard/') ? undefined : { path: nestedPackageImport(args.path, args.resolveDir, dirname(outfile)) ?? args.path, external: true },
+        args.path.startsWith('@switchboard/')
+          ? undefined
+          : { path: nestedPackageImport(args.path, args.resolveDir, dirname(outfile)) ?? args.path, external: true },
       );
     },
   };
@@ -129,7 +131,7 @@ async function main(): Promise<void> {
   try {
     const selected = names.length ? names : SERVICE_NAMES;
     await buildServices(selected);
-    
+
     const built = await buildWebUis(selected);
     if (built.length) process.stdout.write(`built the web UI of ${built.join(', ')}\n`);
   } catch (error) {

@@ -49,9 +49,9 @@ async function main(): Promise<void> {
     // Each service drains for up to SHUTDOWN_GRACE_MS, then closes; past that and a margin, stop waiting.
     setTimeout(() => process.exit(code), graceMs + 6_000).unref();
     // Not awaited: stopAll runs from signal and exit handlers; the process exits once every child has (these promises never reject).
-    void Promise.all(children.map((child) => new Promise((done) => (child.exitCode !== null || child.signalCode !== null ? done(null) : child.once('exit', done))))).then(() =>
-      process.exit(code),
-    );
+    void Promise.all(
+      children.map((child) => new Promise((done) => (child.exitCode !== null || child.signalCode !== null ? done(null) : child.once('exit', done)))),
+    ).then(() => process.exit(code));
   };
   // A service that dies on its own (a crash, the OOM killer) is started again and the others keep running; one
   // that keeps dying (RESTARTS_PER_MINUTE times within a minute: a broken build, a port taken) stops everything.
@@ -64,7 +64,9 @@ async function main(): Promise<void> {
       const now = Date.now();
       const recent = (restarts.get(name) ?? []).filter((at) => now - at < 60_000);
       if (recent.length >= RESTARTS_PER_MINUTE) {
-        process.stderr.write(`${name} service exited with ${signal ?? `code ${code}`} again (${recent.length + 1} times within a minute); stopping the others\n`);
+        process.stderr.write(
+          `${name} service exited with ${signal ?? `code ${code}`} again (${recent.length + 1} times within a minute); stopping the others\n`,
+        );
         stopAll(code || 1);
         return;
       }

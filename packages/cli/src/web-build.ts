@@ -84,7 +84,12 @@ export async function buildWebUi(name: string, options: { force?: boolean } = {}
   const nodeEnv = process.env.NODE_ENV;
   process.env.NODE_ENV = 'production';
   try {
-    await build({ configFile: join(webUiRoot(name), 'vite.config.ts'), mode: 'production', logLevel: 'error', build: { outDir: temporary, emptyOutDir: true } });
+    await build({
+      configFile: join(webUiRoot(name), 'vite.config.ts'),
+      mode: 'production',
+      logLevel: 'error',
+      build: { outDir: temporary, emptyOutDir: true },
+    });
   } catch (error) {
     await rm(temporary, { recursive: true, force: true });
     throw new BuildError(`build error (${name} web UI): ${(error as Error).message.split('\n')[0]}`);

@@ -66,7 +66,9 @@ describe('service bundles', () => {
   it('run from the start:NAME scripts with the node options npm start gives them', () => {
     const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     for (const name of SERVICE_NAMES) {
-      expect(scripts[`start:${name}`]).toBe(`tsx packages/cli/src/build.ts ${name} && ${['node', ...serviceNodeOptions(name)].join(' ')} packages/${name}/dist/main.mjs`);
+      expect(scripts[`start:${name}`]).toBe(
+        `tsx packages/cli/src/build.ts ${name} && ${['node', ...serviceNodeOptions(name)].join(' ')} packages/${name}/dist/main.mjs`,
+      );
     }
   });
 
@@ -75,7 +77,10 @@ describe('service bundles', () => {
     try {
       const entry = join(dir, 'main.ts');
       writeFileSync(entry, "import { missing } from './missing.ts';\nexport const broken = missing;\n");
-      const error = await bundle(entry, join(dir, 'dist', 'main.mjs')).then(() => undefined, (reason: unknown) => reason);
+      const error = await bundle(entry, join(dir, 'dist', 'main.mjs')).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
       expect(error).toBeInstanceOf(BuildError);
       expect((error as BuildError).message).toBe(`build error: ${relative(process.cwd(), entry)}:1:24: Could not resolve "./missing.ts"`);
     } finally {

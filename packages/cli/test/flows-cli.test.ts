@@ -7,7 +7,6 @@ import { loadConfig, openFlowsStores } from '@switchboard/flows';
 import { registerFlowsCommands } from '../src/commands/flows.ts';
 import { runCliAsync, runInProcess } from './helpers.ts';
 
-
 /** Runs `switchboard …` in this process (fast): returns what it printed and the exit code it set. */
 function cliInProcess(env: Record<string, string>, ...args: string[]) {
   return runInProcess(registerFlowsCommands, env, args);
@@ -36,7 +35,21 @@ describe.each(dialectsUnderTest())('switchboard flows CLI on %s', (dialect) => {
     const tokenBody = JSON.parse(created.stdout);
     expect(Object.keys(tokenBody).sort()).toEqual(['token', 'token_id']);
 
-    const provider = await cliInProcess(db.env, 'flows', 'provider', 'set', 'cli-org', 'local', '--kind', 'openai-compatible', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'sk-cli-secret', '--json');
+    const provider = await cliInProcess(
+      db.env,
+      'flows',
+      'provider',
+      'set',
+      'cli-org',
+      'local',
+      '--kind',
+      'openai-compatible',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--api-key',
+      'sk-cli-secret',
+      '--json',
+    );
     expect(JSON.parse(provider.stdout)).toEqual({ name: 'local', kind: 'openai-compatible' });
 
     const file = join(db.env.DATA_DIR, 'flow.json');
@@ -47,7 +60,10 @@ describe.each(dialectsUnderTest())('switchboard flows CLI on %s', (dialect) => {
         { id: 'answer', type: 'llm', data: { provider: 'local', model: 'm', prompt: '{{input.question}}' } },
         { id: 'output', type: 'output', data: { format: 'raw' } },
       ],
-      edges: [{ from: 'input', to: 'answer' }, { from: 'answer', to: 'output' }],
+      edges: [
+        { from: 'input', to: 'answer' },
+        { from: 'answer', to: 'output' },
+      ],
     };
     writeFileSync(file, JSON.stringify(definition));
     expect(JSON.parse((await cliInProcess(db.env, 'flows', 'save', 'cli-org', file, '--json')).stdout)).toEqual({ slug: 'cli-flow', version: 1 });
@@ -82,7 +98,17 @@ describe.each(dialectsUnderTest())('switchboard flows CLI on %s', (dialect) => {
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toBe('error: org_code must be 2 to 40 characters of a-z, 0-9 and -\n');
     const file = join(db.env.DATA_DIR, 'bad-flow.json');
-    writeFileSync(file, JSON.stringify({ name: 'x', nodes: [{ id: 'input', type: 'input' }, { id: 'o', type: 'output', data: { format: 'raw' } }], edges: [{ from: 'input', to: 'ghost' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'x',
+        nodes: [
+          { id: 'input', type: 'input' },
+          { id: 'o', type: 'output', data: { format: 'raw' } },
+        ],
+        edges: [{ from: 'input', to: 'ghost' }],
+      }),
+    );
     const invalid = await cliInProcess(db.env, 'flows', 'save', 'cli-org', file, '--json');
     expect(invalid.code).not.toBe(0);
     expect(invalid.stderr).toBe('error: Edge 0 from "input" to "ghost": unknown node "ghost"\n');

@@ -10,7 +10,9 @@ import { ROOT, runInProcess } from './helpers.ts';
 /** Runs `switchboard ARGS…` through its bin with `stdin` written to its standard input. */
 function cliWithStdin(env: Record<string, string>, stdin: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'packages/cli/bin/switchboard.mjs'), ...args], { env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '' } });
+    const child = spawn(process.execPath, [join(ROOT, 'packages/cli/bin/switchboard.mjs'), ...args], {
+      env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL ?? '' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -36,7 +36,10 @@ const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;'"]*?from\s+['"]([^'"]+)['"]/g;
 /** The relative imports of a file, resolved to absolute paths (type-only imports count: they tie files together all the same). */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(IMPORT)].map((match) => match[1]).filter((target) => target.startsWith('.')).map((target) => resolve(dirname(file), target));
+  return [...text.matchAll(IMPORT)]
+    .map((match) => match[1])
+    .filter((target) => target.startsWith('.'))
+    .map((target) => resolve(dirname(file), target));
 }
 
 const rel = (file: string) => relative(PACKAGES_DIR, file);
@@ -83,7 +86,8 @@ describe('the layout of the sources', () => {
     for (const file of files) {
       const own = rel(file).split('/')[0];
       const text = readFileSync(file, 'utf8');
-      for (const service of SERVICES) if (service !== own && text.includes(`from '@switchboard/${service}`)) crossings.push(`${rel(file)} → @switchboard/${service}`);
+      for (const service of SERVICES)
+        if (service !== own && text.includes(`from '@switchboard/${service}`)) crossings.push(`${rel(file)} → @switchboard/${service}`);
     }
     expect(crossings.filter((crossing) => !crossing.startsWith('cli/'))).toEqual([]);
   });

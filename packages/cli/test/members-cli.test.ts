@@ -55,7 +55,11 @@ describe.each(dialectsUnderTest())('switchboard flows/tickets member add on %s',
   });
 
   it('fails with one stderr line for an unknown organization or user', async () => {
-    expect(await cli('flows', 'member', 'add', 'nope', 'mia@example.com', '--json')).toEqual({ code: 1, stdout: '', stderr: 'error: Organization "nope" not found\n' });
+    expect(await cli('flows', 'member', 'add', 'nope', 'mia@example.com', '--json')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: Organization "nope" not found\n',
+    });
     expect(await cli('flows', 'member', 'add', 'acme', 'ghost@example.com', '--json')).toEqual({
       code: 1,
       stdout: '',
@@ -64,9 +68,17 @@ describe.each(dialectsUnderTest())('switchboard flows/tickets member add on %s',
   });
 
   it('adds a user to a ticket project by key, and fails for an unknown project or user', async () => {
-    expect(await cli('tickets', 'member', 'add', 'demo', 'mia@example.com', '--json')).toEqual({ code: 0, stdout: '{"email":"mia@example.com","added":true}\n', stderr: '' });
+    expect(await cli('tickets', 'member', 'add', 'demo', 'mia@example.com', '--json')).toEqual({
+      code: 0,
+      stdout: '{"email":"mia@example.com","added":true}\n',
+      stderr: '',
+    });
     expect(await memberships('tickets')).toEqual(['DEMO']);
-    expect(await cli('tickets', 'member', 'add', 'NOPE', 'mia@example.com', '--json')).toEqual({ code: 1, stdout: '', stderr: 'error: No project with key NOPE.\n' });
+    expect(await cli('tickets', 'member', 'add', 'NOPE', 'mia@example.com', '--json')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: No project with key NOPE.\n',
+    });
     expect((await cli('tickets', 'member', 'add', 'DEMO', 'ghost@example.com', '--json')).code).toBe(1);
   });
 

@@ -3,7 +3,6 @@ import { createTestDatabase, dialectsUnderTest, type TestDatabase } from '@switc
 import { buildApp, loadConfig, openSmsAdmin } from '@switchboard/sms';
 import { runCliAsync } from './helpers.ts';
 
-
 // Each test spawns the real bin several times; a start costs seconds on a busy machine, hence the long timeouts.
 
 /** Runs the real `switchboard sms …` bin; resolves with the exit code and both streams. */
@@ -50,11 +49,28 @@ describe.each(dialectsUnderTest())('switchboard sms CLI on %s', (dialect) => {
 
     expect(await json(env, 'key', 'revoke', 'acme', String(key.key_id))).toEqual({ revoked: true });
 
-    const gateway = await json(env, 'gateway', 'set', 'acme', '--driver', 'android', '--url', 'http://192.168.1.20:8080', '--username', 'sms', '--password', 'hunter22', '--signing-key', 'sig');
+    const gateway = await json(
+      env,
+      'gateway',
+      'set',
+      'acme',
+      '--driver',
+      'android',
+      '--url',
+      'http://192.168.1.20:8080',
+      '--username',
+      'sms',
+      '--password',
+      'hunter22',
+      '--signing-key',
+      'sig',
+    );
     expect(gateway).toEqual({ org_id: 'acme', driver: 'android' });
 
     expect(await json(env, 'sim', 'set', 'acme', 'sim1', '--label', 'Office', '--phone-number', '+15550001111')).toEqual({
-      sim: 'sim1', label: 'Office', phone_number: '+15550001111',
+      sim: 'sim1',
+      label: 'Office',
+      phone_number: '+15550001111',
     });
 
     // The service on the same database sees all of it.

@@ -48,10 +48,24 @@ describe.each(dialectsUnderTest())('switchboard tickets CLI on %s', (dialect) =>
     });
     const token = await json('token', 'create', 'CLI', '--name', 'ci');
     expect(token).toEqual({ token_id: expect.any(String), token: expect.stringMatching(/^sbt_[A-Za-z0-9_-]{43}$/) });
-    expect(await json('project', 'set', 'CLI', '--auto-summary', 'off', '--name', 'Renamed')).toEqual({ key: 'CLI', name: 'Renamed', settings: { auto_summary: false } });
+    expect(await json('project', 'set', 'CLI', '--auto-summary', 'off', '--name', 'Renamed')).toEqual({
+      key: 'CLI',
+      name: 'Renamed',
+      settings: { auto_summary: false },
+    });
     expect(await json('label', 'create', 'CLI', 'frontend', '--color', '#22C55E')).toEqual({ id: expect.any(String), name: 'frontend', color: '#22c55e' });
     const listed = await json('token', 'list', 'CLI');
-    expect(listed.tokens).toEqual([{ token_id: token.token_id, name: 'ci', hint: `${token.token.slice(0, 8)}…`, access: 'write', created_at: expect.any(String), last_used_at: null, revoked_at: null }]);
+    expect(listed.tokens).toEqual([
+      {
+        token_id: token.token_id,
+        name: 'ci',
+        hint: `${token.token.slice(0, 8)}…`,
+        access: 'write',
+        created_at: expect.any(String),
+        last_used_at: null,
+        revoked_at: null,
+      },
+    ]);
 
     const app = await buildApp(loadConfig({ ...database.env, LOG_LEVEL: 'silent', TICKETS_SUMMARY_WORKER: 'off' }));
     try {
@@ -83,7 +97,7 @@ describe.each(dialectsUnderTest())('switchboard tickets CLI on %s', (dialect) =>
     }
   });
 
-  it('refuses a label past the project\'s limit, as the API does', async () => {
+  it("refuses a label past the project's limit, as the API does", async () => {
     await json('project', 'create', 'FULL', '--name', 'Full of labels');
     await withTicketsStore(database.env, async (db) => {
       for (let i = 1; i <= 50; i++) await createLabel(db, 'FULL', `label-${i}`);
@@ -97,7 +111,10 @@ describe.each(dialectsUnderTest())('switchboard tickets CLI on %s', (dialect) =>
 
   it('fails with one line on stderr, nothing on stdout and exit code 1', async () => {
     const cases: Array<[string[], string]> = [
-      [['project', 'create', 'bad-key', '--name', 'x'], 'error: Project key "bad-key" is invalid: use 2 to 10 upper-case letters or digits, starting with a letter (e.g. DEMO).\n'],
+      [
+        ['project', 'create', 'bad-key', '--name', 'x'],
+        'error: Project key "bad-key" is invalid: use 2 to 10 upper-case letters or digits, starting with a letter (e.g. DEMO).\n',
+      ],
       [['project', 'create', 'CLI', '--name', 'again'], 'error: A project with key CLI already exists.\n'],
       [['token', 'create', 'NOPE'], 'error: No project with key NOPE.\n'],
       [['token', 'revoke', 'CLI', 'no-such-token'], 'error: No live token no-such-token in project CLI.\n'],
@@ -106,7 +123,10 @@ describe.each(dialectsUnderTest())('switchboard tickets CLI on %s', (dialect) =>
       [['label', 'create', 'CLI', 'say "hi"'], 'error: A label name must not contain double quotes (") or backslashes (\\).\n'],
       [['label', 'create', 'CLI', 'x'.repeat(51)], 'error: A label name must be at most 50 characters.\n'],
       [['project', 'create', 'LONG', '--name', 'x'.repeat(201)], 'error: A project name must be at most 200 characters.\n'],
-      [['project', 'create', 'LONG', '--name', 'Long', '--description', 'x'.repeat(10_001)], 'error: A project description must be at most 10000 characters.\n'],
+      [
+        ['project', 'create', 'LONG', '--name', 'Long', '--description', 'x'.repeat(10_001)],
+        'error: A project description must be at most 10000 characters.\n',
+      ],
     ];
     for (const [args, message] of cases) {
       expect(await runTickets(database.env, [...args, '--json'])).toEqual({ code: 1, stdout: '', stderr: message });

@@ -95,15 +95,18 @@ class QueryWatchdog {
 
   start(limitMs: number): void {
     if (limitMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => {
-      const now = performance.now();
-      for (const client of this.clients) {
-        if (client.waitingSince > 0 && now - client.waitingSince > limitMs) {
-          client.waitingSince = 0;
-          (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+    this.timer = setInterval(
+      () => {
+        const now = performance.now();
+        for (const client of this.clients) {
+          if (client.waitingSince > 0 && now - client.waitingSince > limitMs) {
+            client.waitingSince = 0;
+            (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+          }
         }
-      }
-    }, Math.max(50, Math.min(1000, limitMs / 4)));
+      },
+      Math.max(50, Math.min(1000, limitMs / 4)),
+    );
     this.timer.unref();
   }
 

@@ -84,7 +84,8 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
 // PostgreSQL: class 08 (connection exception), the server shutting down or starting (57P01-57P03), too many connections.
 const POSTGRES_UNAVAILABLE = /^(08...|57P0[123]|53300)$/;
 // pg's own errors for a lost connection, a connect timeout and a client that lost its connection earlier.
-const PG_LOST = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Connection closed)/;
+const PG_LOST =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Connection closed)/;
 
 /**
  * The kind of database fault behind an error (following `cause`), or

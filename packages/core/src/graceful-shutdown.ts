@@ -130,12 +130,18 @@ export async function stopGracefully<L extends FastifyBaseLogger, P extends Fast
  * What a service's main returns to runMain: SIGTERM stops the app gracefully
  * (within `graceMs`, then a few seconds to close) and logs how it went.
  */
-export function gracefulStop<L extends FastifyBaseLogger, P extends FastifyTypeProvider>(app: AnyApp<L, P>, graceMs: number): { close(): Promise<void>; closeTimeoutMs: number } {
+export function gracefulStop<L extends FastifyBaseLogger, P extends FastifyTypeProvider>(
+  app: AnyApp<L, P>,
+  graceMs: number,
+): { close(): Promise<void>; closeTimeoutMs: number } {
   return {
     closeTimeoutMs: graceMs + 5_000,
     async close() {
       const report = await stopGracefully(app, graceMs);
-      app.log.info({ cut_short: report.cutShort, ms: report.ms }, report.cutShort ? 'stopped; work still in flight after the grace period was ended' : 'stopped');
+      app.log.info(
+        { cut_short: report.cutShort, ms: report.ms },
+        report.cutShort ? 'stopped; work still in flight after the grace period was ended' : 'stopped',
+      );
     },
   };
 }

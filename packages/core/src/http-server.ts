@@ -151,7 +151,12 @@ export async function registerOpenApi(
   const swagger = (await import('@fastify/swagger')).default;
   const swaggerUi = (await import('@fastify/swagger-ui')).default;
   await app.register(swagger, {
-    openapi: { openapi: '3.1.0', info, ...(extra.components ? { components: extra.components as never } : {}), ...(extra.security ? { security: extra.security } : {}) },
+    openapi: {
+      openapi: '3.1.0',
+      info,
+      ...(extra.components ? { components: extra.components as never } : {}),
+      ...(extra.security ? { security: extra.security } : {}),
+    },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: false, uiConfig: { docExpansion: 'list', deepLinking: false } });

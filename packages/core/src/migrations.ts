@@ -51,7 +51,11 @@ export async function migrate(database: MigrationTarget, migrations: Record<stri
     await db.transaction().execute(async (trx) => {
       await lock(trx);
       // The claim is the transaction's first write: on SQLite it takes the write lock before anything is read.
-      const claim = await trx.insertInto(LEDGER).values({ name, applied_at: new Date().toISOString() }).onConflict((c) => c.column('name').doNothing()).executeTakeFirst();
+      const claim = await trx
+        .insertInto(LEDGER)
+        .values({ name, applied_at: new Date().toISOString() })
+        .onConflict((c) => c.column('name').doNothing())
+        .executeTakeFirst();
       if (Number(claim.numInsertedOrUpdatedRows ?? 0n) === 0) return;
       await migrations[name].up(trx, database.dialect);
     });

@@ -43,7 +43,10 @@ export function claimedOrigin(request: FastifyRequest): { header: 'Origin' | 'Re
 export function requireSameOrigin(request: FastifyRequest, publicBaseUrl: string | undefined): void {
   const claimed = claimedOrigin(request);
   if (!claimed) {
-    throw new AppError('forbidden', 'Origin did not match: a signed-in request that changes something must carry an Origin (or Referer) header of this service');
+    throw new AppError(
+      'forbidden',
+      'Origin did not match: a signed-in request that changes something must carry an Origin (or Referer) header of this service',
+    );
   }
   const origin = originOfUrl(claimed.value);
   if (origin === undefined || !allowedOrigins(request, publicBaseUrl).includes(origin)) {

@@ -104,7 +104,11 @@ export class RedisRateLimiter implements RateLimiter {
     const start = now - (now % rate.windowMs);
     const redisKey = `switchboard:rl:${key}:${start}`;
     try {
-      const [[error, count]] = (await this.client.multi().incr(redisKey).pexpire(redisKey, rate.windowMs + 1000).exec()) as [[Error | null, number]];
+      const [[error, count]] = (await this.client
+        .multi()
+        .incr(redisKey)
+        .pexpire(redisKey, rate.windowMs + 1000)
+        .exec()) as [[Error | null, number]];
       if (error) throw error;
       return decide(count, rate, start, now);
     } catch (error) {

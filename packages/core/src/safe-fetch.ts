@@ -124,12 +124,21 @@ export async function readLimited(response: http.IncomingMessage, limit: number)
 export function policyFetch(policy: AddressPolicy): typeof fetch {
   return async (input, init) => {
     const body = init?.body;
-    if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) throw new Error('policyFetch sends string or byte bodies only');
-    const { response } = await safeRequest(urlOf(input), { method: init?.method ?? 'GET', headers: headersOf(init), body: body ?? undefined, signal: init?.signal ?? undefined }, policy);
+    if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array))
+      throw new Error('policyFetch sends string or byte bodies only');
+    const { response } = await safeRequest(
+      urlOf(input),
+      { method: init?.method ?? 'GET', headers: headersOf(init), body: body ?? undefined, signal: init?.signal ?? undefined },
+      policy,
+    );
     const status = response.statusCode ?? 500;
     const nullBody = status === 204 || status === 304 || init?.method === 'HEAD';
     if (nullBody) response.resume();
-    return new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, statusText: response.statusMessage, headers: webHeaders(response.headers) });
+    return new Response(nullBody ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), {
+      status,
+      statusText: response.statusMessage,
+      headers: webHeaders(response.headers),
+    });
   };
 }
 

@@ -141,16 +141,20 @@ export async function registerSessionRoutes(app: App, options: SessionRoutesOpti
     },
   );
 
-  app.get('/api/session', { schema: { tags, summary: 'The signed-in user (401 when not signed in)', response: { 200: sessionUserBody.loose() } } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    const user = await web.userOf(request);
-    if (!user) {
-      // A cookie the server no longer knows (expired, signed out elsewhere) is removed from the browser too.
-      if (web.hasSessionCookie(request)) clearSessionCookie(reply, options.publicBaseUrl);
-      throw new AppError('not_signed_in', NOT_SIGNED_IN);
-    }
-    return { user: presentSessionUser(user), ...(options.describe ? await options.describe(user) : {}) };
-  });
+  app.get(
+    '/api/session',
+    { schema: { tags, summary: 'The signed-in user (401 when not signed in)', response: { 200: sessionUserBody.loose() } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const user = await web.userOf(request);
+      if (!user) {
+        // A cookie the server no longer knows (expired, signed out elsewhere) is removed from the browser too.
+        if (web.hasSessionCookie(request)) clearSessionCookie(reply, options.publicBaseUrl);
+        throw new AppError('not_signed_in', NOT_SIGNED_IN);
+      }
+      return { user: presentSessionUser(user), ...(options.describe ? await options.describe(user) : {}) };
+    },
+  );
 
   app.delete('/api/session', { schema: { tags, summary: 'Sign out: deletes the session and clears the cookie' } }, async (request, reply) => {
     const token = sessionTokenOf(request);

@@ -54,6 +54,9 @@ export class SignInLimiter {
 
   /** Drops counters whose window has passed (run on successful sign-ins, so the table stays small without a timer). */
   async sweep(now: number): Promise<void> {
-    await this.db.deleteFrom('sign_in_failures').where('first_failure_at', '<=', now - this.rate.windowMs).execute();
+    await this.db
+      .deleteFrom('sign_in_failures')
+      .where('first_failure_at', '<=', now - this.rate.windowMs)
+      .execute();
   }
 }

@@ -31,7 +31,8 @@ for (const [net, prefix] of [
   ['198.18.0.0', 15],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
   ['::', 128],
   ['::1', 128],
@@ -39,7 +40,8 @@ for (const [net, prefix] of [
   ['fe80::', 10],
   ['ff00::', 8],
   ['64:ff9b::', 96],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv6');
+] as const)
+  BLOCKED.addSubnet(net, prefix, 'ipv6');
 
 /** Parses an allow-list variable (comma-separated host names, IPs or CIDRs; `*` allows all) named `setting`; throws on a malformed entry. */
 export function parseAllowedHosts(value: string | undefined, setting: string): AddressPolicy {

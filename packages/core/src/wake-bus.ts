@@ -213,7 +213,11 @@ class RedisWakeBus implements WakeBus {
     const connect = async (maxRetriesPerRequest: number | null) => {
       const client = new Redis(this.url, { lazyConnect: true, maxRetriesPerRequest });
       client.on('error', (error) => this.warn(error, 'Redis connection failed; ioredis reconnects, and readers fall back on their safety poll meanwhile'));
-      await client.connect().catch((error: unknown) => this.warn(error, 'Redis does not answer at start; ioredis keeps trying, and readers fall back on their safety poll meanwhile'));
+      await client
+        .connect()
+        .catch((error: unknown) =>
+          this.warn(error, 'Redis does not answer at start; ioredis keeps trying, and readers fall back on their safety poll meanwhile'),
+        );
       return client;
     };
     this.publisher = await connect(2);

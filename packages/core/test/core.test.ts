@@ -264,7 +264,13 @@ describe('the SQLite read connection', () => {
 
   it('gives row objects keyed by the column names, whatever the names', async () => {
     const test = await createTestDatabase('sqlite');
-    const database = await openDatabase<unknown>({ url: undefined, urlVariable: 'DATABASE_URL', sqliteFile: `${test.env.DATA_DIR}/rows.db`, schema: 'core', migrations: {} });
+    const database = await openDatabase<unknown>({
+      url: undefined,
+      urlVariable: 'DATABASE_URL',
+      sqliteFile: `${test.env.DATA_DIR}/rows.db`,
+      schema: 'core',
+      migrations: {},
+    });
     try {
       const reader = sqliteReaderOf(database.db)!;
       const text = `select 1 as "id", 'x' as "it's ""quoted""", null as "empty", 2.5 as "id", x'00ff' as "blob", ? as "param"`;
@@ -307,8 +313,13 @@ describe('the PostgreSQL pool', () => {
       const config = { text: 'select $1::int as n', values: [3] };
       expect((await client.query(config)).rows).toEqual([{ n: 3 }]);
       expect(config).toEqual({ text: 'select $1::int as n', values: [3] });
-      await expect(client.query('select * from no_such_table', [])).rejects.toMatchObject({ code: '42P01', message: 'relation "no_such_table" does not exist' });
-      const viaCallback = await new Promise((resolve, reject) => client.query('select 2 as two', [], (error, result) => (error ? reject(error) : resolve(result.rows))));
+      await expect(client.query('select * from no_such_table', [])).rejects.toMatchObject({
+        code: '42P01',
+        message: 'relation "no_such_table" does not exist',
+      });
+      const viaCallback = await new Promise((resolve, reject) =>
+        client.query('select 2 as two', [], (error, result) => (error ? reject(error) : resolve(result.rows))),
+      );
       expect(viaCallback).toEqual([{ two: 2 }]);
       // Kysely's own path: rows as before.
       expect((await sql<{ n: number }>`select ${5}::int as n`.execute(database.db)).rows).toEqual([{ n: 5 }]);

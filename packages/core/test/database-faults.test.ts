@@ -18,14 +18,28 @@ describe('database faults as errors', () => {
       [Object.assign(new Error('the database system is starting up'), { code: '57P03' }), 'The database is unavailable; retry shortly.'],
       [Object.assign(new Error('sorry, too many clients already'), { code: '53300' }), 'The database is unavailable; retry shortly.'],
       [new Error('wrapped', { cause: Object.assign(new Error('x'), { code: '08006' }) }), 'The database is unavailable; retry shortly.'],
-      [Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }), 'The database cannot store anything more: its disk is full. Reads still work; retry writes later.'],
-      [Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' }), 'The database is read-only (DATA_DIR cannot be written). Reads still work; retry writes later.'],
-      [Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }), 'The database is read-only (DATA_DIR cannot be written). Reads still work; retry writes later.'],
+      [
+        Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }),
+        'The database cannot store anything more: its disk is full. Reads still work; retry writes later.',
+      ],
+      [
+        Object.assign(new Error('attempt to write a readonly database'), { code: 'SQLITE_READONLY' }),
+        'The database is read-only (DATA_DIR cannot be written). Reads still work; retry writes later.',
+      ],
+      [
+        Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' }),
+        'The database is read-only (DATA_DIR cannot be written). Reads still work; retry writes later.',
+      ],
     ];
     for (const [error, message] of cases) {
       const known = fromFrameworkError(error);
       expect(known).toBeInstanceOf(AppError);
-      expect({ code: known!.code, status: known!.status, message: known!.message, retryAfter: known!.retryAfter }).toEqual({ code: 'unavailable', status: 503, message, retryAfter: 5 });
+      expect({ code: known!.code, status: known!.status, message: known!.message, retryAfter: known!.retryAfter }).toEqual({
+        code: 'unavailable',
+        status: 503,
+        message,
+        retryAfter: 5,
+      });
     }
     // A query's own faults stay what they were.
     expect(databaseUnavailable(Object.assign(new Error('relation "x" does not exist'), { code: '42P01' }))).toBeUndefined();
@@ -39,7 +53,13 @@ describe.skipIf(!postgres)('a PostgreSQL connection lost under a service', () =>
     const target = new URL(postgres!);
     const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const test = await createTestDatabase('postgres');
-    const database = await openDatabase<unknown>({ url: proxy.rewrite(test.env.DATABASE_URL), urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'faults', migrations: {} });
+    const database = await openDatabase<unknown>({
+      url: proxy.rewrite(test.env.DATABASE_URL),
+      urlVariable: 'DATABASE_URL',
+      sqliteFile: '',
+      schema: 'faults',
+      migrations: {},
+    });
     const uncaught: unknown[] = [];
     const onUncaught = (error: unknown) => uncaught.push(error);
     process.on('uncaughtException', onUncaught);
@@ -81,12 +101,22 @@ describe.skipIf(!postgres)('a PostgreSQL that stops answering without closing th
     const target = new URL(postgres!);
     const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const test = await createTestDatabase('postgres');
-    const database = await openDatabase<unknown>({ url: proxy.rewrite(test.env.DATABASE_URL), urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'stall', migrations: {}, queryTimeoutMs: 300 });
+    const database = await openDatabase<unknown>({
+      url: proxy.rewrite(test.env.DATABASE_URL),
+      urlVariable: 'DATABASE_URL',
+      sqliteFile: '',
+      schema: 'stall',
+      migrations: {},
+      queryTimeoutMs: 300,
+    });
     try {
       expect((await sql<{ n: number }>`select 1 as n`.execute(database.db)).rows).toEqual([{ n: 1 }]);
       proxy.stall();
       const started = Date.now();
-      const error = await sql`select 2`.execute(database.db).then(() => undefined, (reason: unknown) => reason);
+      const error = await sql`select 2`.execute(database.db).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
       const waited = Date.now() - started;
       expect(databaseUnavailable(error)).toBe('unreachable');
       expect(fromFrameworkError(error)).toMatchObject({ code: 'unavailable', status: 503, retryAfter: 5 });
@@ -104,9 +134,19 @@ describe.skipIf(!postgres)('a PostgreSQL that stops answering without closing th
   it('leaves migrations unlimited: the limit applies once the database is open', async () => {
     const test = await createTestDatabase('postgres');
     const slow = { '0001_slow': { up: async (db: Kysely<unknown>) => void (await sql`select pg_sleep(0.4)`.execute(db)) } };
-    const database = await openDatabase<unknown>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: '', schema: 'slow', migrations: slow, queryTimeoutMs: 200 });
+    const database = await openDatabase<unknown>({
+      url: test.env.DATABASE_URL,
+      urlVariable: 'DATABASE_URL',
+      sqliteFile: '',
+      schema: 'slow',
+      migrations: slow,
+      queryTimeoutMs: 200,
+    });
     try {
-      const error = await sql`select pg_sleep(1)`.execute(database.db).then(() => undefined, (reason: unknown) => reason);
+      const error = await sql`select pg_sleep(1)`.execute(database.db).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
       expect(databaseUnavailable(error)).toBe('unreachable');
     } finally {
       await database.close();
@@ -114,4 +154,3 @@ describe.skipIf(!postgres)('a PostgreSQL that stops answering without closing th
     }
   });
 });
-

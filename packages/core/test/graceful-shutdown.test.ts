@@ -61,7 +61,10 @@ describe('a graceful stop', () => {
     expect((await app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ status: 'stopping' });
     expect(await get(`${base}/health`)).toEqual({ error: 'ECONNREFUSED' });
     const answer = await stream;
-    expect({ status: answer.status, lines: answer.body!.trim().split('\n') }).toEqual({ status: 200, lines: Array.from({ length: 10 }, (_, tick) => JSON.stringify({ tick })) });
+    expect({ status: answer.status, lines: answer.body!.trim().split('\n') }).toEqual({
+      status: 200,
+      lines: Array.from({ length: 10 }, (_, tick) => JSON.stringify({ tick })),
+    });
     expect(await stopped).toEqual({ cutShort: 0, ms: expect.any(Number) });
     expect(events).toEqual(['stop']);
   });

@@ -31,7 +31,13 @@ describe.each(dialectsUnderTest())('the migration runner on %s', (dialect) => {
     for (const test of tests) await test.cleanup();
   });
   const open = async (test: TestDatabase, migrations: Record<string, VersionedMigration>) =>
-    openDatabase<MigrationTestTables>({ url: test.env.DATABASE_URL, urlVariable: 'DATABASE_URL', sqliteFile: `${test.env.DATA_DIR}/m.db`, schema: 'mig', migrations });
+    openDatabase<MigrationTestTables>({
+      url: test.env.DATABASE_URL,
+      urlVariable: 'DATABASE_URL',
+      sqliteFile: `${test.env.DATA_DIR}/m.db`,
+      schema: 'mig',
+      migrations,
+    });
 
   it('applies pending migrations in name order, records each, and skips them on the next start', async () => {
     const test = await createTestDatabase(dialect);
@@ -67,7 +73,10 @@ describe.each(dialectsUnderTest())('the migration runner on %s', (dialect) => {
     };
     await expect(open(test, migrations)).rejects.toThrow('migration 0003 failed on purpose');
     const between = await open(test, {});
-    expect((await between.db.selectFrom('switchboard_migrations').select('name').orderBy('name').execute()).map((row) => row.name)).toEqual(['0001_log', '0002_b']);
+    expect((await between.db.selectFrom('switchboard_migrations').select('name').orderBy('name').execute()).map((row) => row.name)).toEqual([
+      '0001_log',
+      '0002_b',
+    ]);
     expect((await between.db.selectFrom('log').select('step').execute()).map((row) => row.step)).toEqual(['b']);
     await between.close();
     broken = false;

@@ -72,7 +72,13 @@ describe.each(dialectsUnderTest())('web sign-in on %s', (dialect) => {
   // A fresh client address per sign-in, so that the per-address counter only counts where a test means it to.
   const nextAddress = () => `10.0.${Math.floor(++address / 250)}.${(address % 250) + 1}`;
   const signIn = (email: string, password: string, extra: { remoteAddress?: string; headers?: Record<string, string> } = {}) =>
-    app.inject({ method: 'POST', url: '/api/session', payload: { email, password }, remoteAddress: extra.remoteAddress ?? nextAddress(), headers: extra.headers });
+    app.inject({
+      method: 'POST',
+      url: '/api/session',
+      payload: { email, password },
+      remoteAddress: extra.remoteAddress ?? nextAddress(),
+      headers: extra.headers,
+    });
 
   beforeAll(async () => {
     test = await createTestDatabase(dialect);
@@ -162,16 +168,21 @@ describe.each(dialectsUnderTest())('web sign-in on %s', (dialect) => {
     expect((await app.inject({ method: 'DELETE', url: '/api/session' })).statusCode).toBe(204);
   });
 
-  it('signs out only from this service\'s own pages: 403 without an Origin or with a foreign one', async () => {
+  it("signs out only from this service's own pages: 403 without an Origin or with a foreign one", async () => {
     const cookie = cookieOf(await signIn('alice@example.com', 'correct-horse'));
     const bare = await app.inject({ method: 'DELETE', url: '/api/session', headers: { cookie } });
     expect(bare.statusCode).toBe(403);
     expect(bare.json()).toEqual({
-      error: { code: 'forbidden', message: 'Origin did not match: a signed-in request that changes something must carry an Origin (or Referer) header of this service' },
+      error: {
+        code: 'forbidden',
+        message: 'Origin did not match: a signed-in request that changes something must carry an Origin (or Referer) header of this service',
+      },
     });
     const foreign = await app.inject({ method: 'DELETE', url: '/api/session', headers: { cookie, origin: 'https://evil.example' } });
     expect(foreign.statusCode).toBe(403);
-    expect(foreign.json()).toEqual({ error: { code: 'forbidden', message: 'Origin did not match: Origin "https://evil.example" is not this service\'s origin' } });
+    expect(foreign.json()).toEqual({
+      error: { code: 'forbidden', message: 'Origin did not match: Origin "https://evil.example" is not this service\'s origin' },
+    });
     expect((await app.inject({ method: 'GET', url: '/api/session', headers: { cookie } })).statusCode).toBe(200);
     const viaReferer = await app.inject({ method: 'DELETE', url: '/api/session', headers: { cookie, referer: `${ORIGIN}/orgs/acme` } });
     expect(viaReferer.statusCode).toBe(204);
@@ -180,7 +191,9 @@ describe.each(dialectsUnderTest())('web sign-in on %s', (dialect) => {
   it('refuses a sign-in posted from a foreign page (login CSRF) and allows one without Origin or from its own', async () => {
     const foreign = await signIn('alice@example.com', 'correct-horse', { headers: { origin: 'https://evil.example' } });
     expect(foreign.statusCode).toBe(403);
-    expect(foreign.json()).toEqual({ error: { code: 'forbidden', message: 'Origin did not match: Origin "https://evil.example" is not this service\'s origin' } });
+    expect(foreign.json()).toEqual({
+      error: { code: 'forbidden', message: 'Origin did not match: Origin "https://evil.example" is not this service\'s origin' },
+    });
     expect(foreign.headers['set-cookie']).toBeUndefined();
     expect((await signIn('alice@example.com', 'correct-horse', { headers: { origin: ORIGIN } })).statusCode).toBe(200);
     expect((await signIn('alice@example.com', 'correct-horse')).statusCode).toBe(200);
@@ -265,10 +278,20 @@ describe.each(dialectsUnderTest())('web sign-in on %s', (dialect) => {
       const address = '198.51.100.9';
       for (let i = 0; i < 10; i += 1) {
         const target = i % 2 === 0 ? app : second;
-        const response = await target.inject({ method: 'POST', url: '/api/session', payload: { email: `x${i}@example.com`, password: 'p' }, remoteAddress: address });
+        const response = await target.inject({
+          method: 'POST',
+          url: '/api/session',
+          payload: { email: `x${i}@example.com`, password: 'p' },
+          remoteAddress: address,
+        });
         expect(response.statusCode).toBe(401);
       }
-      const locked = await app.inject({ method: 'POST', url: '/api/session', payload: { email: 'alice@example.com', password: 'correct-horse' }, remoteAddress: address });
+      const locked = await app.inject({
+        method: 'POST',
+        url: '/api/session',
+        payload: { email: 'alice@example.com', password: 'correct-horse' },
+        remoteAddress: address,
+      });
       expect(locked.statusCode).toBe(429);
     } finally {
       await second.close();
@@ -280,10 +303,19 @@ describe.each(dialectsUnderTest())('web sign-in on %s', (dialect) => {
     clock.advance(120_000);
     const behindProxy = await sessionApp(platform, { clock, publicBaseUrl: 'https://switchboard.example.com' });
     try {
-      const response = await behindProxy.inject({ method: 'POST', url: '/api/session', payload: { email: 'alice@example.com', password: 'correct-horse' }, headers: { origin: 'https://switchboard.example.com' } });
+      const response = await behindProxy.inject({
+        method: 'POST',
+        url: '/api/session',
+        payload: { email: 'alice@example.com', password: 'correct-horse' },
+        headers: { origin: 'https://switchboard.example.com' },
+      });
       expect(response.statusCode).toBe(200);
       expect(response.headers['set-cookie']).toMatch(/^sb_session=[A-Za-z0-9_-]{43}; Max-Age=1209600; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
-      const out = await behindProxy.inject({ method: 'DELETE', url: '/api/session', headers: { cookie: cookieOf(response), origin: 'https://switchboard.example.com' } });
+      const out = await behindProxy.inject({
+        method: 'DELETE',
+        url: '/api/session',
+        headers: { cookie: cookieOf(response), origin: 'https://switchboard.example.com' },
+      });
       expect(out.statusCode).toBe(204);
       expect(out.headers['set-cookie']).toContain('; Secure;');
     } finally {
@@ -324,7 +356,9 @@ describe.each(dialectsUnderTest())('web sign-in on %s', (dialect) => {
     expect(await memberships.isMember('tickets', 'acme', alice.id)).toBe(false);
     expect(await memberships.canAccess('flows', 'other', alice)).toBe(false);
     expect(await memberships.canAccess('flows', 'other', root)).toBe(true);
-    expect(await memberships.members('flows', 'acme')).toEqual([{ user_id: alice.id, email: 'alice@example.com', name: 'Alice', role: 'member', added_at: expect.any(String) }]);
+    expect(await memberships.members('flows', 'acme')).toEqual([
+      { user_id: alice.id, email: 'alice@example.com', name: 'Alice', role: 'member', added_at: expect.any(String) },
+    ]);
     expect(await memberships.remove('flows', 'zeta', alice.id)).toBe(true);
     expect(await memberships.remove('flows', 'zeta', alice.id)).toBe(false);
     expect(await memberships.scopesOf('flows', alice.id)).toEqual(['acme']);

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHttpServer, createLogger, packageDirOf, registerWebUi } from '../src/index.ts';
 
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 async function appServing(dir: string) {
   const app = createHttpServer({ logger: createLogger({ service: 'test', level: 'silent' }), bodyLimit: 1024 });
@@ -27,7 +28,12 @@ describe('a service serving its web UI', () => {
     const app = await appServing(dir);
     for (const url of ['/', '/orgs/acme', '/orgs/acme/flows/support-bot']) {
       const page = await app.inject({ url });
-      expect([url, page.statusCode, page.headers['content-type'], page.body]).toEqual([url, 200, 'text/html; charset=utf-8', '<!doctype html><title>UI</title>']);
+      expect([url, page.statusCode, page.headers['content-type'], page.body]).toEqual([
+        url,
+        200,
+        'text/html; charset=utf-8',
+        '<!doctype html><title>UI</title>',
+      ]);
       expect(page.headers['content-security-policy']).toBe(CSP);
       expect(page.headers['cache-control']).toBe('no-cache');
       expect(page.headers['x-content-type-options']).toBe('nosniff');
@@ -90,7 +96,10 @@ describe('a page served with what it needs first', () => {
       preloads: (page) => {
         seen.push({ ...page, query: page.query.toString() });
         if (page.segments[2] !== 'canvas') return { fetches: ['/api/session'] };
-        return { modules: ['src/pages/canvas.tsx', 'src/pages/unknown.tsx'], fetches: ['/api/session', `/api/orgs/${encodeURIComponent(page.segments[1])}/graph`, '//elsewhere.example/x', 'https://elsewhere.example/y'] };
+        return {
+          modules: ['src/pages/canvas.tsx', 'src/pages/unknown.tsx'],
+          fetches: ['/api/session', `/api/orgs/${encodeURIComponent(page.segments[1])}/graph`, '//elsewhere.example/x', 'https://elsewhere.example/y'],
+        };
       },
     });
     await app.ready();
@@ -109,7 +118,9 @@ describe('a page served with what it needs first', () => {
         '</head><body></body>',
     );
     const home = await app.inject({ url: '/' });
-    expect(home.body).toBe('<!doctype html><head><script type="module" crossorigin src="/assets/index-1.js"></script><link rel="preload" as="fetch" crossorigin href="/api/session"></head><body></body>');
+    expect(home.body).toBe(
+      '<!doctype html><head><script type="module" crossorigin src="/assets/index-1.js"></script><link rel="preload" as="fetch" crossorigin href="/api/session"></head><body></body>',
+    );
     expect(seen).toEqual([
       { segments: ['orgs', 'a"b<c', 'canvas'], query: 'x=1&y=+z', cookies: { sb_session: 'abc', sb_board_A: 'Sprint #2' }, signedIn: true },
       { segments: [], query: '', cookies: {}, signedIn: false },

@@ -10,7 +10,8 @@ const completion = JSON.stringify({
   choices: [{ index: 0, message: { role: 'assistant', content: 'Hello there, friend.' }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 5, completion_tokens: 4, total_tokens: 9 },
 });
-const chunk = (delta, finish) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const chunk = (delta, finish) =>
+  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const usage = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 5, completion_tokens: 2, total_tokens: 7 } })}\n\n`;
 
 const server = createServer((req, res) => {

@@ -39,7 +39,13 @@ const upstreamProcess = await spawnLine([join(here, 'fake-upstream-server.mjs')]
 const upstreamUrl = upstreamProcess.match;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'flows-bench-'));
-const env = { DATA_DIR: dataDir, SWITCHBOARD_SECRET: 'bench-secret-0123456789', LOG_LEVEL: 'warn', FLOWS_RATE_LIMIT: '100000000/m', DATABASE_URL: process.env.DATABASE_URL ?? '' };
+const env = {
+  DATA_DIR: dataDir,
+  SWITCHBOARD_SECRET: 'bench-secret-0123456789',
+  LOG_LEVEL: 'warn',
+  FLOWS_RATE_LIMIT: '100000000/m',
+  DATABASE_URL: process.env.DATABASE_URL ?? '',
+};
 const config = loadConfig(env);
 const stores = await openFlowsStores(config);
 const org = await stores.orgs.createOrg('bench');
@@ -73,7 +79,11 @@ await stores.admin.save(org, {
 });
 await stores.close();
 // The service runs as its own process, as in production (`npm run start:flows`).
-const serviceProcess = await spawnLine([...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '--import', 'tsx', join(here, '..', 'src', 'main.ts')], { ...env, FLOWS_PORT: '0' }, /listening on (http:\/\/\S+)/);
+const serviceProcess = await spawnLine(
+  [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '--import', 'tsx', join(here, '..', 'src', 'main.ts')],
+  { ...env, FLOWS_PORT: '0' },
+  /listening on (http:\/\/\S+)/,
+);
 const base = serviceProcess.match.replace('listening on ', '');
 
 async function load(url: string, body: string, headers: Record<string, string>) {
@@ -127,7 +137,9 @@ console.log(`through the flow: p50 ${fmt(flow.p50)} ms  p99 ${fmt(flow.p99)} ms 
 console.log(`template flow (no model call): p50 ${fmt(template.p50)} ms  p99 ${fmt(template.p99)} ms  ${fmt(template.rps)} req/s`);
 console.log(`added           : p50 ${fmt(flow.p50 - direct.p50)} ms  p99 ${fmt(flow.p99 - direct.p99)} ms`);
 const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.99)];
-console.log(`upstream first token -> client (SSE, 100 sequential calls): direct p50 ${fmt(median(ttfbDirect))} ms p99 ${fmt(p99(ttfbDirect))} ms; through the flow p50 ${fmt(median(ttfbFlow))} ms p99 ${fmt(p99(ttfbFlow))} ms; added p50 ${fmt(median(ttfbFlow) - median(ttfbDirect))} ms`);
+console.log(
+  `upstream first token -> client (SSE, 100 sequential calls): direct p50 ${fmt(median(ttfbDirect))} ms p99 ${fmt(p99(ttfbDirect))} ms; through the flow p50 ${fmt(median(ttfbFlow))} ms p99 ${fmt(p99(ttfbFlow))} ms; added p50 ${fmt(median(ttfbFlow) - median(ttfbDirect))} ms`,
+);
 
 serviceProcess.child.kill('SIGTERM');
 upstreamProcess.child.kill('SIGTERM');

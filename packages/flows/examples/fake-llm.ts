@@ -23,7 +23,8 @@ const ORDERS: Record<string, unknown> = {
   'ORD-5678': { order_id: 'ORD-5678', status: 'packed', carrier: null, tracking: null, eta: 'ships tomorrow' },
 };
 
-const text = (content: unknown): string => (typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? '').join('') : '');
+const text = (content: unknown): string =>
+  typeof content === 'string' ? content : Array.isArray(content) ? content.map((p: { text?: string }) => p.text ?? '').join('') : '';
 const words = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []);
 
 function think(messages: Message[], tools: Tool[]): { content?: string; call?: { name: string; args: Record<string, unknown> } } {
@@ -39,9 +40,7 @@ function think(messages: Message[], tools: Tool[]): { content?: string; call?: {
   const system = text(messages.find((m) => m.role === 'system')?.content);
   const asked = words(question);
   const sentences = system.split(/(?<=[.!?])\s+|\n+/).filter((s) => s.trim() !== '' && !s.startsWith('#'));
-  const best = sentences
-    .map((s) => ({ s, score: [...words(s)].filter((w) => asked.has(w)).length }))
-    .sort((a, b) => b.score - a.score)[0];
+  const best = sentences.map((s) => ({ s, score: [...words(s)].filter((w) => asked.has(w)).length })).sort((a, b) => b.score - a.score)[0];
   const earlier = messages.filter((m) => m.role === 'user' || m.role === 'assistant').length - 1;
   const memory = earlier > 0 ? ` (I remember ${earlier} earlier message${earlier === 1 ? '' : 's'} of this conversation.)` : '';
   return { content: best && best.score > 0 ? `From the handbook: ${best.s.trim()}${memory}` : `I could not find that in the handbook.${memory}` };
@@ -56,11 +55,19 @@ function answer(res: ServerResponse, body: { model: string; stream?: boolean; me
   const base = { id: 'chatcmpl-fake', created: Math.floor(Date.now() / 1000), model: body.model };
   if (!body.stream) {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: content ?? null, tool_calls: toolCalls }, finish_reason: finish }], usage }));
+    res.end(
+      JSON.stringify({
+        ...base,
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: content ?? null, tool_calls: toolCalls }, finish_reason: finish }],
+        usage,
+      }),
+    );
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream' });
-  const send = (delta: unknown, finishReason: string | null) => res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`);
+  const send = (delta: unknown, finishReason: string | null) =>
+    res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`);
   send({ role: 'assistant', content: '' }, null);
   if (toolCalls) send({ tool_calls: toolCalls.map((c, index) => ({ index, ...c })) }, null);
   for (const token of content?.match(/\S+\s*/g) ?? []) send({ content: token }, null);
@@ -79,7 +86,9 @@ createServer(async (req, res) => {
   } else if (req.method === 'POST' && req.url?.endsWith('/chat/completions')) {
     answer(res, JSON.parse(Buffer.concat(chunks).toString('utf8')));
   } else if (req.method === 'GET' && req.url?.endsWith('/models')) {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: 'support', object: 'model', created: 0, owned_by: 'fake' }] }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ object: 'list', data: [{ id: 'support', object: 'model', created: 0, owned_by: 'fake' }] }));
   } else {
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
   }

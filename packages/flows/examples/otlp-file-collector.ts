@@ -14,7 +14,8 @@ const port = Number(process.argv[3] ?? 4318);
 
 const server = createServer((req, res) => {
   if (req.method !== 'POST' || req.url !== '/v1/traces') return void res.writeHead(404).end();
-  if (!String(req.headers['content-type']).includes('json')) return void res.writeHead(415, { 'content-type': 'text/plain' }).end('OTLP JSON only: OTEL_EXPORTER_OTLP_PROTOCOL=http/json');
+  if (!String(req.headers['content-type']).includes('json'))
+    return void res.writeHead(415, { 'content-type': 'text/plain' }).end('OTLP JSON only: OTEL_EXPORTER_OTLP_PROTOCOL=http/json');
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {

@@ -36,7 +36,12 @@ export async function refuseAgentCycles(flows: FlowStore, orgId: number, slug: s
   for (const agent of agentFlows(definition)) {
     const path = await pathTo(agent.flow, new Set());
     if (path) {
-      throw invalidFlow([{ param: `nodes[${agent.index}].data.flow`, message: `Node "${agent.node}": agent cycle ${[slug, ...path].map((s) => `"${s}"`).join(' → ')}; a flow cannot call itself` }]);
+      throw invalidFlow([
+        {
+          param: `nodes[${agent.index}].data.flow`,
+          message: `Node "${agent.node}": agent cycle ${[slug, ...path].map((s) => `"${s}"`).join(' → ')}; a flow cannot call itself`,
+        },
+      ]);
     }
   }
 }

@@ -61,7 +61,11 @@ export function flowsPagePreloads({ segments, signedIn }: { segments: string[]; 
   if (section === 'flows' && id) {
     module = more === 'api' ? 'src/pages/flow-api-page.tsx' : more === undefined ? 'src/pages/builder-page.tsx' : undefined;
     // The flow and the user's draft of it (builder-page.tsx reads both before drawing).
-    if (more === undefined && signedIn) fetches.push(`/api/llm/${encodeURIComponent(org)}/flows/${encodeURIComponent(id)}`, `/api/llm/${encodeURIComponent(org)}/flows/${encodeURIComponent(id)}/draft`);
+    if (more === undefined && signedIn)
+      fetches.push(
+        `/api/llm/${encodeURIComponent(org)}/flows/${encodeURIComponent(id)}`,
+        `/api/llm/${encodeURIComponent(org)}/flows/${encodeURIComponent(id)}/draft`,
+      );
   } else if (section === 'runs' && id && more === undefined) module = 'src/pages/run-page.tsx';
   else if (id === undefined) module = ORG_PAGE_MODULES[section];
   return { fetches, modules: module ? [module] : [] };
@@ -101,7 +105,12 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   const limiter = await createRateLimiter(stores.database, config.redisUrl, logger);
   const recorder = new RunRecorder(stores.runs, logger);
   const tracing = await createTracing(config.tracing, { captureContent: config.otelCaptureContent, warnIntervalMs: config.otelWarnIntervalMs, logger });
-  const runs = new RunService(stores.flows, stores.providers, recorder, config, { knowledge: stores.knowledge, memory: stores.memory, secrets: stores.secrets, tracing });
+  const runs = new RunService(stores.flows, stores.providers, recorder, config, {
+    knowledge: stores.knowledge,
+    memory: stores.memory,
+    secrets: stores.secrets,
+    tracing,
+  });
   const app = createHttpServer({ logger, bodyLimit: config.bodyLimit, trustProxy: config.trustProxy });
   await registerOpenApi(
     app,
@@ -113,12 +122,25 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   const memberships = new MembershipStore(platform.db);
   const describe = organizationsOf(stores.orgs, memberships);
   const web = await registerSessionRoutes(app, { platform, publicBaseUrl: config.publicBaseUrl, now: options.now, describe });
-  const oauth = await registerFlowsOAuth(app, { platform, web, orgs: stores.orgs, memberships, publicBaseUrl: config.publicBaseUrl, allowedHosts: config.oauthAllowedHosts, now: options.now });
+  const oauth = await registerFlowsOAuth(app, {
+    platform,
+    web,
+    orgs: stores.orgs,
+    memberships,
+    publicBaseUrl: config.publicBaseUrl,
+    allowedHosts: config.oauthAllowedHosts,
+    now: options.now,
+  });
   installAuth(app, createAuthorizer({ orgs: stores.orgs, limiter, rate: config.rateLimit, logger, web, oauth }));
 
   const runCounter = new Counter({ name: 'flows_runs_total', help: 'Flow runs by outcome', labelNames: ['status'], registers: [app.metrics] });
   const tokenCounter = new Counter({ name: 'flows_tokens_total', help: 'Model tokens used by flow runs', labelNames: ['kind'], registers: [app.metrics] });
-  const costCounter = new Counter({ name: 'flows_cost_usd_total', help: 'US dollars of flow runs\' priced model calls', labelNames: ['org', 'flow'], registers: [app.metrics] });
+  const costCounter = new Counter({
+    name: 'flows_cost_usd_total',
+    help: "US dollars of flow runs' priced model calls",
+    labelNames: ['org', 'flow'],
+    registers: [app.metrics],
+  });
   recorder.onRecord = (run) => {
     if (run.status === 'running') return;
     runCounter.inc({ status: run.status });
@@ -132,7 +154,9 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
     if (app.shutdown.stopping) return reply.status(503).send({ status: 'stopping', service: 'flows', database: stores.database.dialect });
     const ok = await stores.database.ping();
     reply.status(ok ? 200 : 503);
-    return ok ? { status: 'ok', service: 'flows', database: stores.database.dialect } : { status: 'unavailable', service: 'flows', database: stores.database.dialect };
+    return ok
+      ? { status: 'ok', service: 'flows', database: stores.database.dialect }
+      : { status: 'unavailable', service: 'flows', database: stores.database.dialect };
   });
   // Runs still going when a stop's grace period ends are aborted: each ends with an error event and is recorded failed.
   app.shutdown.onGraceEnd(() => runs.abortAll());
@@ -150,7 +174,16 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   // The dashboard (packages/flows/web, built into dist/web): page URLs answer its index.html.
   await registerWebUi(app, { dir: join(packageDirOf(import.meta.url), 'dist', 'web'), pages: FLOWS_UI_PAGES, preloads: flowsPagePreloads });
   const models = new ModelCatalogue((orgId, name) => stores.admin.checkProvider(orgId, name));
-  registerManageRoutes(app, { admin: stores.admin, lifecycle: stores.lifecycle, models, flows: stores.flows, orgs: stores.orgs, runs: stores.runs, recorder, publicBaseUrl: config.publicBaseUrl });
+  registerManageRoutes(app, {
+    admin: stores.admin,
+    lifecycle: stores.lifecycle,
+    models,
+    flows: stores.flows,
+    orgs: stores.orgs,
+    runs: stores.runs,
+    recorder,
+    publicBaseUrl: config.publicBaseUrl,
+  });
   registerSecretRoutes(app, stores.secrets);
   const schedules = installSchedulesAndPrices(app, { stores, runs, config, logger });
 

@@ -1,5 +1,16 @@
 import { loadTracingConfig, type TracingConfig } from './tracing/otel-config.ts';
-import { envAllowedHosts, envEnum, envInt, envRate, envUrl, loadPlatformConfig, type AddressPolicy, type Env, type PlatformConfig, type Rate } from '@switchboard/core';
+import {
+  envAllowedHosts,
+  envEnum,
+  envInt,
+  envRate,
+  envUrl,
+  loadPlatformConfig,
+  type AddressPolicy,
+  type Env,
+  type PlatformConfig,
+  type Rate,
+} from '@switchboard/core';
 
 /** Settings of the flow-execution service: the shared platform settings plus its own. */
 export interface FlowsConfig extends PlatformConfig {

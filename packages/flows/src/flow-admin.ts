@@ -72,7 +72,9 @@ export class FlowAdmin {
     const definition = validateDefinition(raw, { providers: known, secrets });
     await refuseAgentCycles(this.flows, org.id, definition.slug, definition);
     const meta = { author, note, baseVersion };
-    const saved = existing ? { flow: await this.flows.addVersion(existing, definition, meta), created: false } : await this.flows.save(org.id, definition, meta);
+    const saved = existing
+      ? { flow: await this.flows.addVersion(existing, definition, meta), created: false }
+      : await this.flows.save(org.id, definition, meta);
     if (request.draftOwner !== undefined) await this.drafts.delete(saved.flow.id, request.draftOwner);
     return { ...saved, definition: { ...definition, slug: saved.flow.slug }, author, note };
   }

@@ -36,7 +36,14 @@ function noDraft(slug: string): FlowsError {
  */
 export class FlowLifecycle {
   constructor(
-    private readonly deps: { flows: FlowStore; admin: FlowAdmin; drafts: DraftStore; providers: ProviderRegistry; secrets: SecretStore; knowledgeBases: KnowledgeStore },
+    private readonly deps: {
+      flows: FlowStore;
+      admin: FlowAdmin;
+      drafts: DraftStore;
+      providers: ProviderRegistry;
+      secrets: SecretStore;
+      knowledgeBases: KnowledgeStore;
+    },
   ) {}
 
   private async validationContext(orgId: number) {
@@ -80,6 +87,10 @@ export class FlowLifecycle {
     const { flow, definition } = await this.deps.admin.current(editor.org.id, slug);
     const { slug: _old, ...rest } = definition;
     const copyName = name?.trim() || `${flow.name} (copy)`;
-    return this.deps.admin.save(editor.org, { ...rest, name: copyName }, { author: editor.author, note: `Duplicated from "${flow.slug}" version ${flow.version}` });
+    return this.deps.admin.save(
+      editor.org,
+      { ...rest, name: copyName },
+      { author: editor.author, note: `Duplicated from "${flow.slug}" version ${flow.version}` },
+    );
   }
 }

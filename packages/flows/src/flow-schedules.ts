@@ -39,7 +39,8 @@ export class FlowSchedules {
     const now = this.now();
     const parsed = parseScheduleBody(body, variables, now);
     const problems = parsed.ok ? [] : [...parsed.problems];
-    if (!SCHEDULE_NAME.test(name)) problems.unshift({ param: 'name', message: 'A schedule name has 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit' });
+    if (!SCHEDULE_NAME.test(name))
+      problems.unshift({ param: 'name', message: 'A schedule name has 1 to 64 letters, digits, ".", "_" or "-", starting with a letter or digit' });
     if (!parsed.ok || problems.length > 0) throw invalidWith('invalid_schedule', problems);
     const { spec } = parsed;
     const next = spec.enabled ? nextTime(spec.cron, spec.timezone, now) : null;

@@ -13,7 +13,10 @@ import { ScheduleWorker } from './worker/schedule-worker.ts';
  * when the app is ready (its first poll is the catch-up of what no instance ran); `stop()` ends it and waits
  * for the scheduled runs in progress, before the stores close.
  */
-export function installSchedulesAndPrices(app: App, deps: { stores: FlowsStores; runs: RunService; config: FlowsConfig; logger: Logger }): { stop(): Promise<void> } {
+export function installSchedulesAndPrices(
+  app: App,
+  deps: { stores: FlowsStores; runs: RunService; config: FlowsConfig; logger: Logger },
+): { stop(): Promise<void> } {
   const { stores, runs, config } = deps;
   registerPriceRoutes(app, { providers: stores.providers, prices: stores.prices });
   registerScheduleRoutes(app, { schedules: new FlowSchedules({ flows: stores.flows, schedules: stores.schedules }) });

@@ -51,7 +51,11 @@ describe.each(dialectsUnderTest())('runs left running by a stopped instance, on 
     const sweeper = new AbandonedRunSweeper(stores.runs, { runTimeoutMs: 120_000, sweepMs: 60_000, logger });
     expect(await sweeper.sweep(now)).toEqual(['run_old']);
     const old = await stores.runs.get(orgId, 'run_old');
-    expect({ status: old!.status, error: old!.error, finishedAt: old!.finishedAt }).toEqual({ status: 'failed', error: ABANDONED_RUN_ERROR, finishedAt: '2026-03-01T12:00:00.000Z' });
+    expect({ status: old!.status, error: old!.error, finishedAt: old!.finishedAt }).toEqual({
+      status: 'failed',
+      error: ABANDONED_RUN_ERROR,
+      finishedAt: '2026-03-01T12:00:00.000Z',
+    });
     expect((await stores.runs.get(orgId, 'run_young'))!.status).toBe('running');
     expect((await stores.runs.get(orgId, 'run_done'))!.status).toBe('succeeded');
     // A second sweep (another instance) finds nothing more; the next one, a sweep interval later, finds the young run.

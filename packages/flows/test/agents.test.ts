@@ -36,14 +36,23 @@ describe.each(dialectsUnderTest())('agent nodes on %s', (dialect) => {
     const response = await h.post('/api/llm/acme/flows/delegate/run', { input: { question: 'ping' } }, h.runToken);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('Echo: ping');
-    const run = (await (await h.get(`/api/llm/acme/runs/${response.headers.get('x-run-id')}`)).json()) as { usage: unknown; trace: Array<{ node: string; output?: unknown }> };
+    const run = (await (await h.get(`/api/llm/acme/runs/${response.headers.get('x-run-id')}`)).json()) as {
+      usage: unknown;
+      trace: Array<{ node: string; output?: unknown }>;
+    };
     expect(run.usage).toEqual({ prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 });
-    expect(run.trace.find((t) => t.node === 'sub')!.output).toEqual({ text: 'Echo: ping', output: 'Echo: ping', usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+    expect(run.trace.find((t) => t.node === 'sub')!.output).toEqual({
+      text: 'Echo: ping',
+      output: 'Echo: ping',
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    });
   });
 
   it('offers a flow wired into an llm node as a tool with its input schema', async () => {
     h.model.plans.set('ask', [[{ name: 'ask_helper', args: { question: 'why?' } }]]);
-    await h.save(toolFlow('asker', 'plan:ask', [{ id: 'helper', type: 'agent', data: { flow: 'helper', name: 'ask_helper', description: 'Asks the helper' } }]));
+    await h.save(
+      toolFlow('asker', 'plan:ask', [{ id: 'helper', type: 'agent', data: { flow: 'helper', name: 'ask_helper', description: 'Asks the helper' } }]),
+    );
     const events = await h.streamLines('asker', { input: { question: 'go' } });
     const result = events.find((e) => e.type === 'tool_result')!;
     expect(result).toMatchObject({ node: 'answer', tool: 'ask_helper', result: 'Echo: why?' });
@@ -64,11 +73,16 @@ describe.each(dialectsUnderTest())('agent nodes on %s', (dialect) => {
   it('refuses on save a flow whose agents lead back to itself, naming the node and the cycle', async () => {
     const self = await h.post('/api/llm/acme/flows', agentStep('narcissus', 'narcissus'));
     expect(self.status).toBe(422);
-    expect(((await self.json()) as { error: { message: string } }).error.message).toBe('Node "sub": agent cycle "narcissus" → "narcissus"; a flow cannot call itself');
+    expect(((await self.json()) as { error: { message: string } }).error.message).toBe(
+      'Node "sub": agent cycle "narcissus" → "narcissus"; a flow cannot call itself',
+    );
     await h.save(agentStep('ping', 'pong'));
     const back = await h.post('/api/llm/acme/flows', agentStep('pong', 'ping'));
     expect(back.status).toBe(422);
-    expect(((await back.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: 'invalid_flow', message: 'Node "sub": agent cycle "pong" → "ping" → "pong"; a flow cannot call itself' });
+    expect(((await back.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: 'invalid_flow',
+      message: 'Node "sub": agent cycle "pong" → "ping" → "pong"; a flow cannot call itself',
+    });
   });
 
   it('refuses a cycle at run time (flows stored without the save check) with a clear error', async () => {
@@ -92,7 +106,9 @@ describe.each(dialectsUnderTest())('agent nodes on %s', (dialect) => {
     expect(response.status).toBe(422);
     const body = (await response.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('agent_depth');
-    expect(body.error.message).toBe('Flow "level-2" failed: Flow "level-3" failed: Agent depth limit: level-1 → level-2 → level-3 → level-4 nests deeper than 3 flows (FLOWS_MAX_AGENT_DEPTH)');
+    expect(body.error.message).toBe(
+      'Flow "level-2" failed: Flow "level-3" failed: Agent depth limit: level-1 → level-2 → level-3 → level-4 nests deeper than 3 flows (FLOWS_MAX_AGENT_DEPTH)',
+    );
   });
 
   it('gives a refused agent tool call to the model as an error instead of failing the run', async () => {
@@ -131,7 +147,11 @@ describe.each(dialectsUnderTest())('the ticket board MCP server as an mcp tool o
 
   it('lists the allowed tools of the server and calls them with the Bearer token', async () => {
     h.model.plans.set('board', [[{ name: 'create_ticket', args: { title: 'Printer on fire', priority: 'high' } }], [{ name: 'list_tickets', args: {} }]]);
-    await h.save(toolFlow('board', 'plan:board', [{ id: 'tickets', data: { kind: 'mcp', url: mcpUrl, headers: { Authorization: `Bearer ${token}` }, allow: ['create_ticket', 'list_tickets'] } }]));
+    await h.save(
+      toolFlow('board', 'plan:board', [
+        { id: 'tickets', data: { kind: 'mcp', url: mcpUrl, headers: { Authorization: `Bearer ${token}` }, allow: ['create_ticket', 'list_tickets'] } },
+      ]),
+    );
     const events = await h.streamLines('board', { input: { question: 'File it' } });
     const results = events.filter((e) => e.type === 'tool_result');
     expect(results.map((r) => [r.tool, r.error])).toEqual([
@@ -147,7 +167,9 @@ describe.each(dialectsUnderTest())('the ticket board MCP server as an mcp tool o
 
   it('reports a refused token as the tool result, and the run still answers', async () => {
     h.model.plans.set('badtoken', [[{ name: 'tickets', args: {} }]]);
-    await h.save(toolFlow('board-bad', 'plan:badtoken', [{ id: 'tickets', data: { kind: 'mcp', url: mcpUrl, headers: { Authorization: 'Bearer sbt_wrong' } } }]));
+    await h.save(
+      toolFlow('board-bad', 'plan:badtoken', [{ id: 'tickets', data: { kind: 'mcp', url: mcpUrl, headers: { Authorization: 'Bearer sbt_wrong' } } }]),
+    );
     const events = await h.streamLines('board-bad', { input: { question: 'File it' } });
     const result = events.find((e) => e.type === 'tool_result')!;
     expect(result.error).toMatch(/^MCP server of tool node "tickets" unavailable: /);
@@ -157,7 +179,9 @@ describe.each(dialectsUnderTest())('the ticket board MCP server as an mcp tool o
   it('refuses the MCP server on a loopback address not in FLOWS_ALLOWED_HOSTS', async () => {
     h.model.plans.set('loopmcp', [[{ name: 'tickets', args: {} }]]);
     const loopback = mcpUrl.replace('127.0.0.2', '127.0.0.1');
-    await h.save(toolFlow('board-loop', 'plan:loopmcp', [{ id: 'tickets', data: { kind: 'mcp', url: loopback, headers: { Authorization: `Bearer ${token}` } } }]));
+    await h.save(
+      toolFlow('board-loop', 'plan:loopmcp', [{ id: 'tickets', data: { kind: 'mcp', url: loopback, headers: { Authorization: `Bearer ${token}` } } }]),
+    );
     const events = await h.streamLines('board-loop', { input: { question: 'File it' } });
     expect(events.find((e) => e.type === 'tool_result')!.error).toMatch(/^MCP server of tool node "tickets" unavailable: .*Refused to connect to 127\.0\.0\.1/);
   });

@@ -23,7 +23,11 @@ describe.each(dialectsUnderTest())('bootstrap on %s', (dialect) => {
     expect(result.lines.at(-1)).toMatch(/^dashboard \(canvas builder, runs, LLM Hub\): http:\/\/127\.0\.0\.1:\d+\/ \(sign in as the admin user above\)$/);
     app = await buildApp(loadConfig({ ...db.env, LOG_LEVEL: 'silent' }));
     const base = await listen(app, '127.0.0.1', 0);
-    const response = await fetch(`${base}/api/llm/demo/flows/hello/run`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"input": {"question": "Hi"}}' });
+    const response = await fetch(`${base}/api/llm/demo/flows/hello/run`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{"input": {"question": "Hi"}}',
+    });
     expect(response.status).toBe(200);
     const body = (await response.json()) as { choices: Array<{ message: { content: string } }>; usage: unknown };
     expect(body.choices[0].message.content).toBe('Hello! You asked: Hi');

@@ -44,14 +44,21 @@ describe.each(dialectsUnderTest())('run costs and model prices on %s', (dialect)
   };
 
   it('answers a provider without prices with no models, and 404 for an unknown provider', async () => {
-    expect(await (await h.get('/api/llm/acme/providers/local/prices')).json()).toEqual({ provider: 'local', kind: 'openai-compatible', defaults_as_of: null, models: {} });
+    expect(await (await h.get('/api/llm/acme/providers/local/prices')).json()).toEqual({
+      provider: 'local',
+      kind: 'openai-compatible',
+      defaults_as_of: null,
+      models: {},
+    });
     const unknown = await h.get('/api/llm/acme/providers/nope/prices');
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error).toMatchObject({ message: 'Provider connection "nope" not found', type: 'not_found_error' });
   });
 
   it('refuses prices that are negative or not numbers with 422, every problem named', async () => {
-    const response = await h.put('/api/llm/acme/providers/local/prices', { models: { a: { input_per_mtok: -1, output_per_mtok: 'x' }, b: { input_per_mtok: 1, output_per_mtok: 2 } } });
+    const response = await h.put('/api/llm/acme/providers/local/prices', {
+      models: { a: { input_per_mtok: -1, output_per_mtok: 'x' }, b: { input_per_mtok: 1, output_per_mtok: 2 } },
+    });
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({
       error: {
@@ -67,7 +74,11 @@ describe.each(dialectsUnderTest())('run costs and model prices on %s', (dialect)
     });
     // Nothing was stored.
     expect((await (await h.get('/api/llm/acme/providers/local/prices')).json()).models).toEqual({});
-    const notJson = await fetch(`${h.base}/api/llm/acme/providers/local/prices`, { method: 'PUT', headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' }, body: '{"models": {' });
+    const notJson = await fetch(`${h.base}/api/llm/acme/providers/local/prices`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' },
+      body: '{"models": {',
+    });
     expect(notJson.status).toBe(400);
   });
 
@@ -121,7 +132,11 @@ describe.each(dialectsUnderTest())('run costs and model prices on %s', (dialect)
     } finally {
       await platform.close();
     }
-    const signedIn = await fetch(`${h.base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ada@example.com', password: 'ada-password-1' }) });
+    const signedIn = await fetch(`${h.base}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ada@example.com', password: 'ada-password-1' }),
+    });
     const cookie = signedIn.headers.get('set-cookie')!.split(';')[0];
     const response = await fetch(`${h.base}/api/llm/acme/flows/priced/run`, {
       method: 'POST',

@@ -47,7 +47,12 @@ function everyNodeType(slug: string) {
           max_steps: 5,
         },
       },
-      { id: 'expert', type: 'agent', position: { x: 750, y: 240 }, data: { flow: 'expert-bot', input: { question: '{{input.question}}' }, name: 'ask_expert', description: 'Asks the expert' } },
+      {
+        id: 'expert',
+        type: 'agent',
+        position: { x: 750, y: 240 },
+        data: { flow: 'expert-bot', input: { question: '{{input.question}}' }, name: 'ask_expert', description: 'Asks the expert' },
+      },
       {
         id: 'lookup',
         type: 'tool',
@@ -61,9 +66,19 @@ function everyNodeType(slug: string) {
           timeout_ms: 5000,
         },
       },
-      { id: 'search', type: 'tool', position: { x: 500, y: -300 }, data: { kind: 'mcp', url: 'https://mcp.example/mcp', headers: { 'x-team': 'support' }, allow: ['search'] } },
+      {
+        id: 'search',
+        type: 'tool',
+        position: { x: 500, y: -300 },
+        data: { kind: 'mcp', url: 'https://mcp.example/mcp', headers: { 'x-team': 'support' }, allow: ['search'] },
+      },
       { id: 'summary', type: 'template', position: { x: 1000, y: 0 }, data: { template: 'Q: {{input.question}}\nA: {{answer.text}}' } },
-      { id: 'output', type: 'output', position: { x: 1250, y: 120.5 }, data: { format: 'json_template', template: { answer: '{{summary.text}}', sources: '{{docs.chunks}}' } } },
+      {
+        id: 'output',
+        type: 'output',
+        position: { x: 1250, y: 120.5 },
+        data: { format: 'json_template', template: { answer: '{{summary.text}}', sources: '{{docs.chunks}}' } },
+      },
     ],
     edges: [
       { from: 'input', to: 'docs' },
@@ -107,7 +122,7 @@ describe.each(dialectsUnderTest())('flow definitions round trip on %s', (dialect
     expect(JSON.stringify(second.definition)).toBe(JSON.stringify(imported));
   });
 
-  it('keeps keys the format does not define (a label on a node, an id on an edge, the builder\'s own settings) as saved', async () => {
+  it("keeps keys the format does not define (a label on a node, an id on an edge, the builder's own settings) as saved", async () => {
     const flow = simpleFlow({ slug: 'with-extras', format: 'raw' });
     const definition = {
       ...flow,
@@ -124,7 +139,9 @@ describe.each(dialectsUnderTest())('flow definitions round trip on %s', (dialect
 
   it('refuses a position that is not two finite numbers, naming the node', async () => {
     const message = 'Node "answer": "position" must be {"x": number, "y": number}';
-    const refused = { error: { message, type: 'invalid_request_error', param: 'nodes[1].position', code: 'invalid_flow', details: [{ param: 'nodes[1].position', message }] } };
+    const refused = {
+      error: { message, type: 'invalid_request_error', param: 'nodes[1].position', code: 'invalid_flow', details: [{ param: 'nodes[1].position', message }] },
+    };
     const withPosition = (position: string) => {
       const flow = simpleFlow({ slug: 'bad-position' });
       // Raw JSON text: 1e999 parses to Infinity, which JSON.stringify cannot send.
@@ -145,6 +162,9 @@ describe.each(dialectsUnderTest())('flow definitions round trip on %s', (dialect
     const deep = JSON.parse('['.repeat(70) + ']'.repeat(70));
     const message = 'Node "input": "label" nests deeper than 64 levels';
     const response = await h.post('/api/llm/acme/flows', { ...flow, nodes: flow.nodes.map((n) => (n.id === 'input' ? { ...n, label: deep } : n)) });
-    expect([response.status, await response.json()]).toEqual([422, { error: { message, type: 'invalid_request_error', param: 'nodes[0].label', code: 'invalid_flow', details: [{ param: 'nodes[0].label', message }] } }]);
+    expect([response.status, await response.json()]).toEqual([
+      422,
+      { error: { message, type: 'invalid_request_error', param: 'nodes[0].label', code: 'invalid_flow', details: [{ param: 'nodes[0].label', message }] } },
+    ]);
   });
 });

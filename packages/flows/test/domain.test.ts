@@ -28,7 +28,19 @@ describe('references', () => {
   });
 
   it('keeps the JSON type of a value that is exactly one reference in a json_template', () => {
-    expect(renderJsonTemplate({ tags: '{{input.tags}}', n: ' {{input.count}} ', deep: '{{input.nested.deep}}', text: 'A: {{answer.text}}', none: '{{metadata.x}}', list: ['{{input.count}}', 1, null] }, scope)).toEqual({
+    expect(
+      renderJsonTemplate(
+        {
+          tags: '{{input.tags}}',
+          n: ' {{input.count}} ',
+          deep: '{{input.nested.deep}}',
+          text: 'A: {{answer.text}}',
+          none: '{{metadata.x}}',
+          list: ['{{input.count}}', 1, null],
+        },
+        scope,
+      ),
+    ).toEqual({
       tags: ['a', 'b'],
       n: 3,
       deep: true,
@@ -60,7 +72,13 @@ describe('switch conditions', () => {
   });
 
   it('picks the first matching case, else the else branch, else none', () => {
-    const data = { cases: [{ if: { left: '{{input.count}}', op: 'gt' as const, right: 5 }, then: 'big' }, { if: { left: '{{input.tags}}', op: 'contains' as const, right: 'b' }, then: 'tagged' }], else: 'other' };
+    const data = {
+      cases: [
+        { if: { left: '{{input.count}}', op: 'gt' as const, right: 5 }, then: 'big' },
+        { if: { left: '{{input.tags}}', op: 'contains' as const, right: 'b' }, then: 'tagged' },
+      ],
+      else: 'other',
+    };
     expect(chooseBranch(data, scope)).toBe('tagged');
     expect(chooseBranch({ ...data, cases: [data.cases[0]] }, scope)).toBe('other');
     expect(chooseBranch({ cases: [data.cases[0]] }, scope)).toBeNull();
@@ -76,7 +94,12 @@ describe('graph ordering', () => {
       { from: 'b', to: 'd' },
     ]);
     expect('order' in graph && graph.order).toEqual(['a', 'c', 'b', 'd']);
-    expect(buildGraph(nodes, [{ from: 'a', to: 'b' }, { from: 'b', to: 'a' }])).toEqual({ cycle: ['a', 'b'] });
+    expect(
+      buildGraph(nodes, [
+        { from: 'a', to: 'b' },
+        { from: 'b', to: 'a' },
+      ]),
+    ).toEqual({ cycle: ['a', 'b'] });
   });
 });
 
@@ -90,7 +113,16 @@ describe('slugs and validation', () => {
   const base = () => ({
     name: 'S',
     nodes: [
-      { id: 'input', type: 'input', data: { variables: [{ name: 'q', type: 'string', required: true }, { name: 'n', type: 'integer', default: 'x' }] } },
+      {
+        id: 'input',
+        type: 'input',
+        data: {
+          variables: [
+            { name: 'q', type: 'string', required: true },
+            { name: 'n', type: 'integer', default: 'x' },
+          ],
+        },
+      },
       { id: 'route', type: 'switch', data: { cases: [{ if: { left: '{{input.q}}', op: 'matches', right: '(' }, then: 'a' }], else: 'nowhere' } },
       { id: 'a', type: 'template', data: { template: '{{b.text}} {{input.q' } },
       { id: 'b', type: 'template', data: { template: '{{route.text}}' } },
@@ -132,7 +164,11 @@ describe('wire helpers', () => {
   });
 
   it('maps a chat completion request onto the first required string variable', () => {
-    const variables = [{ name: 'n', type: 'integer' as const }, { name: 'topic', type: 'string' as const }, { name: 'question', type: 'string' as const, required: true }];
+    const variables = [
+      { name: 'n', type: 'integer' as const },
+      { name: 'topic', type: 'string' as const },
+      { name: 'question', type: 'string' as const, required: true },
+    ];
     expect(
       parseChatBody(
         {

@@ -21,7 +21,11 @@ const typedFlow = {
         ],
       },
     },
-    { id: 'output', type: 'output', data: { format: 'json_template', template: { input: '{{input.question}}', tier: '{{input.tier}}', flag: '{{input.flag}}', max: '{{input.max_items}}' } } },
+    {
+      id: 'output',
+      type: 'output',
+      data: { format: 'json_template', template: { input: '{{input.question}}', tier: '{{input.tier}}', flag: '{{input.flag}}', max: '{{input.max_items}}' } },
+    },
   ],
   edges: [{ from: 'input', to: 'output' }],
 };
@@ -45,10 +49,14 @@ describe.each(dialectsUnderTest())('errors, authentication and input validation 
   it('401 without a token, with an unknown token and with a revoked token', async () => {
     const none = await fetch(`${h.base}/api/llm/acme/flows/bot/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"input":{}}' });
     expect(none.status).toBe(401);
-    expect(await none.json()).toEqual({ error: { message: 'Missing bearer token: send "Authorization: Bearer TOKEN"', type: 'authentication_error', param: null, code: 'invalid_api_key' } });
+    expect(await none.json()).toEqual({
+      error: { message: 'Missing bearer token: send "Authorization: Bearer TOKEN"', type: 'authentication_error', param: null, code: 'invalid_api_key' },
+    });
     const unknown = await h.post('/api/llm/acme/flows/bot/run', { input: {} }, 'sbf_unknown');
     expect(unknown.status).toBe(401);
-    expect(await unknown.json()).toEqual({ error: { message: 'Invalid or revoked token', type: 'authentication_error', param: null, code: 'invalid_api_key' } });
+    expect(await unknown.json()).toEqual({
+      error: { message: 'Invalid or revoked token', type: 'authentication_error', param: null, code: 'invalid_api_key' },
+    });
 
     const org = (await h.stores.orgs.findOrg('acme'))!;
     const doomed = await h.stores.orgs.createToken(org.id, { scope: 'run' });
@@ -62,7 +70,9 @@ describe.each(dialectsUnderTest())('errors, authentication and input validation 
   it('403 for a token of another organization and for a run token on the management API', async () => {
     const other = await h.post('/api/llm/acme/flows/bot/run', { input: { question: 'x' } }, otherOrgToken);
     expect(other.status).toBe(403);
-    expect(await other.json()).toEqual({ error: { message: 'This token belongs to another organization', type: 'permission_error', param: null, code: 'permission_denied' } });
+    expect(await other.json()).toEqual({
+      error: { message: 'This token belongs to another organization', type: 'permission_error', param: null, code: 'permission_denied' },
+    });
     const scope = await h.post('/api/llm/acme/flows', simpleFlow(), h.runToken);
     expect(scope.status).toBe(403);
     expect(((await scope.json()) as { error: { code: string } }).error.code).toBe('permission_denied');
@@ -78,7 +88,11 @@ describe.each(dialectsUnderTest())('errors, authentication and input validation 
   });
 
   it('400 invalid_json for a malformed body, 400 missing_input without an input object', async () => {
-    const malformed = await fetch(`${h.base}/api/llm/acme/flows/bot/run`, { method: 'POST', headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' }, body: '{"input": ' });
+    const malformed = await fetch(`${h.base}/api/llm/acme/flows/bot/run`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' },
+      body: '{"input": ',
+    });
     expect(malformed.status).toBe(400);
     const body = (await malformed.json()) as { error: Record<string, unknown> };
     expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_json' });
@@ -86,14 +100,23 @@ describe.each(dialectsUnderTest())('errors, authentication and input validation 
     for (const sent of [{}, { input: 'text' }, { input: [1] }, []]) {
       const response = await h.post('/api/llm/acme/flows/bot/run', sent, h.runToken);
       expect(response.status).toBe(400);
-      expect(await response.json()).toEqual({ error: { message: 'The request body must be a JSON object with an "input" object', type: 'invalid_request_error', param: 'input', code: 'missing_input' } });
+      expect(await response.json()).toEqual({
+        error: {
+          message: 'The request body must be a JSON object with an "input" object',
+          type: 'invalid_request_error',
+          param: 'input',
+          code: 'missing_input',
+        },
+      });
     }
   });
 
   it('413 body_too_large over BODY_LIMIT', async () => {
     const response = await h.post('/api/llm/acme/flows/bot/run', { input: { question: 'x'.repeat(1_100_000) } }, h.runToken);
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ error: { message: 'Request body is too large', type: 'invalid_request_error', param: null, code: 'body_too_large' } });
+    expect(await response.json()).toEqual({
+      error: { message: 'Request body is too large', type: 'invalid_request_error', param: null, code: 'body_too_large' },
+    });
   });
 
   it('422 invalid_input listing every problem: unknown keys, missing required, wrong types, no coercion', async () => {
@@ -119,7 +142,9 @@ describe.each(dialectsUnderTest())('errors, authentication and input validation 
       { param: 'input.max_items', message: '"max_items" must be at most 10' },
     ]);
     const fraction = await run({ input: { question: 'xy', max_items: 2.5 } });
-    expect(((await fraction.json()) as { error: { details: unknown } }).error.details).toEqual([{ param: 'input.max_items', message: '"max_items" must be an integer' }]);
+    expect(((await fraction.json()) as { error: { details: unknown } }).error.details).toEqual([
+      { param: 'input.max_items', message: '"max_items" must be an integer' },
+    ]);
   });
 
   it('applies defaults to absent optional variables', async () => {
@@ -133,15 +158,21 @@ describe.each(dialectsUnderTest())('errors, authentication and input validation 
   it('400 for a non-boolean stream and a non-object metadata', async () => {
     const stream = await run({ input: { question: 'hello' }, stream: 'yes' });
     expect(stream.status).toBe(400);
-    expect(await stream.json()).toEqual({ error: { message: '"stream" must be a boolean', type: 'invalid_request_error', param: 'stream', code: 'invalid_request' } });
+    expect(await stream.json()).toEqual({
+      error: { message: '"stream" must be a boolean', type: 'invalid_request_error', param: 'stream', code: 'invalid_request' },
+    });
     const metadata = await run({ input: { question: 'hello' }, metadata: 'x' });
     expect(metadata.status).toBe(400);
   });
 
   it('400 invalid_request for input or metadata nested deeper than 64 levels (JSON.parse takes any depth, the engine does not)', async () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-    const send = (path: string, body: string) => fetch(`${h.base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' }, body });
-    const refused = (param: string) => [400, { error: { message: `"${param}" nests deeper than 64 levels`, type: 'invalid_request_error', param, code: 'invalid_request' } }];
+    const send = (path: string, body: string) =>
+      fetch(`${h.base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' }, body });
+    const refused = (param: string) => [
+      400,
+      { error: { message: `"${param}" nests deeper than 64 levels`, type: 'invalid_request_error', param, code: 'invalid_request' } },
+    ];
     const input = await send('/api/llm/acme/flows/typed/run', `{"input": {"question": "xy", "tags": ${deep}}}`);
     expect([input.status, await input.json()]).toEqual(refused('input'));
     const metadata = await send('/api/llm/acme/flows/typed/run/stream', `{"input": {"question": "xy"}, "metadata": {"trail": ${deep}}}`);
@@ -155,7 +186,9 @@ describe.each(dialectsUnderTest())('errors, authentication and input validation 
     const flow = await h.get('/api/llm/acme/flows/%00');
     const token = await h.post('/api/llm/acme/tokens', { name: 'a\u0000b' });
     if (dialect === 'postgres') {
-      const refused = { error: { message: 'Text must not contain NUL characters (U+0000)', type: 'invalid_request_error', param: null, code: 'invalid_request' } };
+      const refused = {
+        error: { message: 'Text must not contain NUL characters (U+0000)', type: 'invalid_request_error', param: null, code: 'invalid_request' },
+      };
       for (const response of [run, flow, token]) expect([response.status, await response.json()]).toEqual([400, refused]);
     } else {
       const notFound = { error: { message: 'Flow "\u0000" not found', type: 'not_found_error', param: 'slug', code: 'flow_not_found' } };
@@ -179,7 +212,9 @@ describe.each(dialectsUnderTest())('errors, authentication and input validation 
       }
       expect(statuses).toEqual([200, 200, 200, 429]);
       expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(lastBody).toEqual({ error: { message: 'Rate limit of 3 requests per 86400 s exceeded for this token', type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' } });
+      expect(lastBody).toEqual({
+        error: { message: 'Rate limit of 3 requests per 86400 s exceeded for this token', type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' },
+      });
       // The manage token has its own budget (one request went to the save above).
       expect((await limited.post('/api/llm/acme/flows/bot/run', { input: { question: 'x' } }, limited.manageToken)).status).toBe(200);
     } finally {

@@ -55,7 +55,10 @@ describe.each(dialectsUnderTest())("a flow's life: drafts, duplicates, deletion 
     ]);
     let deep: unknown = 'x';
     for (let i = 0; i < 70; i++) deep = { deep };
-    expect(await answer(await h.put('/api/llm/acme/flows/drafted/draft', { definition: { name: 'Deep', extra: deep } }))).toEqual([400, badRequest("The draft's definition nests deeper than 64 levels", 'definition')]);
+    expect(await answer(await h.put('/api/llm/acme/flows/drafted/draft', { definition: { name: 'Deep', extra: deep } }))).toEqual([
+      400,
+      badRequest("The draft's definition nests deeper than 64 levels", 'definition'),
+    ]);
     expect(await answer(await h.put('/api/llm/acme/flows/ghost/draft', { definition: {} }))).toEqual([
       404,
       { error: { message: 'Flow "ghost" not found', type: 'not_found_error', param: 'slug', code: 'flow_not_found' } },
@@ -84,7 +87,10 @@ describe.each(dialectsUnderTest())("a flow's life: drafts, duplicates, deletion 
       { node: 'answer', message: 'Node "answer": unknown provider "nowhere"' },
       { node: 'answer', message: 'Node "answer": unknown reference {{input.nope}}: the input node has no variable "nope"' },
     ]);
-    expect(await answer(await h.get('/api/llm/acme/flows/drafted/draft'))).toEqual([200, { saved_at: again.saved_at, problems: again.problems, base_version: 1, definition: broken }]);
+    expect(await answer(await h.get('/api/llm/acme/flows/drafted/draft'))).toEqual([
+      200,
+      { saved_at: again.saved_at, problems: again.problems, base_version: 1, definition: broken },
+    ]);
     // Runs use the saved version, never a draft.
     const run = await h.post('/api/llm/acme/flows/drafted/run', { input: { question: 'still here?' } }, h.runToken);
     expect([run.status, await run.text()]).toEqual([200, 'Echo: still here?']);
@@ -137,7 +143,7 @@ describe.each(dialectsUnderTest())("a flow's life: drafts, duplicates, deletion 
     expect(await run.text()).toBe('Echo: copy?');
   });
 
-  it("deletes a flow: its runs stay readable, marked with its name; a new flow of that slug is not marked", async () => {
+  it('deletes a flow: its runs stay readable, marked with its name; a new flow of that slug is not marked', async () => {
     await h.save(simpleFlow({ slug: 'doomed', name: 'Doomed bot', format: 'raw' }));
     const run = await h.post('/api/llm/acme/flows/doomed/run', { input: { question: 'bye' } }, h.runToken);
     const runId = run.headers.get('x-run-id')!;

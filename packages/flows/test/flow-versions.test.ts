@@ -17,7 +17,11 @@ const badRequest = (message: string, param: string | null) => ({ error: { messag
 describe.each(dialectsUnderTest())('flow versions on %s', (dialect) => {
   let h: Harness;
   const send = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${h.base}${path}`, { method, headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${h.base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   const answer = async (response: Response) => [response.status, await response.json()];
 
   beforeAll(async () => {
@@ -58,7 +62,9 @@ describe.each(dialectsUnderTest())('flow versions on %s', (dialect) => {
 
   it('lists versions newest first and reads one with its definition; 404 for a version the flow does not have', async () => {
     const other = await h.stores.orgs.createToken((await h.stores.orgs.requireOrg('acme')).id, { scope: 'manage', name: 'deploy-bot' });
-    expect((await h.put('/api/llm/acme/flows/notes', { ...simpleFlow({ name: 'Notes v3', format: 'raw' }), note: 'By the bot' }, other.token)).status).toBe(200);
+    expect((await h.put('/api/llm/acme/flows/notes', { ...simpleFlow({ name: 'Notes v3', format: 'raw' }), note: 'By the bot' }, other.token)).status).toBe(
+      200,
+    );
 
     const list = await h.get('/api/llm/acme/flows/notes/versions');
     expect(list.status).toBe(200);
@@ -73,7 +79,13 @@ describe.each(dialectsUnderTest())('flow versions on %s', (dialect) => {
 
     const one = await h.get('/api/llm/acme/flows/notes/versions/1');
     expect(one.status).toBe(200);
-    expect(await one.json()).toEqual({ version: 1, created_at: versions[2].created_at, author: 'token:admin', note: 'First draft', definition: simpleFlow({ slug: 'notes', format: 'raw' }) });
+    expect(await one.json()).toEqual({
+      version: 1,
+      created_at: versions[2].created_at,
+      author: 'token:admin',
+      note: 'First draft',
+      definition: simpleFlow({ slug: 'notes', format: 'raw' }),
+    });
 
     expect(await answer(await h.get('/api/llm/acme/flows/notes/versions/9'))).toEqual([
       404,
@@ -82,7 +94,10 @@ describe.each(dialectsUnderTest())('flow versions on %s', (dialect) => {
     const notANumber = await h.get('/api/llm/acme/flows/notes/versions/latest');
     expect(notANumber.status).toBe(400);
     expect((await notANumber.json()).error).toMatchObject({ type: 'invalid_request_error', code: 'invalid_request' });
-    expect(await answer(await h.get('/api/llm/acme/flows/ghost/versions'))).toEqual([404, { error: { message: 'Flow "ghost" not found', type: 'not_found_error', param: 'slug', code: 'flow_not_found' } }]);
+    expect(await answer(await h.get('/api/llm/acme/flows/ghost/versions'))).toEqual([
+      404,
+      { error: { message: 'Flow "ghost" not found', type: 'not_found_error', param: 'slug', code: 'flow_not_found' } },
+    ]);
   });
 
   it('refuses with 409 a save based on a version that is no longer the latest (body or If-Match), naming the latest', async () => {
@@ -90,11 +105,23 @@ describe.each(dialectsUnderTest())('flow versions on %s', (dialect) => {
     const alice = await h.put('/api/llm/acme/flows/edited', { ...simpleFlow({ name: 'Alice', format: 'raw' }), base_version: 1 });
     expect(alice.status).toBe(200);
     // Bob loaded version 1 too.
-    expect(await answer(await h.put('/api/llm/acme/flows/edited', { ...simpleFlow({ name: 'Bob', format: 'raw' }), base_version: 1 }))).toEqual([409, conflict('edited', 2, 1)]);
-    expect(await answer(await send('PUT', '/api/llm/acme/flows/edited', simpleFlow({ name: 'Bob', format: 'raw' }), { 'if-match': '"1"' }))).toEqual([409, conflict('edited', 2, 1)]);
-    expect(await answer(await h.post('/api/llm/acme/flows', { ...simpleFlow({ name: 'Bob', slug: 'edited', format: 'raw' }), base_version: 1 }))).toEqual([409, conflict('edited', 2, 1)]);
+    expect(await answer(await h.put('/api/llm/acme/flows/edited', { ...simpleFlow({ name: 'Bob', format: 'raw' }), base_version: 1 }))).toEqual([
+      409,
+      conflict('edited', 2, 1),
+    ]);
+    expect(await answer(await send('PUT', '/api/llm/acme/flows/edited', simpleFlow({ name: 'Bob', format: 'raw' }), { 'if-match': '"1"' }))).toEqual([
+      409,
+      conflict('edited', 2, 1),
+    ]);
+    expect(await answer(await h.post('/api/llm/acme/flows', { ...simpleFlow({ name: 'Bob', slug: 'edited', format: 'raw' }), base_version: 1 }))).toEqual([
+      409,
+      conflict('edited', 2, 1),
+    ]);
     // A version ahead of the latest is no better.
-    expect(await answer(await h.put('/api/llm/acme/flows/edited', { ...simpleFlow({ name: 'Bob', format: 'raw' }), base_version: 7 }))).toEqual([409, conflict('edited', 2, 7)]);
+    expect(await answer(await h.put('/api/llm/acme/flows/edited', { ...simpleFlow({ name: 'Bob', format: 'raw' }), base_version: 7 }))).toEqual([
+      409,
+      conflict('edited', 2, 7),
+    ]);
     // Told even when the stale definition is also invalid: reloading comes first.
     expect(await answer(await h.put('/api/llm/acme/flows/edited', { name: 'Broken', nodes: [], base_version: 1 }))).toEqual([409, conflict('edited', 2, 1)]);
     expect((await (await h.get('/api/llm/acme/flows/edited')).json()).name).toBe('Alice');
@@ -155,11 +182,21 @@ describe.each(dialectsUnderTest())('flow versions on %s', (dialect) => {
 
   it('refuses a malformed note, base_version or If-Match with 400 naming it', async () => {
     const flow = simpleFlow({ format: 'raw' });
-    expect(await answer(await h.put('/api/llm/acme/flows/edited', { ...flow, note: 'x'.repeat(501) }))).toEqual([400, badRequest('"note" must be a string of at most 500 characters', 'note')]);
-    expect(await answer(await h.put('/api/llm/acme/flows/edited', { ...flow, note: 42 }))).toEqual([400, badRequest('"note" must be a string of at most 500 characters', 'note')]);
+    expect(await answer(await h.put('/api/llm/acme/flows/edited', { ...flow, note: 'x'.repeat(501) }))).toEqual([
+      400,
+      badRequest('"note" must be a string of at most 500 characters', 'note'),
+    ]);
+    expect(await answer(await h.put('/api/llm/acme/flows/edited', { ...flow, note: 42 }))).toEqual([
+      400,
+      badRequest('"note" must be a string of at most 500 characters', 'note'),
+    ]);
     const badBase = badRequest('"base_version" must be a positive integer: the version the edit started from', 'base_version');
-    for (const base of [0, '5', 1.5, -1]) expect(await answer(await h.put('/api/llm/acme/flows/edited', { ...flow, base_version: base }))).toEqual([400, badBase]);
-    expect(await answer(await send('PUT', '/api/llm/acme/flows/edited', flow, { 'if-match': '*' }))).toEqual([400, badRequest('If-Match must name one version of the flow, as "N"', 'If-Match')]);
+    for (const base of [0, '5', 1.5, -1])
+      expect(await answer(await h.put('/api/llm/acme/flows/edited', { ...flow, base_version: base }))).toEqual([400, badBase]);
+    expect(await answer(await send('PUT', '/api/llm/acme/flows/edited', flow, { 'if-match': '*' }))).toEqual([
+      400,
+      badRequest('If-Match must name one version of the flow, as "N"', 'If-Match'),
+    ]);
     expect(await answer(await send('PUT', '/api/llm/acme/flows/edited', { ...flow, base_version: 4 }, { 'if-match': '"5"' }))).toEqual([
       400,
       badRequest('"base_version" (4) and If-Match (5) name different versions', 'base_version'),
@@ -173,7 +210,10 @@ describe.each(dialectsUnderTest())('flow versions on %s', (dialect) => {
     await h.save({ ...simpleFlow({ slug: 'restorable', format: 'raw', model: 'reply:first' }), note: 'one' });
     await h.save(simpleFlow({ slug: 'restorable', format: 'raw', model: 'reply:second' }));
     // No body at all: the note and base_version are optional.
-    const restored = await fetch(`${h.base}/api/llm/acme/flows/restorable/versions/1/restore`, { method: 'POST', headers: { authorization: `Bearer ${h.manageToken}` } });
+    const restored = await fetch(`${h.base}/api/llm/acme/flows/restorable/versions/1/restore`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.manageToken}` },
+    });
     expect([restored.status, restored.headers.get('etag')]).toEqual([200, '"3"']);
     const body = await restored.json();
     expect(body).toMatchObject({ slug: 'restorable', version: 3, author: 'token:admin', note: 'Restored version 1' });
@@ -183,7 +223,10 @@ describe.each(dialectsUnderTest())('flow versions on %s', (dialect) => {
     const withNote = await h.post('/api/llm/acme/flows/restorable/versions/2/restore', { note: 'Back to second', base_version: 3 });
     expect(await withNote.json()).toMatchObject({ version: 4, note: 'Back to second' });
     expect(await answer(await h.post('/api/llm/acme/flows/restorable/versions/1/restore', { base_version: 3 }))).toEqual([409, conflict('restorable', 4, 3)]);
-    expect(await answer(await send('POST', '/api/llm/acme/flows/restorable/versions/1/restore', {}, { 'if-match': '"3"' }))).toEqual([409, conflict('restorable', 4, 3)]);
+    expect(await answer(await send('POST', '/api/llm/acme/flows/restorable/versions/1/restore', {}, { 'if-match': '"3"' }))).toEqual([
+      409,
+      conflict('restorable', 4, 3),
+    ]);
     expect(await answer(await h.post('/api/llm/acme/flows/restorable/versions/8/restore', {}))).toEqual([
       404,
       { error: { message: 'Flow "restorable" has no version 8', type: 'not_found_error', param: 'version', code: 'version_not_found' } },
@@ -209,6 +252,8 @@ describe.each(dialectsUnderTest())('flow versions on %s', (dialect) => {
     await h.stores.flows.save(org.id, { ...simpleFlow({ slug: 'legacy', format: 'raw' }) } as never);
     const got = await (await h.get('/api/llm/acme/flows/legacy')).json();
     expect([got.author, got.note]).toEqual([null, null]);
-    expect((await (await h.get('/api/llm/acme/flows/legacy/versions')).json()).versions).toEqual([{ version: 1, created_at: got.created_at, author: null, note: null }]);
+    expect((await (await h.get('/api/llm/acme/flows/legacy/versions')).json()).versions).toEqual([
+      { version: 1, created_at: got.created_at, author: null, note: null },
+    ]);
   });
 });

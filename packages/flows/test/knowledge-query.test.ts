@@ -24,7 +24,12 @@ const retrievalFlow = (slug: string, kb: string, topK: number) => ({
   ],
 });
 
-const QUESTIONS = ['How do I reset my password?', 'Can I get a refund on a monthly plan?', 'Where is my tracking number?', 'How do I export my project as CSV?'];
+const QUESTIONS = [
+  'How do I reset my password?',
+  'Can I get a refund on a monthly plan?',
+  'Where is my tracking number?',
+  'How do I export my project as CSV?',
+];
 
 describe.each(dialectsUnderTest())('POST /knowledge-bases/{name}/query on %s', (dialect) => {
   let h: AgentHarness;
@@ -58,7 +63,10 @@ describe.each(dialectsUnderTest())('POST /knowledge-bases/{name}/query on %s', (
   });
 
   it('answers 404 for a knowledge base the organization does not have', async () => {
-    expect(await query('missing', { query: 'refund' })).toEqual([404, { error: { message: 'Knowledge base "missing" not found', type: 'not_found_error', param: null, code: 'not_found' } }]);
+    expect(await query('missing', { query: 'refund' })).toEqual([
+      404,
+      { error: { message: 'Knowledge base "missing" not found', type: 'not_found_error', param: null, code: 'not_found' } },
+    ]);
   });
 
   it('answers the top 5 results by default, best first, each with text, source and score', async () => {
@@ -90,7 +98,7 @@ describe.each(dialectsUnderTest())('POST /knowledge-bases/{name}/query on %s', (
     expect(h.model.embeddingCalls.at(-1)!.input).toEqual([QUESTIONS.at(-1)]);
   });
 
-  it('lists a knowledge base\'s documents with their chunk counts', async () => {
+  it("lists a knowledge base's documents with their chunk counts", async () => {
     const kb = await (await h.get('/api/llm/acme/knowledge-bases/handbook')).json();
     expect(kb.document_list.map((d: { source: string; chunks: number }) => [d.source, d.chunks])).toEqual(files.map((f) => [f.name, 4]));
     expect(kb.chunks).toBe(16);

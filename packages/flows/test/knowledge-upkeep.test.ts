@@ -4,13 +4,20 @@ import { startAgentHarness, type AgentHarness } from './helpers/agent-harness.ts
 
 const answer = async (response: Response) => [response.status, response.status === 204 ? null : await response.json()];
 const badRequest = (message: string) => ({ error: { message, type: 'invalid_request_error', param: null, code: 'invalid_request' } });
-type Kb = { embedding: unknown; reembedding: { status: string; done: number; total: number; error: string | null } | null; documents: number; chunks: number; document_list: Array<{ id: string; source: string }> };
+type Kb = {
+  embedding: unknown;
+  reembedding: { status: string; done: number; total: number; error: string | null } | null;
+  documents: number;
+  chunks: number;
+  document_list: Array<{ id: string; source: string }>;
+};
 
 describe.each(dialectsUnderTest())('knowledge bases you can maintain on %s', (dialect) => {
   let h: AgentHarness;
   const upload = (kb: string, documents: Array<{ name: string; text: string }>) => h.post(`/api/llm/acme/knowledge-bases/${kb}/documents`, { documents });
   const getKb = async (name: string) => (await (await h.get(`/api/llm/acme/knowledge-bases/${name}`)).json()) as Kb;
-  const query = async (kb: string, text: string) => (await (await h.post(`/api/llm/acme/knowledge-bases/${kb}/query`, { query: text })).json()).results as Array<{ text: string }>;
+  const query = async (kb: string, text: string) =>
+    (await (await h.post(`/api/llm/acme/knowledge-bases/${kb}/query`, { query: text })).json()).results as Array<{ text: string }>;
   /** Waits until the base's embedding job has ended (or failed). */
   const settled = async (name: string) => {
     for (let i = 0; i < 200; i++) {
@@ -32,19 +39,33 @@ describe.each(dialectsUnderTest())('knowledge bases you can maintain on %s', (di
   it('refuses the upkeep routes without a token (401) or with a run token (403)', async () => {
     expect((await fetch(`${h.base}/api/llm/acme/knowledge-bases/docs/documents/x/chunks`)).status).toBe(401);
     expect((await h.del('/api/llm/acme/knowledge-bases/docs/documents/x', h.runToken)).status).toBe(403);
-    const patch = await fetch(`${h.base}/api/llm/acme/knowledge-bases/docs`, { method: 'PATCH', headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' }, body: '{}' });
+    const patch = await fetch(`${h.base}/api/llm/acme/knowledge-bases/docs`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(patch.status).toBe(403);
   });
 
   it('replaces a document uploaded again under its name, and changes nothing when its content is the same', async () => {
-    const first = await (await upload('docs', [{ name: 'refunds.md', text: 'Refunds take 14 days.' }, { name: 'shipping.md', text: 'Parcels ship on weekdays.' }])).json();
+    const first = await (
+      await upload('docs', [
+        { name: 'refunds.md', text: 'Refunds take 14 days.' },
+        { name: 'shipping.md', text: 'Parcels ship on weekdays.' },
+      ])
+    ).json();
     expect(first.added.map((d: Record<string, unknown>) => [d.source, d.replaced, d.unchanged])).toEqual([
       ['refunds.md', false, false],
       ['shipping.md', false, false],
     ]);
     const same = await upload('docs', [{ name: 'refunds.md', text: 'Refunds take 14 days.' }]);
     expect(same.status).toBe(201);
-    expect(await same.json()).toEqual({ knowledge_base: 'docs', documents: 1, chunks: 1, added: [{ id: first.added[0].id, source: 'refunds.md', chunks: 1, replaced: false, unchanged: true }] });
+    expect(await same.json()).toEqual({
+      knowledge_base: 'docs',
+      documents: 1,
+      chunks: 1,
+      added: [{ id: first.added[0].id, source: 'refunds.md', chunks: 1, replaced: false, unchanged: true }],
+    });
 
     const changed = await (await upload('docs', [{ name: 'refunds.md', text: 'Refunds now take 30 days.' }])).json();
     expect(changed.added).toEqual([{ id: expect.any(String), source: 'refunds.md', chunks: 1, replaced: true, unchanged: false }]);
@@ -91,7 +112,12 @@ describe.each(dialectsUnderTest())('knowledge bases you can maintain on %s', (di
   });
 
   it('embeds every chunk again when the embedding model changes, with progress, and refuses a provider without embeddings', async () => {
-    const send = (body: unknown) => fetch(`${h.base}/api/llm/acme/knowledge-bases/vectors`, { method: 'PATCH', headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const send = (body: unknown) =>
+      fetch(`${h.base}/api/llm/acme/knowledge-bases/vectors`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     expect((await h.post('/api/llm/acme/knowledge-bases', { name: 'vectors', embedding_provider: 'tools', embedding_model: 'embed-a' })).status).toBe(201);
     const texts = Array.from({ length: 70 }, (_, i) => ({ name: `note-${i}.txt`, text: `Note ${i} about colour ${i % 7}.` }));
     await upload('vectors', texts);
@@ -101,7 +127,10 @@ describe.each(dialectsUnderTest())('knowledge bases you can maintain on %s', (di
       400,
       badRequest('Provider connection "claude" (anthropic) offers no embedding models: choose an OpenAI or OpenAI-compatible connection'),
     ]);
-    expect(await answer(await send({ embedding_provider: 'tools' }))).toEqual([400, badRequest('An embedding needs both "embedding_provider" and "embedding_model" (or both null for none)')]);
+    expect(await answer(await send({ embedding_provider: 'tools' }))).toEqual([
+      400,
+      badRequest('An embedding needs both "embedding_provider" and "embedding_model" (or both null for none)'),
+    ]);
     expect(await answer(await send({ embedding_provider: 'ghost', embedding_model: 'x' }))).toEqual([400, badRequest('Unknown provider connection "ghost"')]);
 
     const changed = await send({ embedding_provider: 'tools', embedding_model: 'embed-b' });
@@ -125,7 +154,12 @@ describe.each(dialectsUnderTest())('knowledge bases you can maintain on %s', (di
   });
 
   it('says a re-embedding failed with the provider message, and the same model again retries it', async () => {
-    const send = (body: unknown) => fetch(`${h.base}/api/llm/acme/knowledge-bases/vectors`, { method: 'PATCH', headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const send = (body: unknown) =>
+      fetch(`${h.base}/api/llm/acme/knowledge-bases/vectors`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     // The other fake upstream has no /embeddings: the provider answers 404.
     expect((await send({ embedding_provider: 'local', embedding_model: 'embed-c' })).status).toBe(200);
     const failed = await settled('vectors');

@@ -66,15 +66,34 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
     const cases: Array<[unknown, string]> = [
       [{ ...base, edges: [...base.edges, { from: 'output', to: 'answer' }] }, 'Node "answer": part of a cycle ("answer", "output")'],
       [{ ...base, edges: [...base.edges, { from: 'answer', to: 'ghost' }] }, 'Edge 2 from "answer" to "ghost": unknown node "ghost"'],
-      [{ ...base, nodes: base.nodes.map((n) => (n.id === 'answer' ? { ...n, data: { ...n.data, prompt: '{{input.nope}}' } } : n)) }, 'Node "answer": unknown reference {{input.nope}}: the input node has no variable "nope"'],
-      [{ ...base, nodes: base.nodes.map((n) => (n.id === 'answer' ? { ...n, data: { ...n.data, prompt: '{{ghost.text}}' } } : n)) }, 'Node "answer": unknown reference {{ghost.text}}: no node "ghost"'],
-      [{ ...base, nodes: base.nodes.map((n) => (n.id === 'answer' ? { ...n, data: { ...n.data, provider: 'nowhere' } } : n)) }, 'Node "answer": unknown provider "nowhere"'],
+      [
+        { ...base, nodes: base.nodes.map((n) => (n.id === 'answer' ? { ...n, data: { ...n.data, prompt: '{{input.nope}}' } } : n)) },
+        'Node "answer": unknown reference {{input.nope}}: the input node has no variable "nope"',
+      ],
+      [
+        { ...base, nodes: base.nodes.map((n) => (n.id === 'answer' ? { ...n, data: { ...n.data, prompt: '{{ghost.text}}' } } : n)) },
+        'Node "answer": unknown reference {{ghost.text}}: no node "ghost"',
+      ],
+      [
+        { ...base, nodes: base.nodes.map((n) => (n.id === 'answer' ? { ...n, data: { ...n.data, provider: 'nowhere' } } : n)) },
+        'Node "answer": unknown provider "nowhere"',
+      ],
       [{ ...base, nodes: [...base.nodes, { id: 'weird', type: 'teleport', data: {} }] }, 'Node "weird": unknown node type "teleport"'],
       [{ ...base, nodes: base.nodes.filter((n) => n.type !== 'output'), edges: [base.edges[0]] }, 'Flow has no output node'],
       [{ ...base, nodes: base.nodes.filter((n) => n.type !== 'input'), edges: [base.edges[1]] }, 'Flow has no input node'],
-      [{ ...base, nodes: [...base.nodes, { id: 'output2', type: 'output', data: { format: 'raw' } }], edges: [...base.edges, { from: 'answer', to: 'output2' }] }, 'Flow has 2 output nodes ("output", "output2"); it needs exactly one'],
+      [
+        {
+          ...base,
+          nodes: [...base.nodes, { id: 'output2', type: 'output', data: { format: 'raw' } }],
+          edges: [...base.edges, { from: 'answer', to: 'output2' }],
+        },
+        'Flow has 2 output nodes ("output", "output2"); it needs exactly one',
+      ],
       [{ ...base, nodes: [...base.nodes, { id: 'answer', type: 'template', data: { template: 'x' } }] }, 'Node "answer": duplicate node id'],
-      [{ ...base, nodes: base.nodes.map((n) => (n.id === 'output' ? { ...n, data: { format: 'xml' } } : n)) }, 'Node "output": "format" must be one of raw, chat_completion, json_template'],
+      [
+        { ...base, nodes: base.nodes.map((n) => (n.id === 'output' ? { ...n, data: { format: 'xml' } } : n)) },
+        'Node "output": "format" must be one of raw, chat_completion, json_template',
+      ],
     ];
     for (const [definition, message] of cases) {
       const response = await h.post('/api/llm/acme/flows', definition);
@@ -91,9 +110,16 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
   it('refuses node data nested deeper than 64 levels with 422, not a 500 from a blown stack', async () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const body = JSON.stringify(simpleFlow({ slug: 'deep', format: 'json_template', template: 'DEEP' })).replace('"DEEP"', deep);
-    const response = await fetch(`${h.base}/api/llm/acme/flows`, { method: 'POST', headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' }, body });
+    const response = await fetch(`${h.base}/api/llm/acme/flows`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' },
+      body,
+    });
     const message = 'Node "output": "data" nests deeper than 64 levels';
-    expect([response.status, await json(response)]).toEqual([422, { error: { message, type: 'invalid_request_error', param: 'nodes[2].data', code: 'invalid_flow', details: [{ param: 'nodes[2].data', message }] } }]);
+    expect([response.status, await json(response)]).toEqual([
+      422,
+      { error: { message, type: 'invalid_request_error', param: 'nodes[2].data', code: 'invalid_flow', details: [{ param: 'nodes[2].data', message }] } },
+    ]);
   });
 
   it("numbers a switch's cases from 1 in its 422, as the canvas draws them (the param stays the definition's path)", async () => {
@@ -102,7 +128,17 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
       name: 'Numbered cases',
       nodes: [
         { id: 'input', type: 'input', data: { variables: [{ name: 'question', type: 'string', required: true }] } },
-        { id: 'route', type: 'switch', data: { cases: [{ if: when('a'), then: 'first' }, { if: when('b'), then: '' }], else: 'first' } },
+        {
+          id: 'route',
+          type: 'switch',
+          data: {
+            cases: [
+              { if: when('a'), then: 'first' },
+              { if: when('b'), then: '' },
+            ],
+            else: 'first',
+          },
+        },
         { id: 'first', type: 'template', data: { template: 'first' } },
         { id: 'output', type: 'output', data: { format: 'raw' } },
       ],
@@ -115,18 +151,38 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
     const message = 'Node "route": case 2: "then" must name a node this switch has an edge to';
     expect([response.status, await json(response)]).toEqual([
       422,
-      { error: { message, type: 'invalid_request_error', param: 'nodes[1].data.cases[1].then', code: 'invalid_flow', details: [{ param: 'nodes[1].data.cases[1].then', message }] } },
+      {
+        error: {
+          message,
+          type: 'invalid_request_error',
+          param: 'nodes[1].data.cases[1].then',
+          code: 'invalid_flow',
+          details: [{ param: 'nodes[1].data.cases[1].then', message }],
+        },
+      },
     ]);
   });
 
   it('serves the input JSON Schema and snippets derived from the Input node', async () => {
-    await h.save(simpleFlow({ slug: 'schema-flow', extraVariables: [{ name: 'tier', type: 'enum', values: ['free', 'pro'], default: 'free', description: 'Plan' }, { name: 'n', type: 'integer', minimum: 1, maximum: 5 }] }));
+    await h.save(
+      simpleFlow({
+        slug: 'schema-flow',
+        extraVariables: [
+          { name: 'tier', type: 'enum', values: ['free', 'pro'], default: 'free', description: 'Plan' },
+          { name: 'n', type: 'integer', minimum: 1, maximum: 5 },
+        ],
+      }),
+    );
     const schema = await json(await h.get('/api/llm/acme/flows/schema-flow/schema'));
     expect(schema).toEqual({
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       title: 'Support bot',
       type: 'object',
-      properties: { question: { type: 'string' }, tier: { enum: ['free', 'pro'], description: 'Plan', default: 'free' }, n: { type: 'integer', minimum: 1, maximum: 5 } },
+      properties: {
+        question: { type: 'string' },
+        tier: { enum: ['free', 'pro'], description: 'Plan', default: 'free' },
+        n: { type: 'integer', minimum: 1, maximum: 5 },
+      },
       required: ['question'],
       additionalProperties: false,
     });
@@ -145,7 +201,9 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
       'openai-python-stream',
     ]);
     const curl = snippets.snippets[0].code as string;
-    expect(curl).toBe(`curl ${h.base}/api/llm/acme/flows/schema-flow/run \\\n  -H "Authorization: Bearer $SWITCHBOARD_TOKEN" \\\n  -H "Content-Type: application/json" \\\n  -d '{"input":{"question":"example question"}}'`);
+    expect(curl).toBe(
+      `curl ${h.base}/api/llm/acme/flows/schema-flow/run \\\n  -H "Authorization: Bearer $SWITCHBOARD_TOKEN" \\\n  -H "Content-Type: application/json" \\\n  -d '{"input":{"question":"example question"}}'`,
+    );
     expect(snippets.snippets[9].code).toContain(`base_url="${h.base}/api/llm/acme/flows/schema-flow"`);
     expect(JSON.stringify(snippets)).not.toContain(h.manageToken);
   });
@@ -154,7 +212,13 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
     const created = await h.post('/api/llm/acme/tokens', { name: 'ci', scope: 'run' });
     expect(created.status).toBe(201);
     const token = await json(created);
-    expect(token).toMatchObject({ token_id: expect.stringMatching(/^tok_/), token: expect.stringMatching(/^sbf_/), scope: 'run', name: 'ci', last_used_at: null });
+    expect(token).toMatchObject({
+      token_id: expect.stringMatching(/^tok_/),
+      token: expect.stringMatching(/^sbf_/),
+      scope: 'run',
+      name: 'ci',
+      last_used_at: null,
+    });
     expect((await h.post('/api/llm/acme/flows/versioned/run', { input: { question: 'q' } }, token.token)).status).toBe(200);
     const list = await json(await h.get('/api/llm/acme/tokens'));
     const listed = list.tokens.find((t: { id: string }) => t.id === token.token_id);
@@ -164,7 +228,13 @@ describe.each(dialectsUnderTest())('management API on %s', (dialect) => {
     const set = await h.put('/api/llm/acme/providers/remote', { kind: 'openai', base_url: 'https://api.example.com/v1', api_key: 'sk-very-secret-key-0000' });
     expect(await json(set)).toEqual({ name: 'remote', kind: 'openai' });
     const providers = await json(await h.get('/api/llm/acme/providers'));
-    expect(providers.providers.find((p: { name: string }) => p.name === 'remote')).toEqual({ name: 'remote', kind: 'openai', base_url: 'https://api.example.com/v1', has_api_key: true, updated_at: expect.any(String) });
+    expect(providers.providers.find((p: { name: string }) => p.name === 'remote')).toEqual({
+      name: 'remote',
+      kind: 'openai',
+      base_url: 'https://api.example.com/v1',
+      has_api_key: true,
+      updated_at: expect.any(String),
+    });
     expect(JSON.stringify(providers)).not.toContain('sk-very-secret');
     // An edit without api_key (the dashboard never sees the key) keeps the stored one; null removes it.
     const remote = async () => (await json(await h.get('/api/llm/acme/providers'))).providers.find((p: { name: string }) => p.name === 'remote');
@@ -224,14 +294,26 @@ describe.each(dialectsUnderTest())('environment provider fallbacks on %s', (dial
       const base = await listen(app, '127.0.0.1', 0);
       const definition = simpleFlow({ slug: 'env-flow', format: 'raw' });
       definition.nodes[1].data = { ...definition.nodes[1].data, provider: 'openai', model: 'reply:from env' };
-      const saved = await fetch(`${base}/api/llm/acme/flows`, { method: 'POST', headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' }, body: JSON.stringify(definition) });
+      const saved = await fetch(`${base}/api/llm/acme/flows`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(definition),
+      });
       expect(saved.status).toBe(201);
-      const response = await fetch(`${base}/api/llm/acme/flows/env-flow/run`, { method: 'POST', headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ input: { question: 'x' } }) });
+      const response = await fetch(`${base}/api/llm/acme/flows/env-flow/run`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ input: { question: 'x' } }),
+      });
       expect(await response.text()).toBe('from env');
       expect(h.upstream.calls.at(-1)!.authorization).toBe('Bearer sk-env-key-123456789');
       const anthropic = simpleFlow({ slug: 'anthropic-flow' });
       anthropic.nodes[1].data = { ...anthropic.nodes[1].data, provider: 'anthropic' };
-      const refused = await fetch(`${base}/api/llm/acme/flows`, { method: 'POST', headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' }, body: JSON.stringify(anthropic) });
+      const refused = await fetch(`${base}/api/llm/acme/flows`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.manageToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(anthropic),
+      });
       expect((await refused.json()).error.message).toBe('Node "answer": unknown provider "anthropic"');
     } finally {
       await app.close();

@@ -22,7 +22,11 @@ describe.each(dialectsUnderTest())('conversation memory on %s', (dialect) => {
   let h: AgentHarness;
   let betaToken = '';
   const ask = async (question: string, session?: string | number, slug = 'mem', token = h.runToken, org = 'acme') => {
-    const response = await h.post(`/api/llm/${org}/flows/${slug}/run`, { input: { question }, ...(session !== undefined ? { metadata: { session_id: session } } : {}) }, token);
+    const response = await h.post(
+      `/api/llm/${org}/flows/${slug}/run`,
+      { input: { question }, ...(session !== undefined ? { metadata: { session_id: session } } : {}) },
+      token,
+    );
     expect(response.status).toBe(200);
     return response.text();
   };
@@ -43,11 +47,17 @@ describe.each(dialectsUnderTest())('conversation memory on %s', (dialect) => {
   it('passes the last `window` messages of the session before the prompt and stores each exchange', async () => {
     expect(await ask('q1', 's1')).toBe('History: user:q1');
     expect(await ask('q2', 's1')).toBe('History: user:q1 | assistant:History: user:q1 | user:q2');
-    expect(await ask('q3', 's1')).toBe('History: user:q1 | assistant:History: user:q1 | user:q2 | assistant:History: user:q1 | assistant:History: user:q1 | user:q2 | user:q3');
+    expect(await ask('q3', 's1')).toBe(
+      'History: user:q1 | assistant:History: user:q1 | user:q2 | assistant:History: user:q1 | assistant:History: user:q1 | user:q2 | user:q3',
+    );
     // Window 4: q1 and its answer have dropped out.
     const fourth = await ask('q4', 's1');
     expect(fourth.startsWith('History: user:q2 | assistant:')).toBe(true);
-    expect(fourth.endsWith('| user:q3 | assistant:History: user:q1 | assistant:History: user:q1 | user:q2 | assistant:History: user:q1 | assistant:History: user:q1 | user:q2 | user:q3 | user:q4')).toBe(true);
+    expect(
+      fourth.endsWith(
+        '| user:q3 | assistant:History: user:q1 | assistant:History: user:q1 | user:q2 | assistant:History: user:q1 | assistant:History: user:q1 | user:q2 | user:q3 | user:q4',
+      ),
+    ).toBe(true);
   });
 
   it('keeps sessions, flows and organizations apart, and remembers nothing without a session id', async () => {
@@ -69,7 +79,11 @@ describe.each(dialectsUnderTest())('conversation memory on %s', (dialect) => {
     const missing = await h.get('/api/llm/acme/flows/nope/sessions/s2');
     expect(missing.status).toBe(404);
     expect(((await missing.json()) as { error: { code: string } }).error.code).toBe('flow_not_found');
-    const read = (await (await h.get(path)).json()) as { flow: string; session_id: string; messages: Array<{ role: string; content: string; created_at: string }> };
+    const read = (await (await h.get(path)).json()) as {
+      flow: string;
+      session_id: string;
+      messages: Array<{ role: string; content: string; created_at: string }>;
+    };
     expect(read.flow).toBe('mem');
     expect(read.session_id).toBe('s2');
     expect(read.messages.map(({ role, content }) => ({ role, content }))).toEqual([
@@ -92,7 +106,10 @@ describe.each(dialectsUnderTest())('conversation memory on %s', (dialect) => {
   it('answers 400 invalid_request, not 500 or 502, when PostgreSQL text cannot hold the exchange (NUL)', async () => {
     const response = await h.post('/api/llm/acme/flows/mem/run', { input: { question: 'a\u0000b' }, metadata: { session_id: 'nul' } }, h.runToken);
     if (dialect === 'postgres') {
-      expect([response.status, await response.json()]).toEqual([400, { error: { message: 'Text must not contain NUL characters (U+0000)', type: 'invalid_request_error', param: null, code: 'invalid_request' } }]);
+      expect([response.status, await response.json()]).toEqual([
+        400,
+        { error: { message: 'Text must not contain NUL characters (U+0000)', type: 'invalid_request_error', param: null, code: 'invalid_request' } },
+      ]);
     } else {
       expect([response.status, await response.text()]).toEqual([200, 'History: user:a\u0000b']);
     }

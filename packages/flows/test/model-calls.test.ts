@@ -43,7 +43,10 @@ describe.each(dialectsUnderTest())('what model calls were sent, in run traces, a
     h.model.plans.set('echoer', [[{ name: 'echo_headers', args: { q: 'x' } }]]);
     await h.save(
       toolFlow('echoer', 'plan:echoer', [
-        { id: 'echo', data: { kind: 'http', name: 'echo_headers', request: { method: 'GET', url: `${echo.base}/echo`, headers: { 'X-Key': '{{secrets.API_KEY}}' } } } },
+        {
+          id: 'echo',
+          data: { kind: 'http', name: 'echo_headers', request: { method: 'GET', url: `${echo.base}/echo`, headers: { 'X-Key': '{{secrets.API_KEY}}' } } },
+        },
       ]),
     );
     const response = await h.post('/api/llm/acme/flows/echoer/run', { input: { question: 'Who am I?' } }, h.runToken);
@@ -64,7 +67,14 @@ describe.each(dialectsUnderTest())('what model calls were sent, in run traces, a
     const response = await h.post('/api/llm/acme/flows/failing/run', { input: { question: 'Break?' } }, h.runToken);
     expect(response.status).toBe(502);
     const entry = (await traceOf(response)).find((t) => t.node === 'answer')!;
-    expect(entry.model_calls).toEqual([{ messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Break?' }] }]);
+    expect(entry.model_calls).toEqual([
+      {
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'Break?' },
+        ],
+      },
+    ]);
   });
 
   it("lists a provider's models (401, 403, 404 first), asking the provider once per 10 minutes unless refreshed", async () => {

@@ -31,7 +31,16 @@ describe('validation of tool, agent and retrieval nodes', () => {
     const definition = flow(
       [
         { id: 'docs', type: 'retrieval', data: { knowledge_base: 'handbook', query: '{{input.question}}', top_k: 4 } },
-        { id: 'lookup', type: 'tool', data: { kind: 'http', name: 'lookup_order', parameters: { type: 'object', properties: { id: { type: 'string' } } }, request: { method: 'GET', url: 'https://shop.example/orders/{{args.id}}?q={{input.question}}' } } },
+        {
+          id: 'lookup',
+          type: 'tool',
+          data: {
+            kind: 'http',
+            name: 'lookup_order',
+            parameters: { type: 'object', properties: { id: { type: 'string' } } },
+            request: { method: 'GET', url: 'https://shop.example/orders/{{args.id}}?q={{input.question}}' },
+          },
+        },
         { id: 'board', type: 'tool', data: { kind: 'mcp', url: 'http://10.0.0.5/mcp', headers: { Authorization: 'Bearer x' }, allow: ['create_ticket'] } },
         { id: 'expert', type: 'agent', data: { flow: 'expert-bot', input: { question: '{{input.question}}' } } },
       ],
@@ -88,6 +97,9 @@ describe('validation of tool, agent and retrieval nodes', () => {
         { from: 'note', to: 'answer' },
       ],
     );
-    expect(problems(definition)).toEqual(['Node "docs": unknown reference {{args.q}}: no node "args"', 'Node "note": unknown reference {{docs.score}}: a retrieval node has no field "score" (it has text, chunks)']);
+    expect(problems(definition)).toEqual([
+      'Node "docs": unknown reference {{args.q}}: no node "args"',
+      'Node "note": unknown reference {{docs.score}}: a retrieval node has no field "score" (it has text, chunks)',
+    ]);
   });
 });

@@ -85,7 +85,9 @@ describe.each(dialectsUnderTest())('the official openai client on %s', (dialect)
     expect(notFound).toBeInstanceOf(NotFoundError);
     expect((notFound as NotFoundError).code).toBe('flow_not_found');
 
-    const invalid = await client.chat.completions.create({ model: 'service-flow', messages, ...({ input: { tone: 'loud' } } as object) }).catch((e: unknown) => e);
+    const invalid = await client.chat.completions
+      .create({ model: 'service-flow', messages, ...({ input: { tone: 'loud' } } as object) })
+      .catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(UnprocessableEntityError);
     expect((invalid as UnprocessableEntityError).error).toEqual({
       message: 'Input does not match the flow\'s Input node: "tone" must be one of "plain", "fancy"',

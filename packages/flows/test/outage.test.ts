@@ -17,7 +17,7 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs = 10_000
 const UNAVAILABLE = { error: { message: 'The database is unavailable; retry shortly.', type: 'api_error', param: null, code: 'unavailable' } };
 
 describe.skipIf(!postgres)('flows during a PostgreSQL outage', () => {
-  it('answers 503 with Retry-After in OpenAI\'s error shape while the database is cut, records every answered run, and recovers by itself', async () => {
+  it("answers 503 with Retry-After in OpenAI's error shape while the database is cut, records every answered run, and recovers by itself", async () => {
     const target = new URL(postgres!);
     const proxy = await startFaultProxy({ host: target.hostname, port: Number(target.port || 5432) });
     const h = await startHarness('postgres');
@@ -49,9 +49,16 @@ describe.skipIf(!postgres)('flows during a PostgreSQL outage', () => {
       const cutAt = n;
       await until(() => n > cutAt + 20);
       const health = await fetch(`${base}/health`);
-      expect({ status: health.status, body: await health.json() }).toEqual({ status: 503, body: { status: 'unavailable', service: 'flows', database: 'postgres' } });
+      expect({ status: health.status, body: await health.json() }).toEqual({
+        status: 503,
+        body: { status: 'unavailable', service: 'flows', database: 'postgres' },
+      });
       const listing = await fetch(`${base}/api/llm/acme/flows`, { headers: { authorization: `Bearer ${h.manageToken}` } });
-      expect({ status: listing.status, retryAfter: listing.headers.get('retry-after'), body: await listing.json() }).toEqual({ status: 503, retryAfter: '5', body: UNAVAILABLE });
+      expect({ status: listing.status, retryAfter: listing.headers.get('retry-after'), body: await listing.json() }).toEqual({
+        status: 503,
+        retryAfter: '5',
+        body: UNAVAILABLE,
+      });
 
       // /metrics still answers, with the outage counted.
       const metrics = await fetch(`${base}/metrics`);

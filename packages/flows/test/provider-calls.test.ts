@@ -21,7 +21,8 @@ describe('calls to an OpenAI-compatible provider', () => {
   });
   afterAll(async () => h.close());
 
-  const run = (slug: string, body: Record<string, unknown> = {}) => h.post(`/api/llm/acme/flows/${slug}/run`, { input: { question: 'Hi' }, ...body }, h.runToken);
+  const run = (slug: string, body: Record<string, unknown> = {}) =>
+    h.post(`/api/llm/acme/flows/${slug}/run`, { input: { question: 'Hi' }, ...body }, h.runToken);
 
   it('sends the chat request with the node parameters, streaming or not', async () => {
     const flow = simpleFlow({ slug: 'tuned', model: 'reply:fine thanks' });
@@ -37,8 +38,19 @@ describe('calls to an OpenAI-compatible provider', () => {
     const streamed = await run('tuned', { stream: true });
     expect(streamed.status).toBe(200);
     const done = JSON.parse((await streamed.text()).trim().split('\n').at(-1)!);
-    expect(done).toMatchObject({ type: 'done', output: { choices: [{ message: { content: 'fine thanks' }, finish_reason: 'stop' }] }, usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 } });
-    expect(h.upstream.calls.at(-1)!.body).toEqual({ model: 'reply:fine thanks', max_tokens: 40, temperature: 0.3, messages, stream: true, stream_options: { include_usage: true } });
+    expect(done).toMatchObject({
+      type: 'done',
+      output: { choices: [{ message: { content: 'fine thanks' }, finish_reason: 'stop' }] },
+      usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
+    });
+    expect(h.upstream.calls.at(-1)!.body).toEqual({
+      model: 'reply:fine thanks',
+      max_tokens: 40,
+      temperature: 0.3,
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
   });
 
   it('sends no Authorization header for a connection without a key, and nothing from the OPENAI_* environment', async () => {
@@ -87,7 +99,9 @@ describe('calls to an OpenAI-compatible provider', () => {
     const before = h.upstream.calls.length;
     const response = await run('refused');
     expect(response.status).toBe(502);
-    expect(await response.json()).toEqual({ error: { message: 'Provider error (HTTP 400): answered status:400', type: 'api_error', param: null, code: 'upstream_error' } });
+    expect(await response.json()).toEqual({
+      error: { message: 'Provider error (HTTP 400): answered status:400', type: 'api_error', param: null, code: 'upstream_error' },
+    });
     expect(h.upstream.calls.length - before).toBe(1);
   });
 
@@ -96,7 +110,12 @@ describe('calls to an OpenAI-compatible provider', () => {
     const plain = await run('garbled');
     expect(plain.status).toBe(502);
     expect(await plain.json()).toEqual({
-      error: { message: 'Provider request failed: Unexpected token \'<\', "<html>not "... is not valid JSON', type: 'api_error', param: null, code: 'upstream_error' },
+      error: {
+        message: 'Provider request failed: Unexpected token \'<\', "<html>not "... is not valid JSON',
+        type: 'api_error',
+        param: null,
+        code: 'upstream_error',
+      },
     });
     const streamed = await run('garbled', { stream: true });
     expect(streamed.status).toBe(200);
@@ -108,19 +127,41 @@ describe('calls to an OpenAI-compatible provider', () => {
 
   it('says the provider could not be reached, and where, when nothing answers at its address', async () => {
     const port = await closedPort();
-    await h.stores.orgs.setProvider(orgId, { name: 'down', kind: 'openai-compatible', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'sk-down-key-0000000000' });
+    await h.stores.orgs.setProvider(orgId, {
+      name: 'down',
+      kind: 'openai-compatible',
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      apiKey: 'sk-down-key-0000000000',
+    });
     const flow = simpleFlow({ slug: 'unreachable' });
     flow.nodes[1].data.provider = 'down';
     await h.save(flow);
     const response = await run('unreachable');
     expect(response.status).toBe(502);
-    expect(await response.json()).toEqual({ error: { message: `Provider could not be reached at http://127.0.0.1:${port}/v1/chat/completions (connection refused)`, type: 'api_error', param: null, code: 'upstream_error' } });
+    expect(await response.json()).toEqual({
+      error: {
+        message: `Provider could not be reached at http://127.0.0.1:${port}/v1/chat/completions (connection refused)`,
+        type: 'api_error',
+        param: null,
+        code: 'upstream_error',
+      },
+    });
     // An Anthropic connection (the AI SDK, which wraps the failure as "Cannot connect to API"), streaming too.
-    await h.stores.orgs.setProvider(orgId, { name: 'claude-down', kind: 'anthropic', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'sk-ant-down-key-000000' });
+    await h.stores.orgs.setProvider(orgId, {
+      name: 'claude-down',
+      kind: 'anthropic',
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      apiKey: 'sk-ant-down-key-000000',
+    });
     flow.slug = 'unreachable-claude';
     flow.nodes[1].data.provider = 'claude-down';
     await h.save(flow);
-    const error = { message: `Provider could not be reached at http://127.0.0.1:${port}/v1/messages (connection refused)`, type: 'api_error', param: null, code: 'upstream_error' };
+    const error = {
+      message: `Provider could not be reached at http://127.0.0.1:${port}/v1/messages (connection refused)`,
+      type: 'api_error',
+      param: null,
+      code: 'upstream_error',
+    };
     const plain = await run('unreachable-claude');
     expect([plain.status, await plain.json()]).toEqual([502, { error }]);
     const streamed = await run('unreachable-claude', { stream: true });

@@ -34,7 +34,10 @@ describe.each(dialectsUnderTest())('POST /providers/{name}/test on %s', (dialect
   });
 
   it('answers 404 for a connection the organization does not have', async () => {
-    expect(await test('nope')).toEqual([404, { error: { message: 'Provider connection "nope" not found', type: 'not_found_error', param: 'name', code: 'provider_not_found' } }]);
+    expect(await test('nope')).toEqual([
+      404,
+      { error: { message: 'Provider connection "nope" not found', type: 'not_found_error', param: 'name', code: 'provider_not_found' } },
+    ]);
   });
 
   it('lists the model ids of an openai-compatible connection with the openai client, sending its key', async () => {
@@ -60,7 +63,10 @@ describe.each(dialectsUnderTest())('POST /providers/{name}/test on %s', (dialect
   it('answers ok:false saying the provider could not be reached, and where, when nothing answers at that address', async () => {
     expect(await test('down')).toEqual([200, { ok: false, error: 'Provider could not be reached at http://127.0.0.1:1/v1/models (connection refused)' }]);
     // The Anthropic SDK's request (its query string left out).
-    expect(await test('claude-down')).toEqual([200, { ok: false, error: 'Provider could not be reached at http://127.0.0.1:1/v1/models (connection refused)' }]);
+    expect(await test('claude-down')).toEqual([
+      200,
+      { ok: false, error: 'Provider could not be reached at http://127.0.0.1:1/v1/models (connection refused)' },
+    ]);
   });
 
   it('reads nothing from OPENAI_* or ANTHROPIC_*: a connection without a key sends none', async () => {

@@ -61,15 +61,23 @@ describe('chunking and ranking', () => {
 
   it('fuses rankings by reciprocal rank', () => {
     const fused = reciprocalRankFusion([
-      [{ index: 1, score: 9 }, { index: 2, score: 5 }],
-      [{ index: 2, score: 0.9 }, { index: 3, score: 0.8 }],
+      [
+        { index: 1, score: 9 },
+        { index: 2, score: 5 },
+      ],
+      [
+        { index: 2, score: 0.9 },
+        { index: 3, score: 0.8 },
+      ],
     ]);
     expect(fused.map((f) => f.index)).toEqual([2, 1, 3]);
     expect(fused[0].score).toBeCloseTo(1 / 62 + 1 / 61, 10);
   });
 
   it('extracts the text of a PDF', async () => {
-    expect(await pdfText(buildPdf(['Warranty: hardware is covered for two years.', 'Batteries for one year.']))).toBe('Warranty: hardware is covered for two years.\nBatteries for one year.');
+    expect(await pdfText(buildPdf(['Warranty: hardware is covered for two years.', 'Batteries for one year.']))).toBe(
+      'Warranty: hardware is covered for two years.\nBatteries for one year.',
+    );
   });
 });
 
@@ -132,7 +140,11 @@ describe.each(dialectsUnderTest())('knowledge bases and retrieval nodes on %s', 
     expect(response.status).toBe(201);
     const body = (await response.json()) as { knowledge_base: string; documents: number; chunks: number };
     expect(body).toMatchObject({ knowledge_base: 'handbook', documents: 6, chunks: 18 });
-    const kb = (await (await h.get('/api/llm/acme/knowledge-bases/handbook')).json()) as { documents: number; chunks: number; document_list: Array<{ source: string; content_type: string }> };
+    const kb = (await (await h.get('/api/llm/acme/knowledge-bases/handbook')).json()) as {
+      documents: number;
+      chunks: number;
+      document_list: Array<{ source: string; content_type: string }>;
+    };
     expect(kb).toMatchObject({ documents: 6, chunks: 18 });
     expect(kb.document_list.map((d) => [d.source, d.content_type])).toEqual([
       ['accounts.md', 'text/markdown'],
@@ -142,7 +154,9 @@ describe.each(dialectsUnderTest())('knowledge bases and retrieval nodes on %s', 
       ['warranty.pdf', 'application/pdf'],
       ['notes.txt', 'text/plain'],
     ]);
-    const bad = await h.post('/api/llm/acme/knowledge-bases/handbook/documents', { documents: [{ name: 'broken.pdf', content_base64: Buffer.from('%PDF-1.4 nonsense').toString('base64') }] });
+    const bad = await h.post('/api/llm/acme/knowledge-bases/handbook/documents', {
+      documents: [{ name: 'broken.pdf', content_base64: Buffer.from('%PDF-1.4 nonsense').toString('base64') }],
+    });
     expect(bad.status).toBe(400);
   });
 
@@ -155,7 +169,9 @@ describe.each(dialectsUnderTest())('knowledge bases and retrieval nodes on %s', 
       expect(body.chunks[0].score).toBeGreaterThan(body.chunks[1]?.score ?? 0);
       expect(body.text.startsWith(body.chunks[0].text)).toBe(true);
     }
-    const one = (await (await h.post('/api/llm/acme/flows/lookup/run', { input: { question: 'How long is the hardware warranty?' } }, h.runToken)).json()) as { chunks: Array<{ source: string }> };
+    const one = (await (await h.post('/api/llm/acme/flows/lookup/run', { input: { question: 'How long is the hardware warranty?' } }, h.runToken)).json()) as {
+      chunks: Array<{ source: string }>;
+    };
     expect(one.chunks[0].source).toBe('warranty.pdf');
   });
 
@@ -170,7 +186,9 @@ describe.each(dialectsUnderTest())('knowledge bases and retrieval nodes on %s', 
     expect(h.model.embeddingCalls.every((c) => c.model === 'hash-embed')).toBe(true);
     await h.save(retrievalFlow('vector-lookup', 'vectors', 3));
     for (const [question, heading] of QUESTIONS.slice(0, 6)) {
-      const body = (await (await h.post('/api/llm/acme/flows/vector-lookup/run', { input: { question } }, h.runToken)).json()) as { chunks: Array<{ text: string; score: number }> };
+      const body = (await (await h.post('/api/llm/acme/flows/vector-lookup/run', { input: { question } }, h.runToken)).json()) as {
+        chunks: Array<{ text: string; score: number }>;
+      };
       expect(body.chunks[0].text, question).toContain(heading);
       // Reciprocal rank fusion scores: at most 1/61 per ranking.
       expect(body.chunks[0].score).toBeLessThanOrEqual(Math.round((2 / 61) * 10000) / 10000);

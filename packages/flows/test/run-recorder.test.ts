@@ -52,13 +52,21 @@ describe.each(dialectsUnderTest())('recording runs on %s', (dialect) => {
     ]);
   });
 
-  const failed = (id: string): RunRecord => ({ ...record(id, null), status: 'failed', error: { message: 'The run took longer than 1000 ms', type: 'api_error', param: null, code: 'timeout' } });
+  const failed = (id: string): RunRecord => ({
+    ...record(id, null),
+    status: 'failed',
+    error: { message: 'The run took longer than 1000 ms', type: 'api_error', param: null, code: 'timeout' },
+  });
   const running = (id: string): RunRecord => ({ ...record(id, null), status: 'running', latencyMs: null, finishedAt: null });
   const stored = async (id: string) => {
     const run = (await stores.runs.get(orgId, id))!;
     return { status: run.status, error: run.error, finishedAt: run.finishedAt };
   };
-  const timedOut = { status: 'failed', error: { message: 'The run took longer than 1000 ms', type: 'api_error', param: null, code: 'timeout' }, finishedAt: '2026-01-01T00:00:00.001Z' };
+  const timedOut = {
+    status: 'failed',
+    error: { message: 'The run took longer than 1000 ms', type: 'api_error', param: null, code: 'timeout' },
+    finishedAt: '2026-01-01T00:00:00.001Z',
+  };
 
   it("keeps a run's end when its `running` record is queued after it in the same batch", async () => {
     const recorder = new RunRecorder(stores.runs, createLogger({ service: 'flows', level: 'silent' }));

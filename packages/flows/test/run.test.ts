@@ -36,14 +36,34 @@ const parallelFlow: TestFlow = {
   name: 'Parallel',
   slug: 'parallel',
   nodes: [
-    { id: 'input', type: 'input', data: { variables: [{ name: 'question', type: 'string', required: true }, { name: 'tags', type: 'array' }, { name: 'count', type: 'integer', default: 3 }] } },
+    {
+      id: 'input',
+      type: 'input',
+      data: {
+        variables: [
+          { name: 'question', type: 'string', required: true },
+          { name: 'tags', type: 'array' },
+          { name: 'count', type: 'integer', default: 3 },
+        ],
+      },
+    },
     { id: 'a', type: 'llm', data: { provider: 'local', model: 'reply:alpha one', prompt: 'A: {{input.question}}' } },
     { id: 'b', type: 'llm', data: { provider: 'local', model: 'reply:beta', prompt: 'B: {{input.question}}' } },
     { id: 'join', type: 'template', data: { template: '{{a.text}} + {{b.text}} ({{metadata.user}})' } },
     {
       id: 'output',
       type: 'output',
-      data: { format: 'json_template', template: { joined: '{{join.text}}', tags: '{{input.tags}}', count: '{{input.count}}', usage: '{{a.usage}}', label: 'n={{input.count}}', missing: '{{metadata.nothing}}' } },
+      data: {
+        format: 'json_template',
+        template: {
+          joined: '{{join.text}}',
+          tags: '{{input.tags}}',
+          count: '{{input.count}}',
+          usage: '{{a.usage}}',
+          label: 'n={{input.count}}',
+          missing: '{{metadata.nothing}}',
+        },
+      },
     },
   ],
   edges: [
@@ -165,7 +185,14 @@ describe.each(dialectsUnderTest())('running flows on %s', (dialect) => {
           ms: expect.any(Number),
           output: { text: 'Echo: record me', finish_reason: 'stop' },
           usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
-          model_calls: [{ messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'record me' }] }],
+          model_calls: [
+            {
+              messages: [
+                { role: 'system', content: 'Be brief.' },
+                { role: 'user', content: 'record me' },
+              ],
+            },
+          ],
         },
         { node: 'output', type: 'output', status: 'succeeded', started_at: expect.any(String), ms: expect.any(Number) },
       ],
@@ -186,7 +213,9 @@ describe.each(dialectsUnderTest())('running flows on %s', (dialect) => {
   it('reads runs only with a manage token', async () => {
     const response = await h.get('/api/llm/acme/runs', h.runToken);
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ error: { message: 'This token lacks the "manage" scope', type: 'permission_error', param: null, code: 'permission_denied' } });
+    expect(await response.json()).toEqual({
+      error: { message: 'This token lacks the "manage" scope', type: 'permission_error', param: null, code: 'permission_denied' },
+    });
     const missing = await h.get('/api/llm/acme/runs/run_nope');
     expect(missing.status).toBe(404);
   });
@@ -223,7 +252,9 @@ describe.each(dialectsUnderTest())('run timeout and concurrency on %s', (dialect
     expect(response.status).toBe(200);
     const events = (await response.text()).split('\n\n').filter((e) => e !== '');
     expect(events.at(-1)).toBe('data: [DONE]');
-    expect(JSON.parse(events.at(-2)!.slice('data: '.length))).toEqual({ error: { message: 'The run took longer than 1500 ms', type: 'api_error', param: null, code: 'timeout' } });
+    expect(JSON.parse(events.at(-2)!.slice('data: '.length))).toEqual({
+      error: { message: 'The run took longer than 1500 ms', type: 'api_error', param: null, code: 'timeout' },
+    });
     expect(events[0]).toContain('"content":"t0 "');
   });
 

@@ -6,7 +6,10 @@ import type { RunRow } from '../src/store/run-store.ts';
 const HOUR = 3_600_000;
 
 /** A stored run as the recorder writes it. */
-function runRow(orgId: number, fields: { id: string; flow: string; startedAt: string; status?: string; latencyMs?: number | null; prompt?: number; completion?: number }): RunRow {
+function runRow(
+  orgId: number,
+  fields: { id: string; flow: string; startedAt: string; status?: string; latencyMs?: number | null; prompt?: number; completion?: number },
+): RunRow {
   const status = fields.status ?? 'succeeded';
   const prompt = fields.prompt ?? 0;
   const completion = fields.completion ?? 0;
@@ -78,7 +81,8 @@ describe.each(dialectsUnderTest())('runs list and flow list counts on %s', (dial
     await h.save(simpleFlow({ slug: 'broken', format: 'raw', model: 'fail' }));
     const ok = await h.post('/api/llm/acme/flows/mixed/run', { input: { question: 'q' } }, h.runToken);
     const failedIds: string[] = [];
-    for (let i = 0; i < 3; i++) failedIds.unshift((await h.post('/api/llm/acme/flows/broken/run', { input: { question: 'q' } }, h.runToken)).headers.get('x-run-id')!);
+    for (let i = 0; i < 3; i++)
+      failedIds.unshift((await h.post('/api/llm/acme/flows/broken/run', { input: { question: 'q' } }, h.runToken)).headers.get('x-run-id')!);
 
     const failed = await (await h.get('/api/llm/acme/runs?status=failed&flow=broken')).json();
     expect(failed.runs.map((r: { id: string }) => r.id)).toEqual(failedIds);
@@ -97,11 +101,18 @@ describe.each(dialectsUnderTest())('runs list and flow list counts on %s', (dial
     const response = await h.get('/api/llm/acme/runs?status=done');
     expect([response.status, await response.json()]).toEqual([
       400,
-      { error: { message: 'querystring/status status must be one of running, succeeded, failed', type: 'invalid_request_error', param: null, code: 'invalid_request' } },
+      {
+        error: {
+          message: 'querystring/status status must be one of running, succeeded, failed',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_request',
+        },
+      },
     ]);
   });
 
-  it('counts each flow\'s runs of the last 24 hours in the flow list', async () => {
+  it("counts each flow's runs of the last 24 hours in the flow list", async () => {
     const now = Date.now();
     await h.save(simpleFlow({ slug: 'quiet', format: 'raw' }));
     await h.stores.runs.upsert([
@@ -145,6 +156,13 @@ describe('the management additions in /openapi.json', () => {
       expect(operation, `${method} ${path}`).toBeDefined();
       expect([operation.tags, typeof operation.summary, operation.security]).toEqual([[tag], 'string', [{ bearerAuth: [] }]]);
     }
-    expect(spec.paths['/api/llm/{org_code}/runs'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['before', 'flow', 'limit', 'org_code', 'status', 'trigger']);
+    expect(spec.paths['/api/llm/{org_code}/runs'].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'before',
+      'flow',
+      'limit',
+      'org_code',
+      'status',
+      'trigger',
+    ]);
   });
 });

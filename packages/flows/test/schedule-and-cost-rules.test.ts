@@ -9,7 +9,7 @@ const NOW = new Date('2026-03-28T12:00:00.000Z');
 const HOUR = 3_600_000;
 
 describe('model prices', () => {
-  it("prices a dated snapshot or alias as its model, and any other variant not at all", () => {
+  it('prices a dated snapshot or alias as its model, and any other variant not at all', () => {
     const openai = DEFAULT_PRICES.openai;
     expect(lookupPrice(openai, 'gpt-4o')).toEqual({ input_per_mtok: 2.5, output_per_mtok: 10 });
     expect(lookupPrice(openai, 'gpt-4o-2024-08-06')).toEqual(openai['gpt-4o']);
@@ -29,7 +29,9 @@ describe('model prices', () => {
   });
 
   it('refuses prices that are negative or not numbers, naming every problem', () => {
-    const parsed = parsePriceTable({ models: { a: { input_per_mtok: -1, output_per_mtok: '2' }, b: 5, c: { input_per_mtok: 1, output_per_mtok: 2, cached: 1 } } });
+    const parsed = parsePriceTable({
+      models: { a: { input_per_mtok: -1, output_per_mtok: '2' }, b: 5, c: { input_per_mtok: 1, output_per_mtok: 2, cached: 1 } },
+    });
     expect(parsed).toEqual({
       ok: false,
       problems: [
@@ -40,7 +42,10 @@ describe('model prices', () => {
       ],
     });
     expect(parsePriceTable({ prices: {} })).toMatchObject({ ok: false, problems: [{ param: 'models' }] });
-    expect(parsePriceTable({ models: { m: { input_per_mtok: 0.5, output_per_mtok: 0 } } })).toEqual({ ok: true, table: { m: { input_per_mtok: 0.5, output_per_mtok: 0 } } });
+    expect(parsePriceTable({ models: { m: { input_per_mtok: 0.5, output_per_mtok: 0 } } })).toEqual({
+      ok: true,
+      table: { m: { input_per_mtok: 0.5, output_per_mtok: 0 } },
+    });
   });
 
   it('adds up the cost of calls; one unpriced call makes the sum unpriced', () => {

@@ -56,7 +56,9 @@ describe.each(dialectsUnderTest())('schedule claims through the database on %s',
     // On PostgreSQL the two claim at once; SQLite's connections in one process would wait on each other's
     // write lock while blocking the event loop (two instances on SQLite are two processes), so they take turns there.
     const [wonA, wonB] =
-      dialect === 'postgres' ? await Promise.all([claimAll(storeA, dueA, 'a'), claimAll(storeB, dueB, 'b')]) : [await claimAll(storeA, dueA, 'a'), await claimAll(storeB, dueB, 'b')];
+      dialect === 'postgres'
+        ? await Promise.all([claimAll(storeA, dueA, 'a'), claimAll(storeB, dueB, 'b')])
+        : [await claimAll(storeA, dueA, 'a'), await claimAll(storeB, dueB, 'b')];
     // Taking turns, the first to claim wins them all; at once, either may win any.
     if (dialect === 'sqlite') expect([wonA.length, wonB.length]).toEqual([20, 0]);
     expect([...wonA, ...wonB].sort()).toEqual([...names].sort());
@@ -64,7 +66,9 @@ describe.each(dialectsUnderTest())('schedule claims through the database on %s',
     expect(await storeA.due(now, 100)).toEqual([]);
     const one = (await storeA.get(flowId, 's0'))!;
     expect([one.nextRunAt, one.lastStatus, one.lastRunId?.startsWith('run_')]).toEqual(['2030-01-01T11:00:00.000Z', 'running', true]);
-    expect(await storeA.fires(one.id, 5)).toEqual([{ dueAt: '2030-01-01T10:00:00.000Z', status: 'running', reason: null, runId: one.lastRunId, recordedAt: now.toISOString() }]);
+    expect(await storeA.fires(one.id, 5)).toEqual([
+      { dueAt: '2030-01-01T10:00:00.000Z', status: 'running', reason: null, runId: one.lastRunId, recordedAt: now.toISOString() },
+    ]);
   });
 
   it('never handles a due time twice, even when an edit sets the schedule back to it', async () => {
@@ -72,7 +76,12 @@ describe.each(dialectsUnderTest())('schedule claims through the database on %s',
     // An edit that (wrongly or through clock skew) puts the next due time back on one already handled.
     await storeA.put(orgId, flowId, 's1', spec, '2030-01-01T10:00:00.000Z');
     const [due] = (await storeA.due(new Date('2030-01-01T10:00:02.000Z'), 100)).filter((s) => s.name === 's1');
-    const claim = { schedule: due as DueSchedule, next: '2030-01-01T11:00:00.000Z', run: { dueAt: '2030-01-01T10:00:00.000Z', runId: 'run_again' }, skipped: [] };
+    const claim = {
+      schedule: due as DueSchedule,
+      next: '2030-01-01T11:00:00.000Z',
+      run: { dueAt: '2030-01-01T10:00:00.000Z', runId: 'run_again' },
+      skipped: [],
+    };
     expect(await storeB.claim(claim)).toBe(false);
     expect((await storeA.get(flowId, 's1'))!.lastRunId).toBe(schedule.lastRunId);
   });
@@ -90,11 +99,19 @@ describe.each(dialectsUnderTest())('schedule claims through the database on %s',
     const [due] = (await storeA.due(now, 100)).filter((d) => d.name === 'catchup');
     const plan = planDue(due.cron, due.timezone, new Date(due.nextRunAt), now, HOUR);
     const skipped = plan.skipped.map((x) => ({ dueAt: x.dueAt.toISOString(), reason: x.reason }));
-    expect(await storeA.claim({ schedule: due, next: plan.next!.toISOString(), run: { dueAt: plan.run!.toISOString(), runId: 'run_catchup' }, skipped }, now)).toBe(true);
+    expect(
+      await storeA.claim({ schedule: due, next: plan.next!.toISOString(), run: { dueAt: plan.run!.toISOString(), runId: 'run_catchup' }, skipped }, now),
+    ).toBe(true);
     const fires = await storeA.fires(s.id, 100);
     expect(fires.length).toBe(19);
     expect(fires[0]).toMatchObject({ dueAt: '2030-01-02T03:00:00.000Z', status: 'running', runId: 'run_catchup' });
-    expect(fires.filter((f) => f.reason === 'coalesced').map((f) => f.dueAt)).toEqual(['2030-01-02T02:50:00.000Z', '2030-01-02T02:40:00.000Z', '2030-01-02T02:30:00.000Z', '2030-01-02T02:20:00.000Z', '2030-01-02T02:10:00.000Z']);
+    expect(fires.filter((f) => f.reason === 'coalesced').map((f) => f.dueAt)).toEqual([
+      '2030-01-02T02:50:00.000Z',
+      '2030-01-02T02:40:00.000Z',
+      '2030-01-02T02:30:00.000Z',
+      '2030-01-02T02:20:00.000Z',
+      '2030-01-02T02:10:00.000Z',
+    ]);
     expect(fires.filter((f) => f.reason === 'missed').length).toBe(13);
 
     await storeA.put(orgId, flowId, 'paused', { ...spec, enabled: false }, '2030-01-01T00:00:00.000Z');
@@ -104,8 +121,19 @@ describe.each(dialectsUnderTest())('schedule claims through the database on %s',
   it(`keeps the newest ${KEPT_FIRES} handled due times of a schedule as its runs end`, async () => {
     const s = await storeA.put(orgId, flowId, 'busy', spec, null);
     const minute = (n: number) => new Date(Date.UTC(2031, 0, 1, 0, n)).toISOString();
-    const fires = Array.from({ length: KEPT_FIRES + 5 }, (_, n) => ({ schedule_id: s.id, due_at: minute(n), status: 'succeeded', reason: null, run_id: `run_${n}`, recorded_at: minute(n) }));
-    for (let i = 0; i < fires.length; i += 50) await a.database.db.insertInto('schedule_fires').values(fires.slice(i, i + 50)).execute();
+    const fires = Array.from({ length: KEPT_FIRES + 5 }, (_, n) => ({
+      schedule_id: s.id,
+      due_at: minute(n),
+      status: 'succeeded',
+      reason: null,
+      run_id: `run_${n}`,
+      recorded_at: minute(n),
+    }));
+    for (let i = 0; i < fires.length; i += 50)
+      await a.database.db
+        .insertInto('schedule_fires')
+        .values(fires.slice(i, i + 50))
+        .execute();
     await storeA.finish(s.id, minute(KEPT_FIRES + 4), `run_${KEPT_FIRES + 4}`, 'succeeded');
     const kept = await storeA.fires(s.id, 1000);
     expect([kept.length, kept[0].dueAt, kept.at(-1)!.dueAt]).toEqual([KEPT_FIRES, minute(KEPT_FIRES + 4), minute(5)]);

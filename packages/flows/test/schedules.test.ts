@@ -37,7 +37,11 @@ describe.each(dialectsUnderTest())('flow schedules on %s', (dialect) => {
   });
 
   it('refuses a bad cron, an unknown zone and an input the flow refuses with 422, naming each problem', async () => {
-    const response = await h.put('/api/llm/acme/flows/digest/schedules/nightly', { cron: '* * * * * *', timezone: 'Europe/Atlantis', input: { limit: '5', extra: true } });
+    const response = await h.put('/api/llm/acme/flows/digest/schedules/nightly', {
+      cron: '* * * * * *',
+      timezone: 'Europe/Atlantis',
+      input: { limit: '5', extra: true },
+    });
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({
       error: {
@@ -47,7 +51,11 @@ describe.each(dialectsUnderTest())('flow schedules on %s', (dialect) => {
         code: 'invalid_schedule',
         details: [
           { param: 'timezone', message: 'Unknown time zone "Europe/Atlantis": give an IANA name such as "Europe/Paris" or "UTC"' },
-          { param: 'cron', message: '"* * * * * *" has 6 fields: a schedule fires at most once a minute, so give five (minute hour day-of-month month day-of-week), no seconds' },
+          {
+            param: 'cron',
+            message:
+              '"* * * * * *" has 6 fields: a schedule fires at most once a minute, so give five (minute hour day-of-month month day-of-week), no seconds',
+          },
           { param: 'input.extra', message: 'Unknown input variable "extra"' },
           { param: 'input.question', message: 'Missing required variable "question"' },
           { param: 'input.limit', message: '"limit" must be an integer' },
@@ -62,14 +70,30 @@ describe.each(dialectsUnderTest())('flow schedules on %s', (dialect) => {
   });
 
   it('saves a schedule and answers its next five times in its zone', async () => {
-    const response = await h.put('/api/llm/acme/flows/digest/schedules/nightly', { cron: '30 2 * * *', timezone: 'Europe/Paris', input: { question: 'What happened?' } });
+    const response = await h.put('/api/llm/acme/flows/digest/schedules/nightly', {
+      cron: '30 2 * * *',
+      timezone: 'Europe/Paris',
+      input: { question: 'What happened?' },
+    });
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body).toMatchObject({ name: 'nightly', flow: 'digest', cron: '30 2 * * *', timezone: 'Europe/Paris', input: { question: 'What happened?' }, enabled: true, last_run_at: null, last_status: null, last_run_id: null, recent: [] });
+    expect(body).toMatchObject({
+      name: 'nightly',
+      flow: 'digest',
+      cron: '30 2 * * *',
+      timezone: 'Europe/Paris',
+      input: { question: 'What happened?' },
+      enabled: true,
+      last_run_at: null,
+      last_status: null,
+      last_run_id: null,
+      recent: [],
+    });
     expect(body.next_runs).toHaveLength(5);
     expect(body.next_runs[0]).toBe(body.next_run_at);
     // Each is 02:30 in Paris, whatever the offset that day.
-    for (const time of body.next_runs) expect(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit' }).format(new Date(time))).toBe('02:30');
+    for (const time of body.next_runs)
+      expect(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', hour: '2-digit', minute: '2-digit' }).format(new Date(time))).toBe('02:30');
     const list = await (await h.get('/api/llm/acme/flows/digest/schedules')).json();
     expect(list.schedules.map((s: { name: string }) => s.name)).toEqual(['nightly']);
   });
@@ -81,7 +105,14 @@ describe.each(dialectsUnderTest())('flow schedules on %s', (dialect) => {
       return s.last_status === 'succeeded' ? s : undefined;
     });
     const run = await (await h.get(`/api/llm/acme/runs/${ran.last_run_id}`)).json();
-    expect(run).toMatchObject({ flow: 'digest', status: 'succeeded', trigger: 'schedule', schedule: 'nightly', input: { question: 'What happened?' }, output: 'done' });
+    expect(run).toMatchObject({
+      flow: 'digest',
+      status: 'succeeded',
+      trigger: 'schedule',
+      schedule: 'nightly',
+      input: { question: 'What happened?' },
+      output: 'done',
+    });
     expect(ran.recent).toEqual([{ due_at: expect.any(String), status: 'succeeded', reason: null, run_id: ran.last_run_id }]);
     expect(Date.parse(ran.next_run_at)).toBeGreaterThan(Date.now());
     const scheduled = await (await h.get('/api/llm/acme/runs?trigger=schedule')).json();
@@ -113,7 +144,12 @@ describe.each(dialectsUnderTest())('flow schedules on %s', (dialect) => {
       return s.last_status === 'failed' ? s : undefined;
     });
     const run = await (await h.get(`/api/llm/acme/runs/${failed.last_run_id}`)).json();
-    expect(run).toMatchObject({ status: 'failed', trigger: 'schedule', version: 2, error: { code: 'invalid_input', message: 'Missing required variable "team"' } });
+    expect(run).toMatchObject({
+      status: 'failed',
+      trigger: 'schedule',
+      version: 2,
+      error: { code: 'invalid_input', message: 'Missing required variable "team"' },
+    });
   });
 
   it("forgets a deleted flow's schedules", async () => {
@@ -124,7 +160,9 @@ describe.each(dialectsUnderTest())('flow schedules on %s', (dialect) => {
   });
 
   it('pauses a schedule (no next time, never due) and deletes it', async () => {
-    const paused = await (await h.put('/api/llm/acme/flows/digest/schedules/hourly', { cron: '0 * * * *', input: { question: 'q', team: 'ops' }, enabled: false })).json();
+    const paused = await (
+      await h.put('/api/llm/acme/flows/digest/schedules/hourly', { cron: '0 * * * *', input: { question: 'q', team: 'ops' }, enabled: false })
+    ).json();
     expect([paused.enabled, paused.next_run_at, paused.next_runs]).toEqual([false, null, []]);
     expect((await h.del('/api/llm/acme/flows/digest/schedules/hourly')).status).toBe(204);
     const gone = await h.del('/api/llm/acme/flows/digest/schedules/hourly');
@@ -149,7 +187,10 @@ describe.each(dialectsUnderTest().filter((d) => d === 'postgres'))('schedules ac
   it('runs each due time of 60 schedules exactly once between the two', async () => {
     const names = Array.from({ length: 60 }, (_, i) => `s${String(i).padStart(2, '0')}`);
     for (const name of names) await h.put(`/api/llm/acme/flows/report/schedules/${name}`, { cron: '*/5 * * * *', input: { question: name } });
-    await h.stores.database.db.updateTable('flow_schedules').set({ next_run_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await h.stores.database.db
+      .updateTable('flow_schedules')
+      .set({ next_run_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     const runs = await eventually(async () => {
       const body = await (await h.get('/api/llm/acme/runs?trigger=schedule&limit=200')).json();
       const settled = body.runs.filter((r: { status: string }) => r.status !== 'running');

@@ -28,7 +28,11 @@ function problems(raw: unknown, ctx: ValidationContext = context): Array<{ param
   }
 }
 
-const httpTool = (request: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ id: 'api', type: 'tool', data: { kind: 'http', name: 'call_api', request, ...extra } });
+const httpTool = (request: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  id: 'api',
+  type: 'tool',
+  data: { kind: 'http', name: 'call_api', request, ...extra },
+});
 const ONLY = "may only be used in an HTTP tool's URL, headers or body, or an MCP tool's headers, so that a secret never reaches a model or a reply";
 
 describe('{{secrets.NAME}} in flow definitions', () => {
@@ -41,7 +45,11 @@ describe('{{secrets.NAME}} in flow definitions', () => {
           headers: { Authorization: 'Bearer {{secrets.API_KEY}}', 'X-Other': '{{ secrets.OTHER }}' },
           body: { token: '{{secrets.API_KEY}}', list: ['a {{secrets.OTHER}} b', { deep: '{{secrets.OTHER}}' }] },
         }),
-        { id: 'text', type: 'tool', data: { kind: 'http', name: 'post_text', request: { method: 'POST', url: 'https://api.example.com/t', body: 'key={{secrets.API_KEY}}' } } },
+        {
+          id: 'text',
+          type: 'tool',
+          data: { kind: 'http', name: 'post_text', request: { method: 'POST', url: 'https://api.example.com/t', body: 'key={{secrets.API_KEY}}' } },
+        },
         { id: 'board', type: 'tool', data: { kind: 'mcp', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer {{secrets.OTHER}}' } } },
       ],
       ['api', 'text', 'board'],
@@ -80,7 +88,10 @@ describe('{{secrets.NAME}} in flow definitions', () => {
   it('refuses an unknown secret and a malformed reference, and keeps "secrets" from being a node id', () => {
     const definition = flow([httpTool({ url: 'https://api.example.com/', headers: { A: '{{secrets.MISSING}}', B: '{{secrets.API_KEY.inner}}' } })], ['api']);
     expect(problems(definition)).toEqual([
-      { param: 'nodes[1].data.request.headers.A', message: 'Node "api": unknown secret {{secrets.MISSING}}: the organization has no secret "MISSING" (set it first)' },
+      {
+        param: 'nodes[1].data.request.headers.A',
+        message: 'Node "api": unknown secret {{secrets.MISSING}}: the organization has no secret "MISSING" (set it first)',
+      },
       {
         param: 'nodes[1].data.request.headers.B',
         message: 'Node "api": {{secrets.API_KEY.inner}} is not a secret reference: write {{secrets.NAME}}, NAME being letters, digits and "_"',
@@ -94,7 +105,9 @@ describe('{{secrets.NAME}} in flow definitions', () => {
     const unknown = flow([httpTool({ url: 'https://api.example.com/', headers: { A: '{{secrets.MISSING}}' } })], ['api']);
     expect(problems(unknown, { providers: context.providers })).toEqual([]);
     const misplaced = flow([], [], { prompt: '{{secrets.MISSING}}' });
-    expect(problems(misplaced, { providers: context.providers })).toEqual([{ param: 'nodes[1].data.prompt', message: `Node "answer": {{secrets.MISSING}} ${ONLY}` }]);
+    expect(problems(misplaced, { providers: context.providers })).toEqual([
+      { param: 'nodes[1].data.prompt', message: `Node "answer": {{secrets.MISSING}} ${ONLY}` },
+    ]);
   });
 });
 

@@ -11,7 +11,13 @@ const OTHER = 'other-secret-5678\\end';
 /** Every form in which a value could leak: as it is, percent-encoded (component, form, a URL's query and path), JSON-escaped once or twice. */
 const escaped = (text: string) => JSON.stringify(text).slice(1, -1);
 const LEAKS = [API_KEY, OTHER]
-  .flatMap((v) => [v, encodeURIComponent(v), new URLSearchParams({ v }).toString().slice(2), new URL(`http://x/?${v}`).search.slice(1), new URL(`http://x/${v}`).pathname.slice(1)])
+  .flatMap((v) => [
+    v,
+    encodeURIComponent(v),
+    new URLSearchParams({ v }).toString().slice(2),
+    new URL(`http://x/?${v}`).search.slice(1),
+    new URL(`http://x/${v}`).pathname.slice(1),
+  ])
   .flatMap((form) => [form, escaped(form), escaped(escaped(form))]);
 
 /** Fails when any form of a secret value appears in `where`. */
@@ -42,7 +48,9 @@ describe.each(dialectsUnderTest())('flow secrets on %s', (dialect) => {
   beforeAll(async () => {
     h = await startAgentHarness(dialect);
     echo = await new EchoTool().start('127.0.0.2');
-    logged = await buildApp(loadConfig({ ...h.db.env, FLOWS_PORT: '0', LOG_LEVEL: 'debug', FLOWS_ALLOWED_HOSTS: '127.0.0.2' }), { logDestination: { write: (line) => void logs.push(line) } });
+    logged = await buildApp(loadConfig({ ...h.db.env, FLOWS_PORT: '0', LOG_LEVEL: 'debug', FLOWS_ALLOWED_HOSTS: '127.0.0.2' }), {
+      logDestination: { write: (line) => void logs.push(line) },
+    });
     loggedBase = await listen(logged, '127.0.0.1', 0);
   });
   afterAll(async () => {
@@ -82,12 +90,22 @@ describe.each(dialectsUnderTest())('flow secrets on %s', (dialect) => {
       const badName = await call('PUT', '/api/llm/acme/secrets/9lives', { value: API_KEY });
       expect(badName.status).toBe(400);
       expect(await json(badName)).toEqual({
-        error: { message: 'Secret name must be 1-64 letters, digits and "_", not starting with a digit (e.g. GITHUB_TOKEN)', type: 'invalid_request_error', param: 'name', code: 'invalid_secret_name' },
+        error: {
+          message: 'Secret name must be 1-64 letters, digits and "_", not starting with a digit (e.g. GITHUB_TOKEN)',
+          type: 'invalid_request_error',
+          param: 'name',
+          code: 'invalid_secret_name',
+        },
       });
       const empty = await call('PUT', '/api/llm/acme/secrets/API_KEY', { value: '' });
       expect(empty.status).toBe(400);
       expect(await json(empty)).toEqual({
-        error: { message: '"value" must be a non-empty string of at most 65536 characters', type: 'invalid_request_error', param: 'value', code: 'invalid_secret_value' },
+        error: {
+          message: '"value" must be a non-empty string of at most 65536 characters',
+          type: 'invalid_request_error',
+          param: 'value',
+          code: 'invalid_secret_value',
+        },
       });
       const long = await call('PUT', '/api/llm/acme/secrets/API_KEY', { value: `${API_KEY}${'x'.repeat(70_000)}` });
       expect(long.status).toBe(400);
@@ -144,14 +162,23 @@ describe.each(dialectsUnderTest())('flow secrets on %s', (dialect) => {
       } finally {
         await platform.close();
       }
-      const signIn = await fetch(`${loggedBase}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'keeper@example.com', password: 'keeper-password' }) });
+      const signIn = await fetch(`${loggedBase}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'keeper@example.com', password: 'keeper-password' }),
+      });
       const cookie = signIn.headers.get('set-cookie')!.split(';')[0];
       const headers = { cookie, origin: new URL(loggedBase).origin, 'content-type': 'application/json' };
-      expect((await fetch(`${loggedBase}/api/llm/acme/secrets/SESSION_SET`, { method: 'PUT', headers, body: JSON.stringify({ value: 'from the dashboard' }) })).status).toBe(200);
+      expect(
+        (await fetch(`${loggedBase}/api/llm/acme/secrets/SESSION_SET`, { method: 'PUT', headers, body: JSON.stringify({ value: 'from the dashboard' }) }))
+          .status,
+      ).toBe(200);
       const listed = await json(await fetch(`${loggedBase}/api/llm/acme/secrets`, { headers: { cookie } }));
       expect(listed.secrets.map((s: { name: string }) => s.name)).toContain('SESSION_SET');
       expect(JSON.stringify(listed)).not.toContain('from the dashboard');
-      expect((await fetch(`${loggedBase}/api/llm/acme/secrets/SESSION_SET`, { method: 'DELETE', headers: { cookie, origin: headers.origin } })).status).toBe(200);
+      expect((await fetch(`${loggedBase}/api/llm/acme/secrets/SESSION_SET`, { method: 'DELETE', headers: { cookie, origin: headers.origin } })).status).toBe(
+        200,
+      );
     });
   });
 
@@ -166,10 +193,14 @@ describe.each(dialectsUnderTest())('flow secrets on %s', (dialect) => {
         param: 'nodes[1].data.prompt',
         code: 'invalid_flow',
       });
-      const unknown = toolFlow('unknown-secret', 'echo', [{ id: 'api', data: { kind: 'http', name: 'call_api', request: { url: `${echo.base}/echo`, headers: { 'X-Key': '{{secrets.NOPE}}' } } } }]);
+      const unknown = toolFlow('unknown-secret', 'echo', [
+        { id: 'api', data: { kind: 'http', name: 'call_api', request: { url: `${echo.base}/echo`, headers: { 'X-Key': '{{secrets.NOPE}}' } } } },
+      ]);
       const refusedUnknown = await call('POST', '/api/llm/acme/flows', unknown);
       expect(refusedUnknown.status).toBe(422);
-      expect((await json(refusedUnknown)).error.message).toBe('Node "api": unknown secret {{secrets.NOPE}}: the organization has no secret "NOPE" (set it first)');
+      expect((await json(refusedUnknown)).error.message).toBe(
+        'Node "api": unknown secret {{secrets.NOPE}}: the organization has no secret "NOPE" (set it first)',
+      );
     });
   });
 
@@ -216,8 +247,11 @@ describe.each(dialectsUnderTest())('flow secrets on %s', (dialect) => {
       expect(record.status).toBe('succeeded');
       expect(record.trace.find((t: { node: string }) => t.node === 'answer').tool_calls[0].result.headers.authorization).toBe('Bearer ***');
       expectNoSecret(record, 'the run record');
-      expectNoSecret((await json(await call('GET', '/api/llm/acme/runs?limit=100'))), 'the runs listing');
-      expectNoSecret(h.model.calls.filter((c) => c.model === 'plan:secret-echo'), 'what the model was sent');
+      expectNoSecret(await json(await call('GET', '/api/llm/acme/runs?limit=100')), 'the runs listing');
+      expectNoSecret(
+        h.model.calls.filter((c) => c.model === 'plan:secret-echo'),
+        'what the model was sent',
+      );
       expectNoSecret(logs, 'the log lines');
       // Used: the listing says when.
       const listed = (await json(await call('GET', '/api/llm/acme/secrets'))).secrets;
@@ -240,7 +274,10 @@ describe.each(dialectsUnderTest())('flow secrets on %s', (dialect) => {
       expect(results[1].error).toContain('"authorization":"Bearer ***"');
       expectNoSecret(events, 'the stream');
       expectNoSecret(await runRecord(events), 'the run record');
-      expectNoSecret(h.model.calls.filter((c) => c.model === 'plan:secret-text'), 'what the model was sent');
+      expectNoSecret(
+        h.model.calls.filter((c) => c.model === 'plan:secret-text'),
+        'what the model was sent',
+      );
       expectNoSecret(logs, 'the log lines');
     });
 
@@ -259,7 +296,10 @@ describe.each(dialectsUnderTest())('flow secrets on %s', (dialect) => {
       expect(seen).toContain('Says who you are (you sent Bearer ***)');
       expectNoSecret(events, 'the stream');
       expectNoSecret(await runRecord(events), 'the run record');
-      expectNoSecret(h.model.calls.filter((c) => c.model === 'plan:secret-mcp'), 'what the model was sent');
+      expectNoSecret(
+        h.model.calls.filter((c) => c.model === 'plan:secret-mcp'),
+        'what the model was sent',
+      );
       expectNoSecret(logs, 'the log lines');
     });
 
@@ -299,7 +339,16 @@ describe.each(dialectsUnderTest())('flow secrets on %s', (dialect) => {
   describe('flows saved before secrets existed', () => {
     it('keep working: a literal header is sent as it is, and a node named "secrets" is still that node', async () => {
       h.model.plans.set('legacy', [[{ name: 'call_api', args: {} }]]);
-      const definition = toolFlow('legacy', 'plan:legacy', [{ id: 'api', data: { kind: 'http', name: 'call_api', request: { url: `${echo.base}/echo`, headers: { Authorization: 'Bearer literal-token', 'X-Legacy': '{{secrets.text}}' } } } }]);
+      const definition = toolFlow('legacy', 'plan:legacy', [
+        {
+          id: 'api',
+          data: {
+            kind: 'http',
+            name: 'call_api',
+            request: { url: `${echo.base}/echo`, headers: { Authorization: 'Bearer literal-token', 'X-Legacy': '{{secrets.text}}' } },
+          },
+        },
+      ]);
       // Saved before "secrets" was a reserved id: stored as it is, without today's validation.
       definition.nodes.splice(1, 0, { id: 'secrets', type: 'template', data: { template: 'from the node' } });
       definition.edges = [{ from: 'input', to: 'secrets' }, { from: 'secrets', to: 'answer' }, ...definition.edges.filter((e) => e.from !== 'input')];

@@ -34,7 +34,11 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
     });
 
   async function signIn(email: string, password: string): Promise<string> {
-    const response = await fetch(`${h.base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    const response = await fetch(`${h.base}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
     expect(response.status).toBe(200);
     return response.headers.get('set-cookie')!.split(';')[0];
   }
@@ -65,16 +69,34 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
   });
 
   it('signs in over the flows service with its error shape for wrong credentials', async () => {
-    const wrong = await fetch(`${h.base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'mia@example.com', password: 'nope-nope' }) });
-    const unknown = await fetch(`${h.base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ghost@example.com', password: 'mia-password' }) });
+    const wrong = await fetch(`${h.base}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'mia@example.com', password: 'nope-nope' }),
+    });
+    const unknown = await fetch(`${h.base}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ghost@example.com', password: 'mia-password' }),
+    });
     for (const response of [wrong, unknown]) {
       expect(response.status).toBe(401);
-      expect(await response.json()).toEqual({ error: { message: 'Invalid email or password', type: 'authentication_error', param: null, code: 'invalid_credentials' } });
+      expect(await response.json()).toEqual({
+        error: { message: 'Invalid email or password', type: 'authentication_error', param: null, code: 'invalid_credentials' },
+      });
     }
-    const bad = await fetch(`${h.base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'mia@example.com' }) });
+    const bad = await fetch(`${h.base}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'mia@example.com' }),
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { type: string } }).error.type).toBe('invalid_request_error');
-    const response = await fetch(`${h.base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'mia@example.com', password: 'mia-password' }) });
+    const response = await fetch(`${h.base}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'mia@example.com', password: 'mia-password' }),
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ user: { id: users.member.id, email: 'mia@example.com', name: 'mia', role: 'member' } });
     expect(response.headers.get('set-cookie')).toMatch(/^sb_session=[A-Za-z0-9_-]{43}; Max-Age=1209600; Path=\/; HttpOnly; SameSite=Lax$/);
@@ -112,7 +134,9 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
     expect((await withCookie(cookies.member, '/api/llm/acme/tokens')).status).toBe(200);
     expect((await withCookie(cookies.member, '/api/llm/zeta/flows')).status).toBe(200);
 
-    const notFound = (code: string) => ({ error: { message: `Organization "${code}" not found`, type: 'not_found_error', param: 'org_code', code: 'org_not_found' } });
+    const notFound = (code: string) => ({
+      error: { message: `Organization "${code}" not found`, type: 'not_found_error', param: 'org_code', code: 'org_not_found' },
+    });
     const hidden = await withCookie(cookies.member, '/api/llm/beta/flows');
     expect(hidden.status).toBe(404);
     expect(await hidden.json()).toEqual(notFound('beta'));
@@ -139,10 +163,17 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
     expect(await bare.json()).toEqual(
       permission('Origin did not match: a signed-in request that changes something must carry an Origin (or Referer) header of this service'),
     );
-    const foreign = await withCookie(cookies.member, '/api/llm/acme/tokens', { method: 'POST', body: { name: 'ui', scope: 'run' }, headers: { origin: 'https://evil.example' } });
+    const foreign = await withCookie(cookies.member, '/api/llm/acme/tokens', {
+      method: 'POST',
+      body: { name: 'ui', scope: 'run' },
+      headers: { origin: 'https://evil.example' },
+    });
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toEqual(permission('Origin did not match: Origin "https://evil.example" is not this service\'s origin'));
-    const foreignDelete = await withCookie(cookies.member, '/api/llm/acme/flows/greeter', { method: 'DELETE', headers: { referer: 'https://evil.example/page' } });
+    const foreignDelete = await withCookie(cookies.member, '/api/llm/acme/flows/greeter', {
+      method: 'DELETE',
+      headers: { referer: 'https://evil.example/page' },
+    });
     expect(foreignDelete.status).toBe(403);
     expect((await h.get('/api/llm/acme/flows/greeter')).status).toBe(200);
     const tokensBefore = await h.stores.orgs.listTokens((await h.stores.orgs.findOrg('acme'))!.id);
@@ -154,7 +185,11 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
     // The token made in the UI works like any other.
     const run = await h.post('/api/llm/acme/flows/greeter/run', { input: { who: 'UI' } }, token);
     expect(await run.text()).toBe('Hello UI');
-    const viaReferer = await withCookie(cookies.member, '/api/llm/acme/flows', { method: 'POST', body: { ...FLOW_TEMPLATE, slug: 'greeter-2' }, headers: { referer: `${origin}/orgs/acme/flows` } });
+    const viaReferer = await withCookie(cookies.member, '/api/llm/acme/flows', {
+      method: 'POST',
+      body: { ...FLOW_TEMPLATE, slug: 'greeter-2' },
+      headers: { referer: `${origin}/orgs/acme/flows` },
+    });
     expect(viaReferer.status).toBe(201);
   });
 
@@ -170,7 +205,9 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
     expect(bearerWrite.status).toBe(201);
     const badBearer = await fetch(`${h.base}/api/llm/acme/flows`, { headers: { authorization: 'Bearer sbf_not-a-real-token', cookie: cookies.admin } });
     expect(badBearer.status).toBe(401);
-    expect(await badBearer.json()).toEqual({ error: { message: 'Invalid or revoked token', type: 'authentication_error', param: null, code: 'invalid_api_key' } });
+    expect(await badBearer.json()).toEqual({
+      error: { message: 'Invalid or revoked token', type: 'authentication_error', param: null, code: 'invalid_api_key' },
+    });
     const otherScheme = await fetch(`${h.base}/api/llm/acme/flows`, { headers: { authorization: 'Basic eDp5', cookie: cookies.admin } });
     expect(otherScheme.status).toBe(401);
     // A token of acme with the admin's cookie: still the token's rules (another organization is 403).
@@ -184,11 +221,20 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
   it('refuses an expired or signed-out session with 401 not_signed_in', async () => {
     const cookie = await signIn('mia@example.com', 'mia-password');
     expect((await withCookie(cookie, '/api/llm/acme/flows')).status).toBe(200);
-    await platform.db.updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('token_hash', '=', hashSecret(cookie.split('=')[1])).execute();
+    await platform.db
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('token_hash', '=', hashSecret(cookie.split('=')[1]))
+      .execute();
     const expired = await withCookie(cookie, '/api/llm/acme/flows');
     expect(expired.status).toBe(401);
     expect(await expired.json()).toEqual({
-      error: { message: 'Not signed in: the session expired or was signed out; sign in again', type: 'authentication_error', param: null, code: 'not_signed_in' },
+      error: {
+        message: 'Not signed in: the session expired or was signed out; sign in again',
+        type: 'authentication_error',
+        param: null,
+        code: 'not_signed_in',
+      },
     });
     const other = await signIn('mia@example.com', 'mia-password');
     const out = await withCookie(other, '/api/session', { method: 'DELETE', headers: { origin } });
@@ -204,7 +250,14 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
       const response = await app.inject({ method: 'GET', url: '/test/principal/acme', headers: { cookie: cookies.member } });
       expect(response.statusCode).toBe(200);
       const org = (await h.stores.orgs.findOrg('acme'))!;
-      expect(response.json()).toEqual({ tokenId: null, actor: 'user:mia@example.com', scope: 'manage', orgId: org.id, orgCode: 'acme', providersVersion: org.providersVersion });
+      expect(response.json()).toEqual({
+        tokenId: null,
+        actor: 'user:mia@example.com',
+        scope: 'manage',
+        orgId: org.id,
+        orgCode: 'acme',
+        providersVersion: org.providersVersion,
+      });
     } finally {
       await app.close();
     }
@@ -242,7 +295,11 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
 
   it('answers 429 with Retry-After in the flows shape after 10 failed sign-ins', async () => {
     const attempt = (password: string) =>
-      fetch(`${h.base}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'otto@example.com', password }) });
+      fetch(`${h.base}/api/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'otto@example.com', password }),
+      });
     // Earlier tests' failures from this address (127.0.0.1) may lock it before the tenth: 401 until then, 429 after.
     const statuses: number[] = [];
     for (let i = 0; i < 10; i += 1) statuses.push((await attempt(`wrong-${i}`)).status);
@@ -253,7 +310,9 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
     const retryAfter = Number(locked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(50);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(await locked.json()).toEqual({ error: { message: `Too many failed sign-ins: try again in ${retryAfter} s`, type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' } });
+    expect(await locked.json()).toEqual({
+      error: { message: `Too many failed sign-ins: try again in ${retryAfter} s`, type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' },
+    });
   });
 
   it('still serves simple flows to run tokens (unchanged)', async () => {

@@ -11,7 +11,22 @@ const none = parseAllowedHosts('');
 
 describe('address policy', () => {
   it('refuses loopback, private, link-local and unique-local addresses, also IPv4-mapped', () => {
-    for (const address of ['127.0.0.1', '127.9.9.9', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1']) {
+    for (const address of [
+      '127.0.0.1',
+      '127.9.9.9',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+    ]) {
       expect(refusalOf(none, address), address).toMatch(/is private, loopback or link-local/);
     }
   });
@@ -75,7 +90,9 @@ describe('checked outbound requests', () => {
   it('reaches an allowed address, and refuses a redirect from it to loopback', async () => {
     const { response } = await get(`http://127.0.0.2:${port}/`);
     expect((await readLimited(response, 100)).toString()).toBe('reached');
-    await expect(get(`http://127.0.0.2:${port}/redirect?to=${encodeURIComponent(`http://127.0.0.1:${port}/`)}`)).rejects.toThrow('Refused to connect to 127.0.0.1');
+    await expect(get(`http://127.0.0.2:${port}/redirect?to=${encodeURIComponent(`http://127.0.0.1:${port}/`)}`)).rejects.toThrow(
+      'Refused to connect to 127.0.0.1',
+    );
     const followed = await get(`http://127.0.0.2:${port}/redirect?to=${encodeURIComponent(`http://127.0.0.2:${port}/ok`)}`);
     expect(followed.url.pathname).toBe('/ok');
   });
@@ -120,7 +137,14 @@ describe.each(dialectsUnderTest())('refused tool addresses in runs on %s', (dial
       redirect: `${h.api.base}/redirect?to=http%3A%2F%2F127.0.0.1%3A${port}%2Fweather%2Fx`,
     };
     h.model.plans.set('blocked', [Object.keys(targets).map((name) => ({ name, args: {} }))]);
-    const response = await h.post('/api/llm/acme/flows', toolFlow('blocked', 'plan:blocked', Object.entries(targets).map(([name, url]) => ({ id: name, data: { kind: 'http', name, request: { url } } }))));
+    const response = await h.post(
+      '/api/llm/acme/flows',
+      toolFlow(
+        'blocked',
+        'plan:blocked',
+        Object.entries(targets).map(([name, url]) => ({ id: name, data: { kind: 'http', name, request: { url } } })),
+      ),
+    );
     expect(response.status, await response.clone().text()).toBe(201);
     const events = await h.streamLines('blocked', { input: { question: 'try' } });
     const errors = Object.fromEntries(events.filter((e) => e.type === 'tool_result').map((e) => [e.tool, e.error]));

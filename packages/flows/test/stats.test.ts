@@ -6,9 +6,29 @@ import type { RunRow } from '../src/store/run-store.ts';
 
 const HOUR = 3_600_000;
 const hourOf = (iso: string) => new Date(Math.floor(Date.parse(iso) / HOUR) * HOUR).toISOString();
-const idle = (hour: string) => ({ hour, runs: 0, failed: 0, failure_rate: null, p50_ms: null, p95_ms: null, prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, tokens: 0 });
+const idle = (hour: string) => ({
+  hour,
+  runs: 0,
+  failed: 0,
+  failure_rate: null,
+  p50_ms: null,
+  p95_ms: null,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  cost_usd: 0,
+  tokens: 0,
+});
 
-function runRow(orgId: number, id: string, flow: string, startedAt: string, status: string, latencyMs: number | null, prompt: number, completion: number): RunRow {
+function runRow(
+  orgId: number,
+  id: string,
+  flow: string,
+  startedAt: string,
+  status: string,
+  latencyMs: number | null,
+  prompt: number,
+  completion: number,
+): RunRow {
   return {
     id,
     org_id: orgId,
@@ -37,7 +57,10 @@ describe('run statistics (domain)', () => {
   it('lists every hour of the window, ending with the current one, and puts each run in its hour', () => {
     const now = new Date('2025-03-01T12:34:56.789Z');
     const window = statsWindow(now, 3);
-    expect(window).toEqual({ from: new Date('2025-03-01T10:00:00.000Z'), hourStarts: ['2025-03-01T10:00:00.000Z', '2025-03-01T11:00:00.000Z', '2025-03-01T12:00:00.000Z'] });
+    expect(window).toEqual({
+      from: new Date('2025-03-01T10:00:00.000Z'),
+      hourStarts: ['2025-03-01T10:00:00.000Z', '2025-03-01T11:00:00.000Z', '2025-03-01T12:00:00.000Z'],
+    });
     const stats = runStats(
       [
         { flow: 'a', status: 'succeeded', latencyMs: 40, startedAt: '2025-03-01T10:59:59.999Z', promptTokens: 3, completionTokens: 2, costUsd: 0.25 },
@@ -156,7 +179,11 @@ describe.each(dialectsUnderTest())('GET /stats on %s', (dialect) => {
   });
 
   it('refuses hours outside 1..168 with 400, and callers without a manage token', async () => {
-    expect([(await h.get('/api/llm/acme/stats?hours=169')).status, (await h.get('/api/llm/acme/stats?hours=0')).status, (await h.get('/api/llm/acme/stats?hours=x')).status]).toEqual([400, 400, 400]);
+    expect([
+      (await h.get('/api/llm/acme/stats?hours=169')).status,
+      (await h.get('/api/llm/acme/stats?hours=0')).status,
+      (await h.get('/api/llm/acme/stats?hours=x')).status,
+    ]).toEqual([400, 400, 400]);
     expect(await (await h.get('/api/llm/acme/stats?hours=169')).json()).toEqual({
       error: { message: 'querystring/hours Too big: expected number to be <=168', type: 'invalid_request_error', param: null, code: 'invalid_request' },
     });

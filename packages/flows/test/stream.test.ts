@@ -62,7 +62,11 @@ describe.each(dialectsUnderTest())('streaming on %s', (dialect) => {
     expect(rawLines.at(-1)).toEqual({ type: 'done', output: 'Echo: hi', usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 } });
     const jsonLines = await h.streamLines('json-flow', { input: { question: 'hi' } });
     expect(jsonLines.filter((l) => l.type === 'delta')).toEqual([]);
-    expect(jsonLines.at(-1)).toEqual({ type: 'done', output: { answer: 'Echo: hi', n: 2 }, usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 } });
+    expect(jsonLines.at(-1)).toEqual({
+      type: 'done',
+      output: { answer: 'Echo: hi', n: 2 },
+      usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
+    });
   });
 
   it('streams Server-Sent Events on /run/stream, exactly OpenAI chunks then [DONE]', async () => {
@@ -99,12 +103,17 @@ describe.each(dialectsUnderTest())('streaming on %s', (dialect) => {
     expect(text.startsWith(prefix)).toBe(true);
     const rest = text.slice(prefix.length).split('\n\n');
     expect(rest).toHaveLength(3);
-    expect(JSON.parse(rest[0].slice('data: '.length))).toEqual({ error: { message: expect.any(String), type: 'api_error', param: null, code: 'upstream_error' } });
+    expect(JSON.parse(rest[0].slice('data: '.length))).toEqual({
+      error: { message: expect.any(String), type: 'api_error', param: null, code: 'upstream_error' },
+    });
     expect(rest[1]).toBe('data: [DONE]');
     expect(rest[2]).toBe('');
 
     const jsonl = await h.post('/api/llm/acme/flows/fail-mid/run', { input: { question: 'one two three' }, stream: true }, h.runToken);
-    const lines = (await jsonl.text()).trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (await jsonl.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.type === 'delta').map((l) => l.content)).toEqual(['Echo: ', 'one ']);
     expect(lines.at(-1)).toEqual({ type: 'error', error: { message: expect.any(String), type: 'api_error', param: null, code: 'upstream_error' } });
     const run = (await (await h.get(`/api/llm/acme/runs/${jsonl.headers.get('x-run-id')}`)).json()) as { status: string };
@@ -126,7 +135,11 @@ describe.each(dialectsUnderTest())('streaming on %s', (dialect) => {
     const bad = await h.post('/api/llm/acme/flows/cc-flow/run/stream', { input: { question: 5 } }, h.runToken);
     expect(bad.status).toBe(422);
     expect(bad.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    const anonymous = await fetch(`${h.base}/api/llm/acme/flows/cc-flow/run`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ input: { question: 'x' }, stream: true }) });
+    const anonymous = await fetch(`${h.base}/api/llm/acme/flows/cc-flow/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input: { question: 'x' }, stream: true }),
+    });
     expect(anonymous.status).toBe(401);
   });
 
@@ -146,7 +159,9 @@ describe.each(dialectsUnderTest())('streaming on %s', (dialect) => {
     let status = '';
     for (let i = 0; i < 45 && status !== 'running'; i++) {
       await reader.read();
-      const listed = (await (await h.get('/api/llm/acme/runs?flow=slow')).json()) as { runs: Array<{ id: string; status: string; finished_at: string | null }> };
+      const listed = (await (await h.get('/api/llm/acme/runs?flow=slow')).json()) as {
+        runs: Array<{ id: string; status: string; finished_at: string | null }>;
+      };
       const mine = listed.runs.find((r) => r.id === response.headers.get('x-run-id'));
       if (mine) {
         status = mine.status;

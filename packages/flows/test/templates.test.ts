@@ -15,12 +15,17 @@ describe.each(dialectsUnderTest())('flow templates on %s', (dialect) => {
   let boardToken = '';
   const create = (body: unknown) => h.post('/api/llm/acme/flows', body);
   const chat = async (slug: string, message: string, sessionId?: string) => {
-    const response = await h.post(`/api/llm/acme/flows/${slug}/run`, { input: { message }, ...(sessionId ? { metadata: { session_id: sessionId } } : {}) }, h.runToken);
+    const response = await h.post(
+      `/api/llm/acme/flows/${slug}/run`,
+      { input: { message }, ...(sessionId ? { metadata: { session_id: sessionId } } : {}) },
+      h.runToken,
+    );
     expect(response.status).toBe(200);
     const body = (await response.json()) as Completion;
     return { text: body.choices[0].message.content, runId: response.headers.get('x-run-id')! };
   };
-  const trace = async (runId: string) => ((await (await h.get(`/api/llm/acme/runs/${runId}`)).json()) as { trace: Array<{ node: string; status: string }> }).trace;
+  const trace = async (runId: string) =>
+    ((await (await h.get(`/api/llm/acme/runs/${runId}`)).json()) as { trace: Array<{ node: string; status: string }> }).trace;
 
   beforeAll(async () => {
     h = await startAgentHarness(dialect);
@@ -55,11 +60,17 @@ describe.each(dialectsUnderTest())('flow templates on %s', (dialect) => {
       ['ticket-board-agent', ['provider', 'url', 'secret:TICKETS_TOKEN']],
     ]);
     expect(Object.keys(templates[0]).sort()).toEqual(['definition', 'description', 'hints', 'id', 'name', 'needs']);
-    expect(templates[0].definition.nodes.find((n: { id: string }) => n.id === 'assistant').data).toMatchObject({ provider: '{{bindings.provider}}', model: '{{bindings.model}}', memory: { window: 20 } });
+    expect(templates[0].definition.nodes.find((n: { id: string }) => n.id === 'assistant').data).toMatchObject({
+      provider: '{{bindings.provider}}',
+      model: '{{bindings.model}}',
+      memory: { window: 20 },
+    });
   });
 
   it('refuses a template request with 422 naming every problem of its bindings', async () => {
-    expect(await answer(await create({ template: 'ticket-board-agent', bindings: { provider: 'nowhere', knowledge_base: 'kb', colour: 'red' }, extra: 1 }))).toEqual([
+    expect(
+      await answer(await create({ template: 'ticket-board-agent', bindings: { provider: 'nowhere', knowledge_base: 'kb', colour: 'red' }, extra: 1 })),
+    ).toEqual([
       422,
       {
         error: {
@@ -82,11 +93,19 @@ describe.each(dialectsUnderTest())('flow templates on %s', (dialect) => {
     const [status, body] = await answer(await create({ template: 'nope' }));
     expect([status, body.error.details]).toEqual([
       422,
-      [{ param: 'template', message: '"template" must name a template: one of chat-assistant, support-agent, router, http-tool-agent, ticket-board-agent (GET …/templates lists them)' }],
+      [
+        {
+          param: 'template',
+          message:
+            '"template" must name a template: one of chat-assistant, support-agent, router, http-tool-agent, ticket-board-agent (GET …/templates lists them)',
+        },
+      ],
     ]);
     const [, badUrl] = await answer(await create({ template: 'http-tool-agent', bindings: { provider: 'tools', model: 'echo', url: 'ftp://x' } }));
     expect(badUrl.error.details).toEqual([{ param: 'bindings.url', message: '"url" must be an http:// or https:// URL' }]);
-    const [, badKb] = await answer(await create({ template: 'support-agent', name: '', bindings: { provider: 'tools', model: 'echo', knowledge_base: 'ghost' } }));
+    const [, badKb] = await answer(
+      await create({ template: 'support-agent', name: '', bindings: { provider: 'tools', model: 'echo', knowledge_base: 'ghost' } }),
+    );
     expect(badKb.error.details).toEqual([
       { param: 'name', message: '"name" must be a non-empty string of at most 200 characters' },
       { param: 'bindings.knowledge_base', message: 'Unknown knowledge base "ghost": create it under Knowledge first' },
@@ -150,7 +169,10 @@ describe.each(dialectsUnderTest())('flow templates on %s', (dialect) => {
   it('ticket board agent: needs its secret, then works the board over MCP', async () => {
     const bindings = { provider: 'tools', model: 'plan:board', url: mcpUrl };
     const [status, refused] = await answer(await create({ template: 'ticket-board-agent', bindings }));
-    expect([status, refused.error.details]).toEqual([422, [{ param: 'secrets.TICKETS_TOKEN', message: 'This template needs the secret TICKETS_TOKEN: set it first (PUT …/secrets/TICKETS_TOKEN)' }]]);
+    expect([status, refused.error.details]).toEqual([
+      422,
+      [{ param: 'secrets.TICKETS_TOKEN', message: 'This template needs the secret TICKETS_TOKEN: set it first (PUT …/secrets/TICKETS_TOKEN)' }],
+    ]);
     expect((await h.put('/api/llm/acme/secrets/TICKETS_TOKEN', { value: boardToken })).status).toBe(200);
     const response = await create({ template: 'ticket-board-agent', bindings });
     expect(response.status).toBe(201);

@@ -23,7 +23,16 @@ describe.each(dialectsUnderTest())('tool-calling llm nodes on %s', (dialect) => 
     ]);
     await h.save(
       toolFlow('weather', 'plan:parallel', [
-        { id: 'weather', data: { kind: 'http', name: 'get_weather', description: 'Weather of a city', parameters: cityParams, request: { method: 'GET', url: `${h.api.base}/weather/{{args.city}}` } } },
+        {
+          id: 'weather',
+          data: {
+            kind: 'http',
+            name: 'get_weather',
+            description: 'Weather of a city',
+            parameters: cityParams,
+            request: { method: 'GET', url: `${h.api.base}/weather/{{args.city}}` },
+          },
+        },
         { id: 'broken', data: { kind: 'http', name: 'broken_tool', request: { url: `${h.api.base}/fail` } } },
       ]),
     );
@@ -63,7 +72,10 @@ describe.each(dialectsUnderTest())('tool-calling llm nodes on %s', (dialect) => 
     const response = await h.post('/api/llm/acme/flows/weather/run', { input: { question: 'Weather?' } }, h.runToken);
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('Results: {"city":"Paris","temp_c":15} | {"city":"Oslo","temp_c":12} | HTTP 500: tool backend exploded');
-    const run = (await (await h.get(`/api/llm/acme/runs/${response.headers.get('x-run-id')}`)).json()) as { status: string; trace: Array<Record<string, unknown>> };
+    const run = (await (await h.get(`/api/llm/acme/runs/${response.headers.get('x-run-id')}`)).json()) as {
+      status: string;
+      trace: Array<Record<string, unknown>>;
+    };
     expect(run.status).toBe('succeeded');
     const answer = run.trace.find((t) => t.node === 'answer')!;
     const calls = (answer.tool_calls as Array<Record<string, unknown>>).map(({ call_id: _id, ...rest }) => rest);
@@ -125,28 +137,56 @@ describe.each(dialectsUnderTest())('tool-calling llm nodes on %s', (dialect) => 
     );
     const response = await h.post('/api/llm/acme/flows/limits/run', { input: { question: 'go' } }, h.runToken);
     expect(response.status).toBe(200);
-    expect(await response.text()).toBe('Results: The response is larger than 1000 bytes | The tool did not answer within 200 ms | Missing required argument(s): city');
+    expect(await response.text()).toBe(
+      'Results: The response is larger than 1000 bytes | The tool did not answer within 200 ms | Missing required argument(s): city',
+    );
   });
 
   it('keeps what the model says before its tool calls, a blank line before the next step, streaming or not', async () => {
-    h.model.plans.set('chatty', [[{ name: '__say', args: { text: 'Let me check.' } }, { name: 'get_weather', args: { city: 'Rome' } }]]);
-    await h.save(toolFlow('chatty', 'plan:chatty', [{ id: 'weather', data: { kind: 'http', name: 'get_weather', parameters: cityParams, request: { url: `${h.api.base}/weather/{{args.city}}` } } }]));
+    h.model.plans.set('chatty', [
+      [
+        { name: '__say', args: { text: 'Let me check.' } },
+        { name: 'get_weather', args: { city: 'Rome' } },
+      ],
+    ]);
+    await h.save(
+      toolFlow('chatty', 'plan:chatty', [
+        { id: 'weather', data: { kind: 'http', name: 'get_weather', parameters: cityParams, request: { url: `${h.api.base}/weather/{{args.city}}` } } },
+      ]),
+    );
     const expected = 'Let me check.\n\nResults: {"city":"Rome","temp_c":12}';
     const events = await h.streamLines('chatty', { input: { question: 'Rome?' } });
-    expect(events.filter((e) => e.type === 'delta').map((e) => e.content).join('')).toBe(expected);
+    expect(
+      events
+        .filter((e) => e.type === 'delta')
+        .map((e) => e.content)
+        .join(''),
+    ).toBe(expected);
     expect(events.at(-1)).toMatchObject({ type: 'done', output: expected });
     const response = await h.post('/api/llm/acme/flows/chatty/run', { input: { question: 'Rome?' } }, h.runToken);
     expect(await response.text()).toBe(expected);
   });
 
   it('stops the tool loop after max_steps model calls', async () => {
-    h.model.plans.set('forever', Array.from({ length: 10 }, () => [{ name: 'get_weather', args: { city: 'Rome' } }]));
-    await h.save(toolFlow('forever', 'plan:forever', [{ id: 'weather', data: { kind: 'http', name: 'get_weather', parameters: cityParams, request: { url: `${h.api.base}/weather/{{args.city}}` } } }], { maxSteps: 3 }));
+    h.model.plans.set(
+      'forever',
+      Array.from({ length: 10 }, () => [{ name: 'get_weather', args: { city: 'Rome' } }]),
+    );
+    await h.save(
+      toolFlow(
+        'forever',
+        'plan:forever',
+        [{ id: 'weather', data: { kind: 'http', name: 'get_weather', parameters: cityParams, request: { url: `${h.api.base}/weather/{{args.city}}` } } }],
+        { maxSteps: 3 },
+      ),
+    );
     const before = h.model.calls.length;
     const response = await h.post('/api/llm/acme/flows/forever/run', { input: { question: 'loop' } }, h.runToken);
     expect(response.status).toBe(200);
     expect(h.model.calls.length - before).toBe(3);
-    const run = (await (await h.get(`/api/llm/acme/runs/${response.headers.get('x-run-id')}`)).json()) as { trace: Array<{ node: string; tool_calls?: unknown[] }> };
+    const run = (await (await h.get(`/api/llm/acme/runs/${response.headers.get('x-run-id')}`)).json()) as {
+      trace: Array<{ node: string; tool_calls?: unknown[] }>;
+    };
     expect(run.trace.find((t) => t.node === 'answer')!.tool_calls).toHaveLength(3);
   });
 
@@ -156,11 +196,19 @@ describe.each(dialectsUnderTest())('tool-calling llm nodes on %s', (dialect) => 
     expect(response.status).toBe(422);
     const body = (await response.json()) as { error: { code: string; details: Array<{ message: string }> } };
     expect(body.error.code).toBe('invalid_flow');
-    expect(body.error.details.map((d) => d.message)).toEqual(['Node "lookup": "name" must be 1-64 letters, digits, "_" or "-"', 'Node "lookup": "request.url" must be an http(s) URL']);
-    const dangling = { ...toolFlow('dangling', 'echo', []), nodes: [...toolFlow('dangling', 'echo', []).nodes, { id: 'lonely', type: 'tool', data: { kind: 'mcp', url: 'https://mcp.example/mcp' } }] };
+    expect(body.error.details.map((d) => d.message)).toEqual([
+      'Node "lookup": "name" must be 1-64 letters, digits, "_" or "-"',
+      'Node "lookup": "request.url" must be an http(s) URL',
+    ]);
+    const dangling = {
+      ...toolFlow('dangling', 'echo', []),
+      nodes: [...toolFlow('dangling', 'echo', []).nodes, { id: 'lonely', type: 'tool', data: { kind: 'mcp', url: 'https://mcp.example/mcp' } }],
+    };
     const second = (await (await h.post('/api/llm/acme/flows', dangling)).json()) as { error: { message: string } };
     expect(second.error.message).toBe('Node "lonely": a tool node must have edges to llm nodes only (the llm nodes that may call it)');
     const kind = toolFlow('kind', 'echo', [{ id: 'what', data: { kind: 'ftp' } }]);
-    expect(((await (await h.post('/api/llm/acme/flows', kind)).json()) as { error: { message: string } }).error.message).toBe('Node "what": "kind" must be "http" or "mcp"');
+    expect(((await (await h.post('/api/llm/acme/flows', kind)).json()) as { error: { message: string } }).error.message).toBe(
+      'Node "what": "kind" must be "http" or "mcp"',
+    );
   });
 });

@@ -25,13 +25,20 @@ describe('OTLP configuration from the standard variables', () => {
   it('reads the endpoint, protocol, headers and timeout; no endpoint means no tracing', () => {
     expect(loadTracingConfig({})).toBeUndefined();
     expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBeUndefined();
-    expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/', OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=abc%3D,tenant=t1' })).toMatchObject({
+    expect(
+      loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/', OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=abc%3D,tenant=t1' }),
+    ).toMatchObject({
       url: 'http://collector:4318/v1/traces',
       protocol: 'http/protobuf',
       headers: { 'x-api-key': 'abc=', tenant: 't1' },
       timeoutMs: 10_000,
     });
-    expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://cloud.langfuse.com/api/public/otel/v1/traces', OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' })).toMatchObject({
+    expect(
+      loadTracingConfig({
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://cloud.langfuse.com/api/public/otel/v1/traces',
+        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      }),
+    ).toMatchObject({
       url: 'https://cloud.langfuse.com/api/public/otel/v1/traces',
       protocol: 'http/json',
     });
@@ -39,7 +46,9 @@ describe('OTLP configuration from the standard variables', () => {
 
   it('refuses gRPC and malformed values, naming the variable', () => {
     expect(() => loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(ConfigError);
-    expect(() => loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(/OTEL_EXPORTER_OTLP_PROTOCOL.*grpc is not supported/);
+    expect(() => loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toThrow(
+      /OTEL_EXPORTER_OTLP_PROTOCOL.*grpc is not supported/,
+    );
     expect(() => loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'not a url' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
     expect(() => loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_EXPORTER_OTLP_HEADERS: 'novalue' })).toThrow(/OTEL_EXPORTER_OTLP_HEADERS/);
   });
@@ -57,7 +66,15 @@ describe.each(dialectsUnderTest())('run traces over OTLP/HTTP on %s', (dialect) 
     await h.put('/api/llm/acme/providers/local/prices', { models: { 'reply:hi': { input_per_mtok: 1000, output_per_mtok: 2000 } } });
     await h.save(simpleFlow({ slug: 'spanned', model: 'reply:hi', format: 'raw' }));
     h.model.plans.set('traced', [[{ name: 'call_api', args: { q: 'hi' } }]]);
-    const tool = { id: 'api', data: { kind: 'http', name: 'call_api', parameters: { type: 'object', properties: { q: { type: 'string' } } }, request: { method: 'POST', url: `${echo.base}/echo?q={{args.q}}`, headers: { 'X-Key': '{{secrets.API_KEY}}' } } } };
+    const tool = {
+      id: 'api',
+      data: {
+        kind: 'http',
+        name: 'call_api',
+        parameters: { type: 'object', properties: { q: { type: 'string' } } },
+        request: { method: 'POST', url: `${echo.base}/echo?q={{args.q}}`, headers: { 'X-Key': '{{secrets.API_KEY}}' } },
+      },
+    };
     await h.save(toolFlow('agentic', 'plan:traced', [tool]));
   });
   afterAll(async () => {
@@ -66,7 +83,7 @@ describe.each(dialectsUnderTest())('run traces over OTLP/HTTP on %s', (dialect) 
     await h?.close();
   });
 
-  it('sends a span per run, node and model call with the GenAI attributes, as a child of the caller\'s traceparent, and answers the run\'s own', async () => {
+  it("sends a span per run, node and model call with the GenAI attributes, as a child of the caller's traceparent, and answers the run's own", async () => {
     const { app, base } = await tracedApp(h, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' });
     try {
       const response = await fetch(`${base}/api/llm/acme/flows/spanned/run`, {
@@ -100,7 +117,11 @@ describe.each(dialectsUnderTest())('run traces over OTLP/HTTP on %s', (dialect) 
       const nodes = ['input', 'answer', 'output'].map((id) => byName(spans, `node ${id}`)!);
       expect(nodes.map((n) => [n.parentSpanId, n.attributes['switchboard.node.status']])).toEqual(nodes.map(() => [root.spanId, 'succeeded']));
       // A streaming answer carries the run's traceparent in its headers too.
-      const streamed = await fetch(`${base}/api/llm/acme/flows/spanned/run/stream`, { method: 'POST', headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ input: { question: 'q' } }) });
+      const streamed = await fetch(`${base}/api/llm/acme/flows/spanned/run/stream`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ input: { question: 'q' } }),
+      });
       expect(streamed.headers.get('traceparent')).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
       expect(streamed.headers.get('traceparent')!.split('-')[1]).not.toBe(CALLER_TRACE);
       await streamed.text();
@@ -130,7 +151,11 @@ describe.each(dialectsUnderTest())('run traces over OTLP/HTTP on %s', (dialect) 
       const from = receiver.spans.length;
       const { app, base } = await tracedApp(h, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, FLOWS_OTEL_CAPTURE_CONTENT: capture });
       try {
-        const response = await fetch(`${base}/api/llm/acme/flows/agentic/run`, { method: 'POST', headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ input: { question: 'Call it' } }) });
+        const response = await fetch(`${base}/api/llm/acme/flows/agentic/run`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ input: { question: 'Call it' } }),
+        });
         expect(response.status).toBe(200);
         await receiver.waitFor((s) => s.slice(from).some((x) => x.name === 'invoke_workflow agentic'));
       } finally {
@@ -157,13 +182,20 @@ describe.each(dialectsUnderTest())('run traces over OTLP/HTTP on %s', (dialect) 
   });
 
   it('runs unaffected by a collector that is down or does not answer, with one warning per interval', async () => {
-    for (const env of [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1', OTEL_EXPORTER_OTLP_TIMEOUT: '200' }, { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_TIMEOUT: '200' }]) {
+    for (const env of [
+      { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:1', OTEL_EXPORTER_OTLP_TIMEOUT: '200' },
+      { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_TIMEOUT: '200' },
+    ]) {
       receiver.hold = env.OTEL_EXPORTER_OTLP_ENDPOINT === receiver.url;
       const logs: string[] = [];
       const { app, base } = await tracedApp(h, env, logs);
       try {
         for (let i = 0; i < 5; i++) {
-          const response = await fetch(`${base}/api/llm/acme/flows/spanned/run`, { method: 'POST', headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ input: { question: 'q' } }) });
+          const response = await fetch(`${base}/api/llm/acme/flows/spanned/run`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${h.runToken}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ input: { question: 'q' } }),
+          });
           expect([response.status, await response.text()]).toEqual([200, 'hi']);
           // Long enough for a batch to be sent and to fail (or time out) between runs.
           await new Promise((resolve) => setTimeout(resolve, 250));

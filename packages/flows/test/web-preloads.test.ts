@@ -10,9 +10,15 @@ const page = (path: string, signedIn = true) => flowsPagePreloads({ segments: pa
 
 describe('the dashboard pages preloads', () => {
   it("names each page's chunk and a canvas's flow, exactly as the page's code reads it", () => {
-    expect(page('/orgs/acme/flows/support-bot')).toEqual({ fetches: ['/api/session', '/api/llm/acme/flows/support-bot', '/api/llm/acme/flows/support-bot/draft'], modules: ['src/pages/builder-page.tsx'] });
+    expect(page('/orgs/acme/flows/support-bot')).toEqual({
+      fetches: ['/api/session', '/api/llm/acme/flows/support-bot', '/api/llm/acme/flows/support-bot/draft'],
+      modules: ['src/pages/builder-page.tsx'],
+    });
     expect(page('/orgs/acme/flows/support-bot', false)).toEqual({ fetches: ['/api/session'], modules: ['src/pages/builder-page.tsx'] });
-    expect(page('/orgs/a b/flows/x?y')).toEqual({ fetches: ['/api/session', '/api/llm/a%20b/flows/x%3Fy', '/api/llm/a%20b/flows/x%3Fy/draft'], modules: ['src/pages/builder-page.tsx'] });
+    expect(page('/orgs/a b/flows/x?y')).toEqual({
+      fetches: ['/api/session', '/api/llm/a%20b/flows/x%3Fy', '/api/llm/a%20b/flows/x%3Fy/draft'],
+      modules: ['src/pages/builder-page.tsx'],
+    });
     expect(page('/orgs/acme/flows/support-bot/api')).toEqual({ fetches: ['/api/session'], modules: ['src/pages/flow-api-page.tsx'] });
     expect(page('/orgs/acme/flows/support-bot/other')).toEqual({ fetches: ['/api/session'], modules: [] });
     expect(page('/orgs/acme/runs/run_1')).toEqual({ fetches: ['/api/session'], modules: ['src/pages/run-page.tsx'] });

@@ -19,7 +19,10 @@ export async function bootstrap(env: Env): Promise<{ title: string; lines: strin
       // The organization survived from an earlier deployment: give it a fresh key.
       secretKey = (await admin.orgs.createKey(DEMO_ORG, 'bootstrap', now)).secretKey;
     }
-    const webhookBody = JSON.stringify({ event: 'sms.received', message: { from: '+15550001111', to: '+15552223333', body: 'Hello from the demo', sim: 'sim1' } });
+    const webhookBody = JSON.stringify({
+      event: 'sms.received',
+      message: { from: '+15550001111', to: '+15552223333', body: 'Hello from the demo', sim: 'sim1' },
+    });
     return {
       title: `SMS message store (${base})`,
       lines: [

@@ -50,7 +50,9 @@ describe.each(dialectsUnderTest())('message bodies with any character on %s', (d
     [
       'native webhook',
       async (text, n) => {
-        const response = await webhook(JSON.stringify({ event: 'sms.received', message: { from: '+15550001111', to: '+15552223333', body: text, external_id: `native-${n}` } }));
+        const response = await webhook(
+          JSON.stringify({ event: 'sms.received', message: { from: '+15550001111', to: '+15552223333', body: text, external_id: `native-${n}` } }),
+        );
         return { statusCode: response.statusCode, id: async () => response.json().stored[0] };
       },
     ],
@@ -65,8 +67,17 @@ describe.each(dialectsUnderTest())('message bodies with any character on %s', (d
     [
       'httpSMS webhook',
       async (text, n) => {
-        const data = { message_id: `hs-${n}`, owner: '+18005550199', contact: '+18005550100', content: text, sim: 'SIM1', timestamp: '2023-06-29T03:21:19.814Z' };
-        const response = await webhook(JSON.stringify({ specversion: '1.0', id: `httpsms-${n}`, source: '/v1/messages/receive', type: 'message.phone.received', data }));
+        const data = {
+          message_id: `hs-${n}`,
+          owner: '+18005550199',
+          contact: '+18005550100',
+          content: text,
+          sim: 'SIM1',
+          timestamp: '2023-06-29T03:21:19.814Z',
+        };
+        const response = await webhook(
+          JSON.stringify({ specversion: '1.0', id: `httpsms-${n}`, source: '/v1/messages/receive', type: 'message.phone.received', data }),
+        );
         return { statusCode: response.statusCode, id: async () => response.json().stored[0] };
       },
     ],
@@ -82,7 +93,12 @@ describe.each(dialectsUnderTest())('message bodies with any character on %s', (d
     [
       'POST /send',
       async (text) => {
-        const response = await service.app.inject({ method: 'POST', url: '/send/acme', headers: bearer(service.key, { 'content-type': 'application/json' }), payload: JSON.stringify({ to: '+15551234567', body: text }) });
+        const response = await service.app.inject({
+          method: 'POST',
+          url: '/send/acme',
+          headers: bearer(service.key, { 'content-type': 'application/json' }),
+          payload: JSON.stringify({ to: '+15551234567', body: text }),
+        });
         if (response.statusCode === 200) expectSameBytes(response.json().body, text, 'the /send answer');
         return { statusCode: response.statusCode, id: async () => response.json().id };
       },
@@ -90,7 +106,10 @@ describe.each(dialectsUnderTest())('message bodies with any character on %s', (d
   ];
 
   async function newestId(): Promise<number> {
-    const row = await service.context.database.db.selectFrom('messages').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow();
+    const row = await service.context.database.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirstOrThrow();
     return Number(row.id);
   }
 
@@ -109,7 +128,11 @@ describe.each(dialectsUnderTest())('message bodies with any character on %s', (d
       expectSameBytes((await service.context.messages.get('acme', ids[index]))!.body, text, `${label} read alone`);
     }
     // The header-authenticated listing and a filtered one (another query shape on PostgreSQL) agree.
-    const filtered = await service.app.inject({ method: 'GET', url: `/messages/acme?limit=1000&since_id=${since}&direction=${_format === 'POST /send' ? 'outbound' : 'inbound'}`, headers: bearer(service.key) });
+    const filtered = await service.app.inject({
+      method: 'GET',
+      url: `/messages/acme?limit=1000&since_id=${since}&direction=${_format === 'POST /send' ? 'outbound' : 'inbound'}`,
+      headers: bearer(service.key),
+    });
     expect(filtered.json().messages.map((message: { body: string }) => message.body)).toEqual(EDGE_CASES.map(([, text]) => text));
   });
 
@@ -120,7 +143,11 @@ describe.each(dialectsUnderTest())('message bodies with any character on %s', (d
     expect(row.body).toBe('a\uFFFDb');
     expect(Buffer.from(row.body_utf8!).equals(Buffer.from('a\u0000b'))).toBe(true);
     const plain = await webhook(JSON.stringify({ event: 'sms.received', message: { from: '+1', to: '+2', body: 'plain', external_id: 'plain' } }));
-    const plainRow = await service.context.database.db.selectFrom('messages').select(['body', 'body_utf8']).where('id', '=', plain.json().stored[0]).executeTakeFirstOrThrow();
+    const plainRow = await service.context.database.db
+      .selectFrom('messages')
+      .select(['body', 'body_utf8'])
+      .where('id', '=', plain.json().stored[0])
+      .executeTakeFirstOrThrow();
     expect(plainRow).toEqual({ body: 'plain', body_utf8: null });
   });
 });
@@ -184,12 +211,32 @@ describe.each(dialectsUnderTest())('a database from before bodies could hold U+0
       const config = loadConfig({ ...database.env, LOG_LEVEL: 'silent', SMS_WORKER_INTERVAL_MS: '0' });
       // The schema as it was: every migration before the body_utf8 column.
       const before = Object.fromEntries(Object.entries(smsMigrations).filter(([name]) => name < '0101_sms_body_utf8'));
-      const old = await openDatabase<TablesBefore0101>({ url: config.databaseUrl, urlVariable: 'DATABASE_URL', sqliteFile: `${config.dataDir}/sms.db`, schema: 'sms', migrations: before });
+      const old = await openDatabase<TablesBefore0101>({
+        url: config.databaseUrl,
+        urlVariable: 'DATABASE_URL',
+        sqliteFile: `${config.dataDir}/sms.db`,
+        schema: 'sms',
+        migrations: before,
+      });
       const now = new Date().toISOString();
-      const row = { org_id: 'acme', direction: 'inbound', sim: null, from_number: '+1', to_number: '+2', status: 'received', segments: 1, created_at: now, updated_at: now };
+      const row = {
+        org_id: 'acme',
+        direction: 'inbound',
+        sim: null,
+        from_number: '+1',
+        to_number: '+2',
+        status: 'received',
+        segments: 1,
+        created_at: now,
+        updated_at: now,
+      };
       await old.db.insertInto('organizations').values({ org_id: 'acme', name: 'Acme', active_driver: 'none', seq: 0, created_at: now }).execute();
       const bodies = ['before the change 👋', '  kept as sent\n', ...(dialect === 'sqlite' ? ['held U+0000\u0000 in SQLite text'] : [])];
-      for (const body of bodies) await old.db.insertInto('messages').values({ ...row, body }).execute();
+      for (const body of bodies)
+        await old.db
+          .insertInto('messages')
+          .values({ ...row, body })
+          .execute();
       await old.close();
 
       // Opening the service's database runs the new migration.

@@ -75,7 +75,7 @@ describe('JSON errors in Python words', () => {
     expect(decodeJson(text)).toEqual({ ok: false, error: { msg, pos } });
   });
 
-  it('stops at Python\'s recursion limit instead of overflowing the stack on deeply nested malformed text', () => {
+  it("stops at Python's recursion limit instead of overflowing the stack on deeply nested malformed text", () => {
     const msg = (kind: string) => `maximum recursion depth exceeded while decoding a JSON ${kind} from a unicode string`;
     expect(decodeJson('['.repeat(100_000))).toEqual({ ok: false, error: { msg: msg('array'), pos: 1000 } });
     expect(decodeJson('{"a": '.repeat(100_000))).toEqual({ ok: false, error: { msg: msg('object'), pos: 6000 } });

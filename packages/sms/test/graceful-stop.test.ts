@@ -36,7 +36,12 @@ describe.each(dialectsUnderTest())('the outbox worker during a graceful stop on 
       await service.context.orgs.setGateway('acme', 'webhook', { url: gateway.url }, new Date());
       // An instance with its worker on (the service's own app has it off).
       const app = await service.rebuild({ SMS_WORKER_INTERVAL_MS: '20' });
-      const first = await app.inject({ method: 'POST', url: '/send/acme', headers: bearer(service.key), payload: { to: '+15551234567', body: 'in flight at the stop' } });
+      const first = await app.inject({
+        method: 'POST',
+        url: '/send/acme',
+        headers: bearer(service.key),
+        payload: { to: '+15551234567', body: 'in flight at the stop' },
+      });
       expect(first.statusCode).toBe(200);
       await eventually(async () => gateway.bodies.length === 1);
 
@@ -44,13 +49,19 @@ describe.each(dialectsUnderTest())('the outbox worker during a graceful stop on 
       const health = await app.inject({ method: 'GET', url: '/health' });
       expect({ status: health.statusCode, body: health.json() }).toEqual({ status: 503, body: { status: 'stopping', version: '1.0', database: 'ok' } });
       // Queued after the stop began: several worker intervals pass, and nobody claims it.
-      const { message: second } = await service.context.outbox.enqueue('acme', { to: '+15551234567', body: 'queued after the stop', sim: null }, { idempotencyKey: undefined, from: '', gateway: 'webhook', now: new Date() });
+      const { message: second } = await service.context.outbox.enqueue(
+        'acme',
+        { to: '+15551234567', body: 'queued after the stop', sim: null },
+        { idempotencyKey: undefined, from: '', gateway: 'webhook', now: new Date() },
+      );
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(gateway.bodies).toEqual(['in flight at the stop']);
 
       gateway.release();
       expect((await stopping).cutShort).toBe(0);
-      const statuses = [await service.context.messages.get('acme', first.json().id), await service.context.messages.get('acme', second.id)].map((m) => m!.status);
+      const statuses = [await service.context.messages.get('acme', first.json().id), await service.context.messages.get('acme', second.id)].map(
+        (m) => m!.status,
+      );
       expect(statuses).toEqual(['sent', 'queued']);
       expect(gateway.bodies).toEqual(['in flight at the stop']);
     } finally {

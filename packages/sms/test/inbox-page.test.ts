@@ -38,8 +38,15 @@ describe('the inbox in GET /', () => {
 
   it('lists with since_id polling, filters by direction and SIM, and sends', async () => {
     await service.app.inject({
-      method: 'POST', url: '/webhook', headers: { 'x-secret-key': service.key },
-      payload: { events: [{ event: 'sms.received', message: { from: '+1555', to: '+1666', body: 'first', sim: 'sim1' } }, { event: 'sms.received', message: { from: '+1777', to: '+1888', body: 'second', sim: 'sim2' } }] },
+      method: 'POST',
+      url: '/webhook',
+      headers: { 'x-secret-key': service.key },
+      payload: {
+        events: [
+          { event: 'sms.received', message: { from: '+1555', to: '+1666', body: 'first', sim: 'sim1' } },
+          { event: 'sms.received', message: { from: '+1777', to: '+1888', body: 'second', sim: 'sim2' } },
+        ],
+      },
     });
     const html = await (await fetch(`${base}/`)).text();
     const script = /<script>([\s\S]*)<\/script>/.exec(html)![1];

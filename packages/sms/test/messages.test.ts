@@ -3,8 +3,23 @@ import { dialectsUnderTest } from '@switchboard/core/testing';
 import { bearer, startService, type TestService } from './helpers.ts';
 
 const MESSAGE_FIELDS = [
-  'id', 'org_id', 'direction', 'sim', 'from', 'to', 'body', 'status', 'segments', 'gateway', 'external_id', 'error',
-  'received_at', 'sent_at', 'delivered_at', 'created_at', 'updated_at',
+  'id',
+  'org_id',
+  'direction',
+  'sim',
+  'from',
+  'to',
+  'body',
+  'status',
+  'segments',
+  'gateway',
+  'external_id',
+  'error',
+  'received_at',
+  'sent_at',
+  'delivered_at',
+  'created_at',
+  'updated_at',
 ];
 
 describe.each(dialectsUnderTest())('listing messages on %s', (dialect) => {
@@ -41,9 +56,21 @@ describe.each(dialectsUnderTest())('listing messages on %s', (dialect) => {
     for (const message of page.messages) expect(Object.keys(message)).toEqual(MESSAGE_FIELDS);
     const first = page.messages[0];
     expect(first).toMatchObject({
-      id: ids[0], org_id: 'acme', direction: 'inbound', sim: 'sim1', from: '+15550000001', to: '+15559990001', body: 'one',
-      status: 'received', segments: 1, gateway: 'native', external_id: null, error: null,
-      received_at: '2024-06-22T08:46:11.000Z', sent_at: null, delivered_at: null,
+      id: ids[0],
+      org_id: 'acme',
+      direction: 'inbound',
+      sim: 'sim1',
+      from: '+15550000001',
+      to: '+15559990001',
+      body: 'one',
+      status: 'received',
+      segments: 1,
+      gateway: 'native',
+      external_id: null,
+      error: null,
+      received_at: '2024-06-22T08:46:11.000Z',
+      sent_at: null,
+      delivered_at: null,
     });
     expect(first.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(page.messages[3]).toMatchObject({ direction: 'outbound', status: 'queued', to: '+15551230000', sim: 'sim2', received_at: null });
@@ -88,7 +115,11 @@ describe.each(dialectsUnderTest())('listing messages on %s', (dialect) => {
   it('returns any text unmodified through the listing', async () => {
     const other = await service.context.orgs.createKey('other', undefined, new Date());
     const body = 'quotes " backslash \\ newline \n tab \t ü ж 😀 \u0001 </script>';
-    const stored = await service.app.inject({ method: 'POST', url: `/webhook?key=${other.secretKey}`, payload: { event: 'sms.received', message: { from: '+1', to: '+2', body } } });
+    const stored = await service.app.inject({
+      method: 'POST',
+      url: `/webhook?key=${other.secretKey}`,
+      payload: { event: 'sms.received', message: { from: '+1', to: '+2', body } },
+    });
     expect(stored.statusCode).toBe(200);
     const page = (await service.app.inject({ method: 'GET', url: `/messages/other/${other.secretKey}` })).json();
     expect(page.messages.map((m: { body: string }) => m.body)).toEqual([body]);
@@ -108,7 +139,18 @@ describe.each(dialectsUnderTest())('listing messages on %s', (dialect) => {
     const { sims } = response.json();
     expect(sims.map((s: { sim: string }) => s.sim).sort()).toEqual(['sim1', 'sim2']);
     const sim1 = sims.find((s: { sim: string }) => s.sim === 'sim1');
-    expect(Object.keys(sim1)).toEqual(['sim', 'label', 'phone_number', 'device_id', 'slot', 'message_count', 'inbound_count', 'outbound_count', 'first_seen_at', 'last_seen_at']);
+    expect(Object.keys(sim1)).toEqual([
+      'sim',
+      'label',
+      'phone_number',
+      'device_id',
+      'slot',
+      'message_count',
+      'inbound_count',
+      'outbound_count',
+      'first_seen_at',
+      'last_seen_at',
+    ]);
     expect(sim1).toMatchObject({ label: null, phone_number: '+15559990001', message_count: 2, inbound_count: 2, outbound_count: 0 });
     expect(sims.find((s: { sim: string }) => s.sim === 'sim2')).toMatchObject({ message_count: 2, inbound_count: 1, outbound_count: 1 });
   });
@@ -124,17 +166,35 @@ describe.each(dialectsUnderTest())('422 bodies as FastAPI writes them on %s', (d
   const get = (query: string) => service.app.inject({ method: 'GET', url: `/messages/acme/${service.key}${query}` });
 
   it.each([
-    ['?limit=abc', { type: 'int_parsing', loc: ['query', 'limit'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'abc' }],
+    [
+      '?limit=abc',
+      { type: 'int_parsing', loc: ['query', 'limit'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'abc' },
+    ],
     ['?limit=0', { type: 'greater_than_equal', loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } }],
     ['?limit=5000', { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 1000', input: '5000', ctx: { le: 1000 } }],
-    ['?since_id=-1', { type: 'greater_than_equal', loc: ['query', 'since_id'], msg: 'Input should be greater than or equal to 0', input: '-1', ctx: { ge: 0 } }],
+    [
+      '?since_id=-1',
+      { type: 'greater_than_equal', loc: ['query', 'since_id'], msg: 'Input should be greater than or equal to 0', input: '-1', ctx: { ge: 0 } },
+    ],
     [
       '?direction=sideways',
-      { type: 'enum', loc: ['query', 'direction'], msg: "Input should be 'inbound' or 'outbound'", input: 'sideways', ctx: { expected: "'inbound' or 'outbound'" } },
+      {
+        type: 'enum',
+        loc: ['query', 'direction'],
+        msg: "Input should be 'inbound' or 'outbound'",
+        input: 'sideways',
+        ctx: { expected: "'inbound' or 'outbound'" },
+      },
     ],
     [
       '?sim=sim%001',
-      { type: 'value_error', loc: ['query', 'sim'], msg: "Value error, 'sim' must not contain the NUL character (U+0000)", input: 'sim\u00001', ctx: { error: {} } },
+      {
+        type: 'value_error',
+        loc: ['query', 'sim'],
+        msg: "Value error, 'sim' must not contain the NUL character (U+0000)",
+        input: 'sim\u00001',
+        ctx: { error: {} },
+      },
     ],
   ])('%s', async (query, issue) => {
     const response = await get(query);
@@ -186,7 +246,10 @@ describe.each(dialectsUnderTest())('422 bodies as FastAPI writes them on %s', (d
     expect(response.json()).toEqual({
       detail: [
         {
-          type: 'json_invalid', loc: ['body', 1000], msg: 'JSON decode error', input: {},
+          type: 'json_invalid',
+          loc: ['body', 1000],
+          msg: 'JSON decode error',
+          input: {},
           ctx: { error: 'maximum recursion depth exceeded while decoding a JSON array from a unicode string' },
         },
       ],
@@ -200,10 +263,18 @@ describe.each(dialectsUnderTest())('422 bodies as FastAPI writes them on %s', (d
     expect(to).toMatchObject({ type: 'value_error', loc: ['body', 'to'], input: '12', ctx: { error: {} } });
     expect(to.msg).toMatch(/^Value error, .*phone number/);
     expect(body).toEqual({
-      type: 'string_too_long', loc: ['body', 'body'], msg: 'String should have at most 1600 characters', input: 'x'.repeat(1601), ctx: { max_length: 1600 },
+      type: 'string_too_long',
+      loc: ['body', 'body'],
+      msg: 'String should have at most 1600 characters',
+      input: 'x'.repeat(1601),
+      ctx: { max_length: 1600 },
     });
     expect((await send('{"to": "+15551234567", "body": ""}')).json().detail[0]).toEqual({
-      type: 'string_too_short', loc: ['body', 'body'], msg: 'String should have at least 1 character', input: '', ctx: { min_length: 1 },
+      type: 'string_too_short',
+      loc: ['body', 'body'],
+      msg: 'String should have at least 1 character',
+      input: '',
+      ctx: { min_length: 1 },
     });
   });
 
@@ -211,7 +282,15 @@ describe.each(dialectsUnderTest())('422 bodies as FastAPI writes them on %s', (d
     const response = await send('{"to": "+15551234567", "body": "a\\u0000b", "sim": "sim\\u0000"}');
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({
-      detail: [{ type: 'value_error', loc: ['body', 'sim'], msg: "Value error, 'sim' must not contain the NUL character (U+0000)", input: 'sim\u0000', ctx: { error: {} } }],
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['body', 'sim'],
+          msg: "Value error, 'sim' must not contain the NUL character (U+0000)",
+          input: 'sim\u0000',
+          ctx: { error: {} },
+        },
+      ],
     });
   });
 
@@ -233,7 +312,7 @@ describe.each(dialectsUnderTest())('authentication on %s', (dialect) => {
 
   const INVALID = { detail: 'Invalid credentials' };
 
-  it('answers the same 401 for a wrong key, another organization\'s key, an unknown organization and no key', async () => {
+  it("answers the same 401 for a wrong key, another organization's key, an unknown organization and no key", async () => {
     const attempts = [
       service.app.inject({ method: 'GET', url: '/messages/acme/sms_wrong' }),
       service.app.inject({ method: 'GET', url: `/messages/acme/${otherKey}` }),

@@ -7,7 +7,12 @@ const postgres = process.env.TEST_DATABASE_URL;
 
 /** One webhook of `size` received messages, each body naming the webhook. */
 function webhook(n: number, size: number) {
-  return { events: Array.from({ length: size }, (_, i) => ({ event: 'sms.received', message: { from: '+15550001111', to: '+15559990000', body: `hook ${n} part ${i}` } })) };
+  return {
+    events: Array.from({ length: size }, (_, i) => ({
+      event: 'sms.received',
+      message: { from: '+15550001111', to: '+15559990000', body: `hook ${n} part ${i}` },
+    })),
+  };
 }
 
 describe.skipIf(!postgres)('SMS during a PostgreSQL outage', () => {
@@ -26,7 +31,8 @@ describe.skipIf(!postgres)('SMS during a PostgreSQL outage', () => {
           const id = n++;
           const response = await app.inject({ method: 'POST', url: '/webhook', headers: { 'x-secret-key': service.key }, payload: webhook(id, 3) });
           outcomes.set(id, response.statusCode);
-          if (response.statusCode !== 200) bodies.push({ status: response.statusCode, retryAfter: response.headers['retry-after'] as string | undefined, body: response.json() });
+          if (response.statusCode !== 200)
+            bodies.push({ status: response.statusCode, retryAfter: response.headers['retry-after'] as string | undefined, body: response.json() });
         }
       };
       const senders = Array.from({ length: 8 }, () => sender());
@@ -36,7 +42,10 @@ describe.skipIf(!postgres)('SMS during a PostgreSQL outage', () => {
       const cutAt = n;
       await eventually(async () => n > cutAt + 40);
       const health = await app.inject({ method: 'GET', url: '/health' });
-      expect({ status: health.statusCode, body: health.json() }).toEqual({ status: 503, body: { status: 'unavailable', version: '1.0', database: 'unavailable' } });
+      expect({ status: health.statusCode, body: health.json() }).toEqual({
+        status: 503,
+        body: { status: 'unavailable', version: '1.0', database: 'unavailable' },
+      });
       const listing = await app.inject({ method: 'GET', url: `/messages/acme/${service.key}` });
       expect({ status: listing.statusCode, retryAfter: listing.headers['retry-after'], body: listing.json() }).toEqual({
         status: 503,
@@ -73,7 +82,9 @@ describe.skipIf(!postgres)('SMS during a PostgreSQL outage', () => {
       expect(refused.filter((id) => parts.has(id) && parts.get(id) !== 3)).toEqual([]);
       expect(refused.length).toBeGreaterThan(0);
       expect(rows.length).toBe([...parts.values()].reduce((a, b) => a + b, 0));
-      console.log(`SMS outage: ${outcomes.size} webhooks, ${acknowledged.length} acknowledged and all stored, ${refused.length} answered 503 (${refused.filter((id) => parts.has(id)).length} of them committed just before the cut)`);
+      console.log(
+        `SMS outage: ${outcomes.size} webhooks, ${acknowledged.length} acknowledged and all stored, ${refused.length} answered 503 (${refused.filter((id) => parts.has(id)).length} of them committed just before the cut)`,
+      );
     } finally {
       await proxy.close();
       await service.close();

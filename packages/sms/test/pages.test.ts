@@ -44,7 +44,14 @@ describe.each(dialectsUnderTest())('pages and operations on %s', (dialect) => {
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
     const text = response.body;
     expect(text.startsWith('# Switchboard SMS message store\n\n> ')).toBe(true);
-    for (const endpoint of ['GET /messages/{org_id}/{secret_key}', 'GET /messages/{org_id}', 'GET /sims/{org_id}/{secret_key}', 'POST /send/{org_id}', 'POST /webhook', 'GET /health']) {
+    for (const endpoint of [
+      'GET /messages/{org_id}/{secret_key}',
+      'GET /messages/{org_id}',
+      'GET /sims/{org_id}/{secret_key}',
+      'POST /send/{org_id}',
+      'POST /webhook',
+      'GET /health',
+    ]) {
       expect(text).toContain(endpoint);
     }
     for (const parameter of ['limit', 'since_id', 'direction', 'sim', 'Idempotency-Key', 'X-Secret-Key', '?key=']) expect(text).toContain(parameter);
@@ -78,7 +85,9 @@ describe.each(dialectsUnderTest())('pages and operations on %s', (dialect) => {
       ].sort(),
     );
     const listing = spec.paths['/messages/{org_id}/{secret_key}'].get;
-    expect(listing.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['org_id', 'secret_key', 'limit', 'since_id', 'direction', 'sim']));
+    expect(listing.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['org_id', 'secret_key', 'limit', 'since_id', 'direction', 'sim']),
+    );
     expect(Object.keys(listing.responses)).toEqual(expect.arrayContaining(['200', '422']));
     const docs = await service.app.inject({ method: 'GET', url: '/docs/' });
     expect(docs.statusCode).toBe(200);

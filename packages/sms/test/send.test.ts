@@ -21,8 +21,20 @@ describe.each(dialectsUnderTest())('POST /send on %s', (dialect) => {
     expect(response.statusCode).toBe(200);
     const message = response.json();
     expect(message).toMatchObject({
-      org_id: 'acme', direction: 'outbound', sim: 'sim1', to: '+442079460958', body: 'ж'.repeat(71), status: 'queued', segments: 2,
-      gateway: null, external_id: null, error: null, received_at: null, sent_at: null, delivered_at: null, warning: NO_DRIVER_WARNING,
+      org_id: 'acme',
+      direction: 'outbound',
+      sim: 'sim1',
+      to: '+442079460958',
+      body: 'ж'.repeat(71),
+      status: 'queued',
+      segments: 2,
+      gateway: null,
+      external_id: null,
+      error: null,
+      received_at: null,
+      sent_at: null,
+      delivered_at: null,
+      warning: NO_DRIVER_WARNING,
     });
     expect(await service.context.outbox.depth()).toBe(1);
   });
@@ -84,7 +96,12 @@ describe.each(dialectsUnderTest())('outbox drivers on %s', (dialect) => {
     expect(request.url).toBe('/message');
     expect(request.headers.authorization).toBe(basic('sms', 'pa55'));
     expect(request.headers['content-type']).toBe('application/json');
-    expect(JSON.parse(request.body)).toEqual({ textMessage: { text: 'Hello Android' }, phoneNumbers: ['+15551234567'], withDeliveryReport: true, simNumber: 2 });
+    expect(JSON.parse(request.body)).toEqual({
+      textMessage: { text: 'Hello Android' },
+      phoneNumbers: ['+15551234567'],
+      withDeliveryReport: true,
+      simNumber: 2,
+    });
     const sent = await message(queued.id);
     expect(sent).toMatchObject({ status: 'sent', external_id: 'and-42', gateway: 'android', error: null });
     expect(sent.sent_at).not.toBeNull();
@@ -122,10 +139,21 @@ describe.each(dialectsUnderTest())('outbox drivers on %s', (dialect) => {
     await service.context.worker.runOnce();
     const [request] = gateway.requests;
     expect(request.url).toBe('/hook?x=1');
-    expect(JSON.parse(request.body)).toMatchObject({ id: queued.id, org_id: 'acme', direction: 'outbound', to: '+15551234567', body: 'Hello webhook', status: 'sending' });
+    expect(JSON.parse(request.body)).toMatchObject({
+      id: queued.id,
+      org_id: 'acme',
+      direction: 'outbound',
+      to: '+15551234567',
+      body: 'Hello webhook',
+      status: 'sending',
+    });
     const timestamp = request.headers['x-timestamp'] as string;
     expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(60);
-    expect(request.headers['x-signature']).toBe(createHmac('sha256', 'out-key').update(request.body + timestamp).digest('hex'));
+    expect(request.headers['x-signature']).toBe(
+      createHmac('sha256', 'out-key')
+        .update(request.body + timestamp)
+        .digest('hex'),
+    );
     expect((await message(queued.id)).status).toBe('sent');
   });
 
@@ -140,7 +168,8 @@ describe.each(dialectsUnderTest())('outbox drivers on %s', (dialect) => {
     await service.context.orgs.setGateway('acme', 'webhook', { url: gateway.url }, new Date());
     gateway.respond(() => ({ status: 503, body: 'down for maintenance' }));
     const queued = await send({ to: '+15551234567', body: 'retry me' });
-    const nextAttempt = async () => Number((await service.context.database.db.selectFrom('outbox').select('next_attempt_at').executeTakeFirstOrThrow()).next_attempt_at);
+    const nextAttempt = async () =>
+      Number((await service.context.database.db.selectFrom('outbox').select('next_attempt_at').executeTakeFirstOrThrow()).next_attempt_at);
 
     const t1 = Date.now();
     await service.context.worker.runOnce();
@@ -207,10 +236,17 @@ describe.each(dialectsUnderTest())('per-SIM pacing on %s', (dialect) => {
     await service.context.orgs.setGateway('acme', 'android', { url: gateway.url, username: 'u', password: 'p' }, new Date());
     const ids: number[] = [];
     for (const text of ['1', '2', '3']) {
-      const response = await service.app.inject({ method: 'POST', url: '/send/acme', headers: bearer(service.key), payload: { to: '+15551234567', body: text, sim: 'sim1' } });
+      const response = await service.app.inject({
+        method: 'POST',
+        url: '/send/acme',
+        headers: bearer(service.key),
+        payload: { to: '+15551234567', body: text, sim: 'sim1' },
+      });
       ids.push(response.json().id);
     }
-    const other = (await service.app.inject({ method: 'POST', url: '/send/acme', headers: bearer(service.key), payload: { to: '+15551234567', body: '4', sim: 'sim2' } })).json().id;
+    const other = (
+      await service.app.inject({ method: 'POST', url: '/send/acme', headers: bearer(service.key), payload: { to: '+15551234567', body: '4', sim: 'sim2' } })
+    ).json().id;
     await service.context.worker.runOnce();
     // Attempts run concurrently: which of the three sim1 messages waits is not fixed, only that one does.
     const texts = gateway.requests.map((r) => JSON.parse(r.body).textMessage.text as string);
@@ -247,7 +283,8 @@ describe.each(dialectsUnderTest())('restart durability on %s', (dialect) => {
     const service = await startService(dialect, { SMS_SEND_RETRY_BASE_MS: '50' });
     const gateway = await startFakeGateway();
     try {
-      const send = (body: string) => service.app.inject({ method: 'POST', url: '/send/acme', headers: bearer(service.key), payload: { to: '+15551234567', body } });
+      const send = (body: string) =>
+        service.app.inject({ method: 'POST', url: '/send/acme', headers: bearer(service.key), payload: { to: '+15551234567', body } });
       const first = (await send('queued while no driver')).json().id;
       await service.context.orgs.setGateway('acme', 'webhook', { url: gateway.url }, new Date());
       gateway.respond(() => ({ status: 503, body: 'down' }));

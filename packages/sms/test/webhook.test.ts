@@ -38,7 +38,15 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
       expect(first.statusCode).toBe(200);
       const [id] = first.json().stored;
       expect(first.json()).toEqual(OK([id]));
-      expect(await message(id)).toMatchObject({ direction: 'inbound', sim: 'phone-a', body: 'Hello 👋', gateway: 'native', external_id: 'n-1', status: 'received', segments: 1 });
+      expect(await message(id)).toMatchObject({
+        direction: 'inbound',
+        sim: 'phone-a',
+        body: 'Hello 👋',
+        gateway: 'native',
+        external_id: 'n-1',
+        status: 'received',
+        segments: 1,
+      });
       // Same external_id again: a duplicate.
       expect((await post(body, { 'x-secret-key': service.key }, '')).json()).toEqual(OK([], 1));
       const other = { event: 'sms.received', message: { from: '+1', to: '+2', body: 'x' } };
@@ -46,7 +54,10 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
     });
 
     it('stores a batch in order and counts duplicates inside it', async () => {
-      const events = ['a', 'b', 'a', 'c'].map((tag) => ({ event: 'sms.received', message: { from: '+1555', to: '+1666', body: tag, external_id: `batch-${tag}` } }));
+      const events = ['a', 'b', 'a', 'c'].map((tag) => ({
+        event: 'sms.received',
+        message: { from: '+1555', to: '+1666', body: tag, external_id: `batch-${tag}` },
+      }));
       const response = await post({ events });
       const result = response.json();
       expect(result.stored).toHaveLength(3);
@@ -58,7 +69,10 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
     it('stores a batch naming more SIMs than one statement can bind (6,000 SIMs × 11 parameters)', async () => {
       // Its own organization, so that acme's listings stay short for the other tests.
       const { secretKey } = await service.context.orgs.createOrganization('bulk', undefined, new Date());
-      const events = Array.from({ length: 6000 }, (_, i) => ({ event: 'sms.received', message: { from: '+1555', to: '+1666', body: `many ${i}`, sim: `sim-${i}` } }));
+      const events = Array.from({ length: 6000 }, (_, i) => ({
+        event: 'sms.received',
+        message: { from: '+1555', to: '+1666', body: `many ${i}`, sim: `sim-${i}` },
+      }));
       const response = await post({ events }, {}, `?key=${secretKey}`);
       expect(response.statusCode).toBe(200);
       const { stored } = response.json();
@@ -81,7 +95,12 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
       expect((await message(a)).status).toBe('delivered');
       // Mixed batch: one message and one report.
       const c = await outbound('ext-c');
-      const mixed = await post({ events: [{ event: 'sms.received', message: { from: '+1', to: '+2', body: 'm' } }, { event: 'sms.delivered', external_id: 'ext-c' }] });
+      const mixed = await post({
+        events: [
+          { event: 'sms.received', message: { from: '+1', to: '+2', body: 'm' } },
+          { event: 'sms.delivered', external_id: 'ext-c' },
+        ],
+      });
       expect(mixed.json().stored).toHaveLength(1);
       expect(mixed.json().updated).toBe(1);
       expect((await message(c)).status).toBe('delivered');
@@ -129,7 +148,10 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
         expect(response.json()).toEqual(refused(field));
       }
       const form = await service.app.inject({
-        method: 'POST', url: `/webhook?key=${service.key}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'MessageSid=SM%00&From=%2B1&To=%2B2&Body=x',
+        method: 'POST',
+        url: `/webhook?key=${service.key}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'MessageSid=SM%00&From=%2B1&To=%2B2&Body=x',
       });
       expect(form.statusCode).toBe(400);
       expect(form.json()).toEqual(refused('event id'));
@@ -161,8 +183,13 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
       expect(first.statusCode).toBe(200);
       const [id] = first.json().stored;
       expect(await message(id)).toMatchObject({
-        sim: 'sim1', from: '+79990001234', to: '+79991112233', body: 'Android is always a good choice.',
-        received_at: '2024-06-22T08:46:11.000Z', gateway: 'android', external_id: 'hash-1',
+        sim: 'sim1',
+        from: '+79990001234',
+        to: '+79991112233',
+        body: 'Android is always a good choice.',
+        received_at: '2024-06-22T08:46:11.000Z',
+        gateway: 'android',
+        external_id: 'hash-1',
       });
       expect((await post(received('evt-1'))).json()).toEqual(OK([], 1));
       // The app's messageId is a content hash: the same text again under a new event id is a new message.
@@ -191,7 +218,9 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
       const a = await outbound('and-a');
       const b = await outbound('and-b');
       const report = (id: string, event: string, payload: Record<string, unknown>) => post({ deviceId: 'd', event, id, payload, webhookId: 'w' });
-      expect((await report('r1', 'sms:delivered', { messageId: 'and-a', phoneNumber: '+1', deliveredAt: '2026-01-02T03:04:05.000+02:00' })).json()).toEqual(OK([], 0, 1));
+      expect((await report('r1', 'sms:delivered', { messageId: 'and-a', phoneNumber: '+1', deliveredAt: '2026-01-02T03:04:05.000+02:00' })).json()).toEqual(
+        OK([], 0, 1),
+      );
       expect(await message(a)).toMatchObject({ status: 'delivered', delivered_at: '2026-01-02T01:04:05.000Z' });
       expect((await report('r2', 'sms:failed', { messageId: 'and-b', phoneNumber: '+1', reason: 'RESULT_ERROR_NO_SERVICE' })).json()).toEqual(OK([], 0, 1));
       expect(await message(b)).toMatchObject({ status: 'failed', error: 'RESULT_ERROR_NO_SERVICE' });
@@ -201,25 +230,49 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
 
   describe('httpSMS', () => {
     const cloudEvent = (id: string, type: string, data: Record<string, unknown>) => ({
-      data, datacontenttype: 'application/json', id, source: '/v1/messages/receive', specversion: '1.0', time: '2023-06-29T03:21:19.524331882Z', type,
+      data,
+      datacontenttype: 'application/json',
+      id,
+      source: '/v1/messages/receive',
+      specversion: '1.0',
+      time: '2023-06-29T03:21:19.524331882Z',
+      type,
     });
     const incoming = (id: string) =>
       cloudEvent(id, 'message.phone.received', {
-        contact: '+18005550100', content: 'This is a test incoming message', message_id: '0b0123bb', owner: '+18005550199', sim: 'SIM1', timestamp: '2023-06-29T03:21:19.814Z', user_id: 'u',
+        contact: '+18005550100',
+        content: 'This is a test incoming message',
+        message_id: '0b0123bb',
+        owner: '+18005550199',
+        sim: 'SIM1',
+        timestamp: '2023-06-29T03:21:19.814Z',
+        user_id: 'u',
       });
 
     it('stores message.phone.received (SIM1 → sim1) and dedupes on the CloudEvent id', async () => {
       const response = await post(incoming('ce-1'), { 'x-event-type': 'message.phone.received' });
       const [id] = response.json().stored;
       expect(await message(id)).toMatchObject({
-        sim: 'sim1', from: '+18005550100', to: '+18005550199', body: 'This is a test incoming message', gateway: 'httpsms', external_id: '0b0123bb', received_at: '2023-06-29T03:21:19.814Z',
+        sim: 'sim1',
+        from: '+18005550100',
+        to: '+18005550199',
+        body: 'This is a test incoming message',
+        gateway: 'httpsms',
+        external_id: '0b0123bb',
+        received_at: '2023-06-29T03:21:19.814Z',
       });
       expect((await post(incoming('ce-1'))).json()).toEqual(OK([], 1));
     });
 
     it('updates outbound messages from delivery events', async () => {
       const a = await outbound('hs-a');
-      const delivered = cloudEvent('ce-d', 'message.phone.delivered', { id: 'hs-a', contact: '+1', owner: '+2', sim: 'SIM1', timestamp: '2023-07-17T18:54:22.262Z' });
+      const delivered = cloudEvent('ce-d', 'message.phone.delivered', {
+        id: 'hs-a',
+        contact: '+1',
+        owner: '+2',
+        sim: 'SIM1',
+        timestamp: '2023-07-17T18:54:22.262Z',
+      });
       expect((await post(delivered)).json()).toEqual(OK([], 0, 1));
       expect(await message(a)).toMatchObject({ status: 'delivered', delivered_at: '2023-07-17T18:54:22.262Z' });
     });
@@ -229,9 +282,19 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
       await service.context.orgs.setGateway('acme', 'none', {}, new Date());
       const secret = new TextEncoder().encode('httpsms-signing-key');
       const now = Math.floor(Date.now() / 1000);
-      const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(now + 600).sign(secret);
-      const expired = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(now - 60).sign(secret);
-      const early = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setNotBefore(now + 600).sign(secret);
+      const token = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt()
+        .setExpirationTime(now + 600)
+        .sign(secret);
+      const expired = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setExpirationTime(now - 60)
+        .sign(secret);
+      const early = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setNotBefore(now + 600)
+        .sign(secret);
       const forged = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('wrong'));
       expect((await post(incoming('ce-jwt-0'))).statusCode).toBe(401);
       for (const bad of [expired, early, forged]) {
@@ -249,9 +312,27 @@ describe.each(dialectsUnderTest())('POST /webhook on %s', (dialect) => {
 
   describe('Twilio', () => {
     const form = (params: Record<string, string>) => new URLSearchParams(params).toString();
-    const inbound = { ToCountry: 'US', SmsMessageSid: 'SM1', NumMedia: '0', MessageSid: 'SM1', SmsSid: 'SM1', AccountSid: 'AC1', From: '+15017122661', To: '+15558675310', Body: 'Ahoy', NumSegments: '1', SmsStatus: 'received', ApiVersion: '2010-04-01' };
+    const inbound = {
+      ToCountry: 'US',
+      SmsMessageSid: 'SM1',
+      NumMedia: '0',
+      MessageSid: 'SM1',
+      SmsSid: 'SM1',
+      AccountSid: 'AC1',
+      From: '+15017122661',
+      To: '+15558675310',
+      Body: 'Ahoy',
+      NumSegments: '1',
+      SmsStatus: 'received',
+      ApiVersion: '2010-04-01',
+    };
     const postForm = (params: Record<string, string>, headers: Record<string, string> = {}) =>
-      service.app.inject({ method: 'POST', url: `/webhook?key=${service.key}`, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, payload: form(params) });
+      service.app.inject({
+        method: 'POST',
+        url: `/webhook?key=${service.key}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        payload: form(params),
+      });
 
     it('stores an inbound message and answers empty TwiML', async () => {
       const response = await postForm(inbound);
@@ -289,12 +370,23 @@ describe.each(dialectsUnderTest())('Android webhook signatures on %s', (dialect)
   let service: TestService;
   beforeAll(async () => {
     service = await startService(dialect);
-    await service.context.orgs.setGateway('acme', 'android', { url: 'http://phone:8080', username: 'sms', password: 'p', signing_key: 'android-signing' }, new Date());
+    await service.context.orgs.setGateway(
+      'acme',
+      'android',
+      { url: 'http://phone:8080', username: 'sms', password: 'p', signing_key: 'android-signing' },
+      new Date(),
+    );
   });
   afterAll(() => service.close());
 
   const body = (id: string) =>
-    JSON.stringify({ deviceId: 'd', event: 'sms:received', id, payload: { messageId: 'm', message: 'signed', phoneNumber: '+1555', simNumber: 2, receivedAt: '2024-06-22T15:46:11.000+07:00' }, webhookId: 'w' });
+    JSON.stringify({
+      deviceId: 'd',
+      event: 'sms:received',
+      id,
+      payload: { messageId: 'm', message: 'signed', phoneNumber: '+1555', simNumber: 2, receivedAt: '2024-06-22T15:46:11.000+07:00' },
+      webhookId: 'w',
+    });
   const post = (payload: string, headers: Record<string, string>) =>
     service.app.inject({ method: 'POST', url: `/webhook?key=${service.key}`, headers: { 'content-type': 'application/json', ...headers }, payload });
 
@@ -325,7 +417,9 @@ describe.each(dialectsUnderTest())('Android webhook signatures on %s', (dialect)
 
   it('checks the Android key on Android requests only: native ones need just the secret key', async () => {
     const response = await service.app.inject({
-      method: 'POST', url: `/webhook?key=${service.key}`, payload: { event: 'sms.received', message: { from: '+1', to: '+2', body: 'native' } },
+      method: 'POST',
+      url: `/webhook?key=${service.key}`,
+      payload: { event: 'sms.received', message: { from: '+1', to: '+2', body: 'native' } },
     });
     expect(response.statusCode).toBe(200);
   });
@@ -334,7 +428,10 @@ describe.each(dialectsUnderTest())('Android webhook signatures on %s', (dialect)
     const raw = body('s-3');
     const timestamp = String(Math.floor(Date.now() / 1000));
     const response = await service.app.inject({
-      method: 'POST', url: '/webhook', headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': timestampSignature('android-signing', raw, timestamp) }, payload: raw,
+      method: 'POST',
+      url: '/webhook',
+      headers: { 'content-type': 'application/json', 'x-timestamp': timestamp, 'x-signature': timestampSignature('android-signing', raw, timestamp) },
+      payload: raw,
     });
     expect(response.statusCode).toBe(401);
   });

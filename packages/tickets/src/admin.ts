@@ -74,14 +74,26 @@ export async function listProjectTokens(db: Db, projectKey: string) {
   const project = await projectByKey(db, projectKey);
   const tokens = await listTokens(db, project.id);
   return {
-    tokens: tokens.map((t) => ({ token_id: t.id, name: t.name, hint: t.hint, access: t.access, created_at: t.created_at, last_used_at: t.last_used_at, revoked_at: t.revoked_at })),
+    tokens: tokens.map((t) => ({
+      token_id: t.id,
+      name: t.name,
+      hint: t.hint,
+      access: t.access,
+      created_at: t.created_at,
+      last_used_at: t.last_used_at,
+      revoked_at: t.revoked_at,
+    })),
   };
 }
 
 /** Changes a project's name, description or Auto-Summary. */
 export async function setProject(db: Db, projectKey: string, changes: { name?: string; description?: string; autoSummary?: boolean }) {
   const project = await projectByKey(db, projectKey);
-  const { project: updated } = await updateSettings(adminContext(db, project), { name: changes.name, description: changes.description, auto_summary: changes.autoSummary });
+  const { project: updated } = await updateSettings(adminContext(db, project), {
+    name: changes.name,
+    description: changes.description,
+    auto_summary: changes.autoSummary,
+  });
   return { key: updated.key, name: updated.name, settings: updated.settings };
 }
 

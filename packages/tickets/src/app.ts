@@ -201,7 +201,12 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
   registerAuthentication(app, resolver);
   registerRestRoutes(app);
   registerRestRoutes(app, PROJECT_MOUNT);
-  registerEventRoutes(app, { hub, stillAllowed: (request) => stillAllowed(resolver, request), recheckMs: config.events.recheckMs, heartbeatMs: config.events.heartbeatMs });
+  registerEventRoutes(app, {
+    hub,
+    stillAllowed: (request) => stillAllowed(resolver, request),
+    recheckMs: config.events.recheckMs,
+    heartbeatMs: config.events.heartbeatMs,
+  });
   // The board's web UI (packages/tickets/web, built into dist/web): page URLs answer its index.html.
   await registerWebUi(app, { dir: join(packageDirOf(import.meta.url), 'dist', 'web'), pages: TICKETS_UI_PAGES, preloads: ticketsPagePreloads });
 

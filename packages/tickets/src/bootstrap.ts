@@ -12,7 +12,15 @@ export async function bootstrap(env: Env): Promise<{ title: string; lines: strin
   const { key, token } = await withTicketsStore(env, async (db) => {
     let key = 'DEMO';
     // A deployment whose platform database was reset may still hold DEMO: pick the next free key.
-    for (let n = 2; await projectByKey(db, key).then(() => true, () => false); n++) key = `DEMO${n}`;
+    for (
+      let n = 2;
+      await projectByKey(db, key).then(
+        () => true,
+        () => false,
+      );
+      n++
+    )
+      key = `DEMO${n}`;
     await createProject(db, { key, name: 'Demo project', description: 'Created on the first start of Switchboard.' });
     return { key, ...(await createToken(db, key, 'bootstrap')) };
   });

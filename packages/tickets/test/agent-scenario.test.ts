@@ -73,8 +73,19 @@ describe.each(dialectsUnderTest())('an agent following the conventions over MCP 
     const bugFixed = await call('get_ticket', { ticket_id: payment.key });
     expect(bugFixed.comments.length).toBe(6);
     expect(bugFixed.activity.map((a: { action: string }) => a.action)).toEqual([
-      'created', 'moved', 'commented', 'moved', 'commented', 'moved', 'commented',
-      'moved', 'commented', 'updated', 'commented', 'moved', 'commented',
+      'created',
+      'moved',
+      'commented',
+      'moved',
+      'commented',
+      'moved',
+      'commented',
+      'moved',
+      'commented',
+      'updated',
+      'commented',
+      'moved',
+      'commented',
     ]);
 
     // 5. Import backdated history: a finished epic with a finished sub-ticket; an imported epic completes when its last part did.
@@ -82,9 +93,18 @@ describe.each(dialectsUnderTest())('an agent following the conventions over MCP 
     await call('create_sub_ticket', { parent_ticket_id: imported.key, title: 'Search box', column_name: done, created_at: '2023-01-11T09:00:00Z' });
     expect(await call('get_ticket', { ticket_id: imported.key })).toMatchObject({ column: done, completed_at: '2023-01-11T09:00:00.000Z' });
     const legacy = await call('create_ticket', { title: 'User accounts', ticket_type: 'epic', column_name: done, created_at: '2023-05-01T09:00:00Z' });
-    const signup = await call('create_sub_ticket', { parent_ticket_id: legacy.key, title: 'Sign-up form', column_name: 'done', created_at: '2023-05-02T09:00:00Z' });
+    const signup = await call('create_sub_ticket', {
+      parent_ticket_id: legacy.key,
+      title: 'Sign-up form',
+      column_name: 'done',
+      created_at: '2023-05-02T09:00:00Z',
+    });
     expect(signup).toMatchObject({ created_at: '2023-05-02T09:00:00.000Z', completed_at: '2023-05-02T09:00:00.000Z', column: done });
-    expect(await call('get_ticket', { ticket_id: legacy.key })).toMatchObject({ column: done, created_at: '2023-05-01T09:00:00.000Z', completed_at: '2023-05-01T09:00:00.000Z' });
+    expect(await call('get_ticket', { ticket_id: legacy.key })).toMatchObject({
+      column: done,
+      created_at: '2023-05-01T09:00:00.000Z',
+      completed_at: '2023-05-01T09:00:00.000Z',
+    });
     expect((await call('list_tickets', { status: 'completed' })).count).toBe(8);
     expect((await call('list_tickets', { status: 'open' })).count).toBe(0);
 

@@ -38,7 +38,12 @@ describe.each(dialectsUnderTest())('a project of 20 tickets answers exactly as b
     await call('create_sub_ticket', { parent_ticket_id: 'SMALL-1', title: 'Cart page', column_name: 'To Do' });
     await call('create_sub_ticket', { parent_ticket_id: 'SMALL-1', title: 'Payment page' });
     for (let n = 4; n <= 20; n++) {
-      await call('create_ticket', { title: `Ticket ${n}`, priority: ['low', 'medium', 'highest'][n % 3], ticket_type: n % 4 === 0 ? 'bug' : 'task', column_name: n % 5 === 0 ? 'Done' : n % 7 === 0 ? 'Review' : undefined });
+      await call('create_ticket', {
+        title: `Ticket ${n}`,
+        priority: ['low', 'medium', 'highest'][n % 3],
+        ticket_type: n % 4 === 0 ? 'bug' : 'task',
+        column_name: n % 5 === 0 ? 'Done' : n % 7 === 0 ? 'Review' : undefined,
+      });
     }
     const readme = await call('create_document', { title: 'README', doc_type: 'readme', content: 'Read me first. '.repeat(40) });
     const notes = await call('create_document', { title: 'Architecture notes', content: 'How it fits together.' });
@@ -46,7 +51,14 @@ describe.each(dialectsUnderTest())('a project of 20 tickets answers exactly as b
     for (let n = 1; n <= 20; n++) tickets.push(await call('get_ticket', { ticket_id: n }));
     const columns = ['Backlog', 'To Do', 'In Progress', 'Review', 'Done'];
     const indexEntry = (t: TicketView) => ({ key: t.key, title: t.title, ticket_type: t.ticket_type, priority: t.priority });
-    const documentMeta = (d: typeof readme) => ({ id: d.id, slug: d.slug, title: d.title, doc_type: d.doc_type, created_at: d.created_at, updated_at: d.updated_at });
+    const documentMeta = (d: typeof readme) => ({
+      id: d.id,
+      slug: d.slug,
+      title: d.title,
+      doc_type: d.doc_type,
+      created_at: d.created_at,
+      updated_at: d.updated_at,
+    });
     const done = tickets.filter((t) => t.column === 'Done').length;
     const expectedStatus = {
       project: { key: 'SMALL', name: 'Project SMALL', description: '', settings: { auto_summary: true } },
@@ -70,7 +82,14 @@ describe.each(dialectsUnderTest())('a project of 20 tickets answers exactly as b
       recent_tickets: [...tickets]
         .sort(byRecency)
         .slice(0, 5)
-        .map((t) => ({ ...indexEntry(t), column: t.column, parent: t.parent?.key ?? null, created_at: t.created_at, updated_at: t.updated_at, completed_at: t.completed_at })),
+        .map((t) => ({
+          ...indexEntry(t),
+          column: t.column,
+          parent: t.parent?.key ?? null,
+          created_at: t.created_at,
+          updated_at: t.updated_at,
+          completed_at: t.completed_at,
+        })),
       documents: [documentMeta(notes), { ...documentMeta(readme), content: readme.content, content_truncated: false }],
       labels: [{ id: expect.any(String), name: 'backend', color: '#2563eb' }],
     };
@@ -83,7 +102,14 @@ describe.each(dialectsUnderTest())('a project of 20 tickets answers exactly as b
       expect(await mcp('get_project_status')).toStrictEqual(status);
 
       const expectedIndex = {
-        tickets: tickets.map((t) => ({ key: t.key, title: t.title, ticket_type: t.ticket_type, column: t.column, parent: t.parent?.key ?? null, ai_summary: t.ai_summary })),
+        tickets: tickets.map((t) => ({
+          key: t.key,
+          title: t.title,
+          ticket_type: t.ticket_type,
+          column: t.column,
+          parent: t.parent?.key ?? null,
+          ai_summary: t.ai_summary,
+        })),
         documents: [
           { ...documentMeta(notes), content: notes.content, content_truncated: false },
           { ...documentMeta(readme), content: readme.content, content_truncated: false },
@@ -109,7 +135,11 @@ describe.each(dialectsUnderTest())('a project of 20 tickets answers exactly as b
       expect(second).toStrictEqual({ tickets: expectedIndex.tickets.slice(15), documents: expectedIndex.documents, next_cursor: null });
       const allTickets = await mcp('get_all_tickets', { limit: 20 });
       expect([allTickets.tickets.length, allTickets.documents.length, typeof allTickets.next_cursor]).toEqual([20, 0, 'string']);
-      expect(await mcp('get_all_tickets', { limit: 20, cursor: allTickets.next_cursor })).toStrictEqual({ tickets: [], documents: expectedIndex.documents, next_cursor: null });
+      expect(await mcp('get_all_tickets', { limit: 20, cursor: allTickets.next_cursor })).toStrictEqual({
+        tickets: [],
+        documents: expectedIndex.documents,
+        next_cursor: null,
+      });
       const pageOfOne = await call('list_documents', { limit: 1 });
       expect(pageOfOne.documents).toEqual([documentMeta(notes)]);
       expect(await call('list_documents', { limit: 1, cursor: pageOfOne.next_cursor })).toEqual({ documents: [documentMeta(readme)], next_cursor: null });

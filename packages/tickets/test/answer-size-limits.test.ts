@@ -19,7 +19,10 @@ function errorOf(answer: WebAnswer) {
 }
 
 const ONE_LINE = 'title: must be one line: no line breaks, tabs or other control characters';
-const refused = (status: number, code: string, message: string, details?: object) => ({ status, body: { error: { code, message, ...(details ? { details } : {}) } } });
+const refused = (status: number, code: string, message: string, details?: object) => ({
+  status,
+  body: { error: { code, message, ...(details ? { details } : {}) } },
+});
 
 describe.each(dialectsUnderTest())('the largest project the rules allow answers every listing tool within the budget on %s', (dialect) => {
   const board = useBoard(dialect, { key: KEY });
@@ -58,8 +61,20 @@ describe.each(dialectsUnderTest())('the largest project the rules allow answers 
   it('get_project_status lists every board, column and label with exact counts, and shortens the description to make room', async () => {
     const answer = await mcp.call('get_project_status');
     const status = answer.result;
-    expect(Object.keys(status)).toEqual(['project', 'stats', 'boards', 'recent_tickets', 'documents', 'documents_truncated', 'documents_total', 'labels', 'hint']);
-    expect(status.boards.map((b: { name: string; columns: Array<{ name: string }> }) => ({ name: b.name, columns: b.columns.map((column) => column.name) }))).toEqual(settings.boards);
+    expect(Object.keys(status)).toEqual([
+      'project',
+      'stats',
+      'boards',
+      'recent_tickets',
+      'documents',
+      'documents_truncated',
+      'documents_total',
+      'labels',
+      'hint',
+    ]);
+    expect(
+      status.boards.map((b: { name: string; columns: Array<{ name: string }> }) => ({ name: b.name, columns: b.columns.map((column) => column.name) })),
+    ).toEqual(settings.boards);
     const columns = status.boards.flatMap((b: { columns: object[] }) => b.columns);
     expect(columns).toHaveLength(PROJECT_COLUMNS_MAX);
     for (const column of columns) {
@@ -84,7 +99,9 @@ describe.each(dialectsUnderTest())('the largest project the rules allow answers 
 
   it('list_columns and list_labels answer everything; list_members pages through every person exactly once', async () => {
     const columns = (await mcp.call('list_columns')).result.columns;
-    expect(columns.map((column: { name: string; board_name: string }) => [column.board_name, column.name])).toEqual(settings.boards.flatMap((b) => b.columns.map((name) => [b.name, name])));
+    expect(columns.map((column: { name: string; board_name: string }) => [column.board_name, column.name])).toEqual(
+      settings.boards.flatMap((b) => b.columns.map((name) => [b.name, name])),
+    );
     expect((await mcp.call('list_labels')).result.labels).toHaveLength(LABELS_MAX);
     const listed: string[] = [];
     let cursor: string | null = null;
@@ -108,15 +125,28 @@ describe.each(dialectsUnderTest())('the largest project the rules allow answers 
     const giant = { id: randomUUID(), email: `${'g'.repeat(400)}@people.example.com`, name: '"'.repeat(50_000), role: 'member' as const };
     const platform = await openPlatformDatabase(board.env);
     try {
-      await platform.db.insertInto('users').values({ ...giant, password_hash: 'not-a-password-hash', created_at: '2025-01-01T00:00:00.000Z' }).execute();
-      await platform.db.insertInto('memberships').values({ service: 'tickets', scope_key: KEY, user_id: giant.id, created_at: '2025-01-01T00:00:00.000Z' }).execute();
+      await platform.db
+        .insertInto('users')
+        .values({ ...giant, password_hash: 'not-a-password-hash', created_at: '2025-01-01T00:00:00.000Z' })
+        .execute();
+      await platform.db
+        .insertInto('memberships')
+        .values({ service: 'tickets', scope_key: KEY, user_id: giant.id, created_at: '2025-01-01T00:00:00.000Z' })
+        .execute();
     } finally {
       await platform.close();
     }
     const after = people.filter((person) => person.email < giant.email).at(-1)!;
     const page = await mcp.call('list_members', { cursor: encodeCursor({ tool: 'list_members', after: after.email }) });
     expectFits(page, 'list_members with a giant');
-    expect(page.result.members[0]).toEqual({ id: giant.id, name: '"'.repeat(200), name_truncated: true, email: giant.email.slice(0, 320), email_truncated: true, role: 'member' });
+    expect(page.result.members[0]).toEqual({
+      id: giant.id,
+      name: '"'.repeat(200),
+      name_truncated: true,
+      email: giant.email.slice(0, 320),
+      email_truncated: true,
+      role: 'member',
+    });
     const assigned = await mcp.call('create_ticket', { title: 'For the giant', assignee: giant.id });
     expect(assigned.result.assignee).toEqual({ id: giant.id, name: '"'.repeat(200), email: giant.email.slice(0, 320) });
     expect((await refusal(mcp.call('create_ticket', { title: 'For nobody', assignee: 'nobody@example.com' }))).message).toBe(
@@ -132,7 +162,11 @@ describe.each(dialectsUnderTest())('the largest project the rules allow answers 
     );
     const boards = (await web(`${base}/settings`)).body.boards;
     expect(errorOf(await web(`${base}/boards/${boards[0].id}/columns`, { method: 'POST', body: { name: 'One more' } }))).toEqual(
-      refused(409, 'conflict', `A project has at most ${PROJECT_COLUMNS_MAX} columns on all its boards together and this one has ${PROJECT_COLUMNS_MAX}: delete an empty column first.`),
+      refused(
+        409,
+        'conflict',
+        `A project has at most ${PROJECT_COLUMNS_MAX} columns on all its boards together and this one has ${PROJECT_COLUMNS_MAX}: delete an empty column first.`,
+      ),
     );
     expect(errorOf(await web(`${base}/labels`, { method: 'POST', body: { name: 'one-more' } }))).toEqual(
       refused(409, 'conflict', `A project has at most ${LABELS_MAX} labels and this one has ${LABELS_MAX}: delete one it no longer uses first.`),
@@ -140,7 +174,9 @@ describe.each(dialectsUnderTest())('the largest project the rules allow answers 
     // The same rule for a signed-in user and for the CLI's path.
     const admin = await signedInUser(board, 'root@example.com', { admin: true });
     expect(errorOf(await webClient(board, admin)(`${base}/labels`, { method: 'POST', body: { name: 'one-more' } })).status).toBe(409);
-    await expect(withTicketsStore(board.env, (db) => createLabel(db, KEY, 'one-more'))).rejects.toThrow(`A project has at most ${LABELS_MAX} labels and this one has ${LABELS_MAX}`);
+    await expect(withTicketsStore(board.env, (db) => createLabel(db, KEY, 'one-more'))).rejects.toThrow(
+      `A project has at most ${LABELS_MAX} labels and this one has ${LABELS_MAX}`,
+    );
   });
 });
 
@@ -153,9 +189,9 @@ describe.each(dialectsUnderTest())('the limits of boards, columns, labels and na
   });
 
   it('refuses a column more on a board of 30 and a board that would pass 40 columns in the project, and names the limit', async () => {
-    expect(errorOf(await web(`${base}/boards`, { method: 'POST', body: { name: 'Too wide', columns: Array.from({ length: 31 }, (_, i) => `C${i}`) } }))).toEqual(
-      refused(400, 'invalid_request', 'A board has at most 30 columns.', { field: 'columns' }),
-    );
+    expect(
+      errorOf(await web(`${base}/boards`, { method: 'POST', body: { name: 'Too wide', columns: Array.from({ length: 31 }, (_, i) => `C${i}`) } })),
+    ).toEqual(refused(400, 'invalid_request', 'A board has at most 30 columns.', { field: 'columns' }));
     const wide = await web(`${base}/boards`, { method: 'POST', body: { name: 'Wide', columns: Array.from({ length: 30 }, (_, i) => `Step ${i + 1}`) } });
     expect([wide.status, wide.body.columns.length]).toEqual([201, 30]);
     expect(errorOf(await web(`${base}/boards/${wide.body.id}/columns`, { method: 'POST', body: { name: 'Step 31' } }))).toEqual(
@@ -163,9 +199,14 @@ describe.each(dialectsUnderTest())('the limits of boards, columns, labels and na
     );
     // 5 default columns and 30: a board of 6 would make 41.
     expect(errorOf(await web(`${base}/boards`, { method: 'POST', body: { name: 'Six', columns: ['1', '2', '3', '4', '5', '6'] } }))).toEqual(
-      refused(409, 'conflict', 'A project has at most 40 columns on all its boards together and this one has 35: a board of 6 more would pass that. Give the board fewer columns, or delete empty ones first.', {
-        field: 'columns',
-      }),
+      refused(
+        409,
+        'conflict',
+        'A project has at most 40 columns on all its boards together and this one has 35: a board of 6 more would pass that. Give the board fewer columns, or delete empty ones first.',
+        {
+          field: 'columns',
+        },
+      ),
     );
     expect((await web(`${base}/boards`, { method: 'POST', body: { name: 'Five' } })).status).toBe(201);
   });
@@ -225,7 +266,11 @@ describe.each(dialectsUnderTest())('the limits of boards, columns, labels and na
       const status = await mcp.call('get_project_status');
       expectFits(status, 'get_project_status');
       expect(status.result.project).toEqual({ key: 'WIDE', name: 'Project WIDE', description, settings: { auto_summary: true } });
-      expect(status.result.boards.flatMap((b: { columns: Array<{ index_truncated?: true }> }) => b.columns).some((column: { index_truncated?: true }) => column.index_truncated)).toBe(true);
+      expect(
+        status.result.boards
+          .flatMap((b: { columns: Array<{ index_truncated?: true }> }) => b.columns)
+          .some((column: { index_truncated?: true }) => column.index_truncated),
+      ).toBe(true);
       expect(status.result.hint.startsWith('Columns with "index_truncated": true')).toBe(true);
     } finally {
       await mcp.client.close();

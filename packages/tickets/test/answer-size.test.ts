@@ -9,7 +9,6 @@ const SHARES = { Backlog: 3000, 'To Do': 1500, 'In Progress': 500, Review: 12, D
 const INDEX_HINT =
   'Columns with "index_truncated": true list only part of their tickets (an open column its most recently updated, a done column its most recently completed); their ticket_count is exact. To see every ticket of such a column call list_tickets with column_name, then again with cursor set to each next_cursor until next_cursor is null.';
 
-
 /** The order a cut index keeps tickets in: most recently updated (done column: completed) first, then the higher number. */
 function preferred(tickets: SeededTicket[], done: boolean): SeededTicket[] {
   const at = (ticket: SeededTicket) => (done ? ticket.completedAt! : ticket.updatedAt);
@@ -71,7 +70,9 @@ describe.each(dialectsUnderTest())('answers sized for agents: 10,000 tickets and
       by_priority: tally(seeded.tickets.map((ticket) => ticket.priority)),
     });
     const columns = status.boards[0].columns;
-    expect(columns.map((column: { name: string; ticket_count: number; index_truncated?: boolean }) => [column.name, column.ticket_count, column.index_truncated])).toEqual([
+    expect(
+      columns.map((column: { name: string; ticket_count: number; index_truncated?: boolean }) => [column.name, column.ticket_count, column.index_truncated]),
+    ).toEqual([
       ['Backlog', 3000, true],
       ['To Do', 1500, true],
       ['In Progress', 500, true],
@@ -91,7 +92,10 @@ describe.each(dialectsUnderTest())('answers sized for agents: 10,000 tickets and
         .slice(0, column.tickets.length)
         .sort((a, b) => a.number - b.number)
         .map((ticket) => ticket.key);
-      expect(column.tickets.map((ticket: { key: string }) => ticket.key), column.name).toEqual(expected);
+      expect(
+        column.tickets.map((ticket: { key: string }) => ticket.key),
+        column.name,
+      ).toEqual(expected);
     }
     expect(columns[3].tickets).toHaveLength(12);
     expect(Object.keys(columns[0].tickets[0])).toEqual(['key', 'title', 'ticket_type', 'priority']);
@@ -108,7 +112,9 @@ describe.each(dialectsUnderTest())('answers sized for agents: 10,000 tickets and
     expect([readme.content.length, readme.content_truncated]).toEqual([3000, true]);
     expect(status.documents.find((doc: { slug: string }) => doc.slug === 'guide-001')).toEqual({ slug: 'guide-001', title: 'Guide page 1', doc_type: 'wiki' });
     expect(status.labels.map((label: { name: string }) => label.name)).toEqual(['backend', 'urgent']);
-    expect(status.hint).toBe(`${INDEX_HINT} documents are listed by slug, title and doc_type only: list_documents gives their dates, get_document their content.`);
+    expect(status.hint).toBe(
+      `${INDEX_HINT} documents are listed by slug, title and doc_type only: list_documents gives their dates, get_document their content.`,
+    );
     // REST answers the same JSON.
     expect(await rest('get_project_status')).toEqual(status);
   });
@@ -161,7 +167,11 @@ describe.each(dialectsUnderTest())('answers sized for agents: 10,000 tickets and
     const overRest: string[] = [];
     let restCursor: string | null = null;
     do {
-      const page: { tickets: Array<{ key: string }>; next_cursor: string | null } = await rest('list_tickets', { column_name: 'In Progress', limit: 100, ...(restCursor === null ? {} : { cursor: restCursor }) });
+      const page: { tickets: Array<{ key: string }>; next_cursor: string | null } = await rest('list_tickets', {
+        column_name: 'In Progress',
+        limit: 100,
+        ...(restCursor === null ? {} : { cursor: restCursor }),
+      });
       overRest.push(...page.tickets.map((ticket: { key: string }) => ticket.key));
       restCursor = page.next_cursor;
     } while (restCursor !== null);

@@ -19,7 +19,9 @@ describe.each(dialectsUnderTest())('tokens on %s', (dialect) => {
     for (const authorization of [undefined, 'Bearer sbt_unknown', 'Basic abc', 'Bearer']) {
       const response = await fetch(`${board.url}/api/mcp/v1/status`, { headers: authorization ? { authorization } : {} });
       expect(response.status).toBe(401);
-      expect(response.headers.get('www-authenticate')).toBe(`Bearer realm="switchboard-tickets", resource_metadata="${board.url}/.well-known/oauth-protected-resource/api/mcp/v1/mcp", scope="tickets:read tickets:write"`);
+      expect(response.headers.get('www-authenticate')).toBe(
+        `Bearer realm="switchboard-tickets", resource_metadata="${board.url}/.well-known/oauth-protected-resource/api/mcp/v1/mcp", scope="tickets:read tickets:write"`,
+      );
       const body = await response.json();
       expect(body.error.code).toBe('unauthorized');
     }
@@ -36,9 +38,13 @@ describe.each(dialectsUnderTest())('tokens on %s', (dialect) => {
       body: JSON.stringify(INIT),
     });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe(`Bearer realm="switchboard-tickets", resource_metadata="${board.url}/.well-known/oauth-protected-resource/api/mcp/v1/mcp", scope="tickets:read tickets:write"`);
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer realm="switchboard-tickets", resource_metadata="${board.url}/.well-known/oauth-protected-resource/api/mcp/v1/mcp", scope="tickets:read tickets:write"`,
+    );
     const client = new Client({ name: 't', version: '1' });
-    const transport = new StreamableHTTPClientTransport(new URL(`${board.url}/api/mcp/v1/mcp`), { requestInit: { headers: { Authorization: 'Bearer sbt_nope' } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${board.url}/api/mcp/v1/mcp`), {
+      requestInit: { headers: { Authorization: 'Bearer sbt_nope' } },
+    });
     await expect(client.connect(transport)).rejects.toThrow();
   });
 

@@ -33,17 +33,25 @@ describe.each(dialectsUnderTest())('board rules through both transports on %s', 
       expect(first).toMatchObject({ key: k(1), number: 1, column: 'Backlog', board: 'Main', priority: 'medium', ticket_type: 'task', completed_at: null });
       expect((await call('create_ticket', { title: 'Named', column_name: 'in progress' })).column).toBe('In Progress');
       const error = await refusal(call('create_ticket', { title: 'x', column_name: 'Doing' }));
-      expect(error.message).toBe('Unknown column "Doing". Valid columns: Backlog, To Do, In Progress, Review, Done. Column names come from get_project_status or list_columns.');
+      expect(error.message).toBe(
+        'Unknown column "Doing". Valid columns: Backlog, To Do, In Progress, Review, Done. Column names come from get_project_status or list_columns.',
+      );
       if (transport === 'rest') expect(error.status).toBe(400);
       expect(error.code).toBe('invalid_request');
     });
 
     it('refuses unknown priority, type, status, scope and doc_type with the valid values', async () => {
-      expect((await refusal(call('create_ticket', { title: 'x', priority: 'urgent' }))).message).toContain('Unknown priority "urgent". Valid values: lowest, low, medium, high, highest.');
-      expect((await refusal(call('create_ticket', { title: 'x', ticket_type: 'feature' }))).message).toContain('Unknown ticket_type "feature". Valid values: task, bug, story, epic.');
+      expect((await refusal(call('create_ticket', { title: 'x', priority: 'urgent' }))).message).toContain(
+        'Unknown priority "urgent". Valid values: lowest, low, medium, high, highest.',
+      );
+      expect((await refusal(call('create_ticket', { title: 'x', ticket_type: 'feature' }))).message).toContain(
+        'Unknown ticket_type "feature". Valid values: task, bug, story, epic.',
+      );
       expect((await refusal(call('list_tickets', { status: 'closed' }))).message).toContain('Unknown status "closed". Valid values: open, completed.');
       expect((await refusal(call('search', { query: 'x', scope: 'wiki' }))).message).toContain('Unknown scope "wiki". Valid values: all, tickets, documents.');
-      expect((await refusal(call('create_document', { title: 'x', doc_type: 'notes' }))).message).toContain('Unknown doc_type "notes". Valid values: readme, claude_md, wiki, changelog, custom.');
+      expect((await refusal(call('create_document', { title: 'x', doc_type: 'notes' }))).message).toContain(
+        'Unknown doc_type "notes". Valid values: readme, claude_md, wiki, changelog, custom.',
+      );
       const missing = await refusal(call('create_ticket', {}));
       expect(missing.message).toBe('Invalid arguments for create_ticket: title is required.');
       if (transport === 'rest') expect(missing.status).toBe(400);
@@ -112,7 +120,9 @@ describe.each(dialectsUnderTest())('board rules through both transports on %s', 
       await call('create_sub_ticket', { parent_ticket_id: epic.key, title: 'Work' });
       const error = await refusal(call('move_ticket', { ticket_id: epic.key, column_name: 'Done' }));
       if (transport === 'rest') expect(error.status).toBe(409);
-      expect(error.message).toBe(`${epic.key} is an epic with 1 sub-ticket(s); epics advance automatically as their sub-tickets move. Move its sub-tickets instead.`);
+      expect(error.message).toBe(
+        `${epic.key} is an epic with 1 sub-ticket(s); epics advance automatically as their sub-tickets move. Move its sub-tickets instead.`,
+      );
       const lonely = await call('create_ticket', { title: 'Lonely epic', ticket_type: 'epic' });
       expect((await call('move_ticket', { ticket_id: lonely.key, column_name: 'Review' })).column).toBe('Review');
     });
@@ -130,7 +140,9 @@ describe.each(dialectsUnderTest())('board rules through both transports on %s', 
       const again = await refusal(call('convert_to_sub_ticket', { ticket_id: loose.key, epic_id: story.key }));
       if (transport === 'rest') expect(again.status).toBe(409);
       expect(again.message).toContain('only a standalone ticket (no parent, no sub-tickets) can be converted');
-      const parentOfOthers = await refusal(call('convert_to_sub_ticket', { ticket_id: story.key, epic_id: (await call('create_ticket', { title: 'Other' })).key }));
+      const parentOfOthers = await refusal(
+        call('convert_to_sub_ticket', { ticket_id: story.key, epic_id: (await call('create_ticket', { title: 'Other' })).key }),
+      );
       expect(parentOfOthers.message).toContain('has sub-tickets of its own');
     });
 
@@ -178,15 +190,21 @@ describe.each(dialectsUnderTest())('board rules through both transports on %s', 
     it('sets labels by name, refuses unknown labels and assignees listing the valid values, and keeps epics with sub-tickets epics', async () => {
       const ticket = await call('create_ticket', { title: 'Labelled', labels: ['Backend'] });
       expect(ticket.labels).toEqual([{ id: expect.any(String), name: 'backend', color: '#2563eb' }]);
-      expect((await refusal(call('update_ticket', { ticket_id: ticket.key, labels: ['frontend'] }))).message).toBe('Unknown label "frontend". Valid values: backend.');
-      expect((await refusal(call('update_ticket', { ticket_id: ticket.key, assignee: 'nobody@example.com' }))).message).toBe('Unknown assignee "nobody@example.com". Valid values: (no members).');
+      expect((await refusal(call('update_ticket', { ticket_id: ticket.key, labels: ['frontend'] }))).message).toBe(
+        'Unknown label "frontend". Valid values: backend.',
+      );
+      expect((await refusal(call('update_ticket', { ticket_id: ticket.key, assignee: 'nobody@example.com' }))).message).toBe(
+        'Unknown assignee "nobody@example.com". Valid values: (no members).',
+      );
       expect((await call('update_ticket', { ticket_id: ticket.key, labels: [] })).labels).toEqual([]);
       const epic = await call('create_ticket', { title: 'Typed epic', ticket_type: 'epic' });
       const sub = await call('create_sub_ticket', { parent_ticket_id: epic.key, title: 'Typed sub' });
       const demote = await refusal(call('update_ticket', { ticket_id: epic.key, ticket_type: 'story' }));
       if (transport === 'rest') expect(demote.status).toBe(409);
       expect(demote.message).toBe(`${epic.key} has sub-tickets and must stay an epic. Convert or delete its sub-tickets first.`);
-      expect((await refusal(call('update_ticket', { ticket_id: sub.key, ticket_type: 'epic' }))).message).toBe(`${sub.key} is a sub-ticket and cannot be an epic (sub-tickets are one level deep).`);
+      expect((await refusal(call('update_ticket', { ticket_id: sub.key, ticket_type: 'epic' }))).message).toBe(
+        `${sub.key} is a sub-ticket and cannot be an epic (sub-tickets are one level deep).`,
+      );
     });
 
     it('filters list_tickets by column, status, priority and text, with a limit of at most 100', async () => {

@@ -27,7 +27,12 @@ describe.each(dialectsUnderTest())('first-start bootstrap on %s', (dialect) => {
     const board: Board = await startBoard(dialect, { key: 'OTHER', env: database.env });
     try {
       const status = await restCaller(board.url, token)('get_project_status');
-      expect(status.project).toEqual({ key: 'DEMO', name: 'Demo project', description: 'Created on the first start of Switchboard.', settings: { auto_summary: true } });
+      expect(status.project).toEqual({
+        key: 'DEMO',
+        name: 'Demo project',
+        description: 'Created on the first start of Switchboard.',
+        settings: { auto_summary: true },
+      });
     } finally {
       // The board ran on this test's database; close() would also drop the fresh one startBoard made.
       await board.close();

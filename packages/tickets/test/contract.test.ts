@@ -153,14 +153,37 @@ describe.each(dialectsUnderTest())('tool contract on %s', (dialect) => {
     expect(epic.labels).toEqual([{ id: expect.any(String), name: 'backend', color: '#2563eb' }]);
     expect(epic.assignee).toEqual({ id: expect.any(String), name: 'Dev', email: 'dev@example.com' });
     expect(Object.keys(epic)).toEqual([
-      'id', 'key', 'number', 'title', 'description', 'priority', 'ticket_type', 'column', 'board', 'parent', 'sub_tickets', 'labels',
-      'assignee', 'created_at', 'updated_at', 'completed_at', 'ai_summary', 'ai_summary_source', 'comments', 'activity',
+      'id',
+      'key',
+      'number',
+      'title',
+      'description',
+      'priority',
+      'ticket_type',
+      'column',
+      'board',
+      'parent',
+      'sub_tickets',
+      'labels',
+      'assignee',
+      'created_at',
+      'updated_at',
+      'completed_at',
+      'ai_summary',
+      'ai_summary_source',
+      'comments',
+      'activity',
     ]);
-    expect(await mcp('list_members')).toEqual({ members: [{ id: expect.any(String), name: 'Dev', email: 'dev@example.com', role: 'member' }], next_cursor: null });
+    expect(await mcp('list_members')).toEqual({
+      members: [{ id: expect.any(String), name: 'Dev', email: 'dev@example.com', role: 'member' }],
+      next_cursor: null,
+    });
   });
 
   it('refuses an unknown tool with a protocol error naming the valid tools', async () => {
-    await expect(client.callTool({ name: 'create_issue', arguments: {} })).rejects.toThrow(/Unknown tool "create_issue". Valid tools: get_project_status, get_all_tickets/);
+    await expect(client.callTool({ name: 'create_issue', arguments: {} })).rejects.toThrow(
+      /Unknown tool "create_issue". Valid tools: get_project_status, get_all_tickets/,
+    );
   });
 
   it('reports bad arguments as an isError result that says how to fix the call', async () => {

@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { openPlatformDatabase } from '@switchboard/core';
 import { withTicketsStore } from '../src/index.ts';
-import { BOARDS_MAX, LABEL_NAME_MAX, LABELS_MAX, NAME_MAX, PROJECT_COLUMNS_MAX, PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from '../src/domain/settings-rules.ts';
+import {
+  BOARDS_MAX,
+  LABEL_NAME_MAX,
+  LABELS_MAX,
+  NAME_MAX,
+  PROJECT_COLUMNS_MAX,
+  PROJECT_DESCRIPTION_MAX,
+  PROJECT_NAME_MAX,
+} from '../src/domain/settings-rules.ts';
 import type { TicketsTable } from '../src/store/tables.ts';
 
 /** A seeded ticket as the tests check it: its key, column and the times that order a cut index. */
@@ -91,11 +99,28 @@ export async function seedBoard(env: Record<string, string>, projectKey: string,
       const title = readme ? 'README' : `Guide page ${i}`;
       pages.push({ slug, title });
       const content = `How part ${i} of the project works. `.repeat(i % 10 === 0 ? 150 : 12);
-      return { id: randomUUID(), project_id: project.id, slug, title, content, doc_type: readme ? 'readme' : 'wiki', created_at: minute(i), updated_at: minute(i) };
+      return {
+        id: randomUUID(),
+        project_id: project.id,
+        slug,
+        title,
+        content,
+        doc_type: readme ? 'readme' : 'wiki',
+        created_at: minute(i),
+        updated_at: minute(i),
+      };
     });
     await db.transaction().execute(async (trx) => {
-      for (let start = 0; start < rows.length; start += 500) await trx.insertInto('tickets').values(rows.slice(start, start + 500)).execute();
-      for (let start = 0; start < documentRows.length; start += 100) await trx.insertInto('documents').values(documentRows.slice(start, start + 100)).execute();
+      for (let start = 0; start < rows.length; start += 500)
+        await trx
+          .insertInto('tickets')
+          .values(rows.slice(start, start + 500))
+          .execute();
+      for (let start = 0; start < documentRows.length; start += 100)
+        await trx
+          .insertInto('documents')
+          .values(documentRows.slice(start, start + 100))
+          .execute();
       await trx.updateTable('projects').set({ ticket_counter: total }).where('id', '=', project.id).execute();
     });
     return { tickets: seeded, documents: pages };
@@ -145,13 +170,22 @@ export async function seedLargestSettings(env: Record<string, string>, projectKe
         .insertInto('board_columns')
         .values(
           boards.flatMap((board) =>
-            board.columns.map((column, position) => ({ id: randomUUID(), board_id: board.id, project_id: project.id, name: column, position, is_done: position === perBoard - 1 ? 1 : 0 })),
+            board.columns.map((column, position) => ({
+              id: randomUUID(),
+              board_id: board.id,
+              project_id: project.id,
+              name: column,
+              position,
+              is_done: position === perBoard - 1 ? 1 : 0,
+            })),
           ),
         )
         .execute();
       await trx
         .insertInto('labels')
-        .values(labels.map((label, i) => ({ id: randomUUID(), project_id: project.id, name: label, color: `#${String(i).padStart(6, '0')}`, created_at: minute(i) })))
+        .values(
+          labels.map((label, i) => ({ id: randomUUID(), project_id: project.id, name: label, color: `#${String(i).padStart(6, '0')}`, created_at: minute(i) })),
+        )
         .execute();
       await trx.updateTable('projects').set({ name, description }).where('id', '=', project.id).execute();
     });
@@ -167,14 +201,28 @@ export async function seedLargestSettings(env: Record<string, string>, projectKe
 export async function seedCostlyTickets(env: Record<string, string>, projectKey: string, count: number, labelled: number): Promise<string[]> {
   return withTicketsStore(env, async (db) => {
     const project = await db.selectFrom('projects').select(['id']).where('key', '=', projectKey).executeTakeFirstOrThrow();
-    const tickets = await db.selectFrom('tickets').select(['id', 'number']).where('project_id', '=', project.id).orderBy('number').limit(Math.max(count, labelled)).execute();
+    const tickets = await db
+      .selectFrom('tickets')
+      .select(['id', 'number'])
+      .where('project_id', '=', project.id)
+      .orderBy('number')
+      .limit(Math.max(count, labelled))
+      .execute();
     const labels = await db.selectFrom('labels').select('id').where('project_id', '=', project.id).execute();
     await db.transaction().execute(async (trx) => {
       for (const [i, ticket] of tickets.slice(0, count).entries()) {
-        await trx.updateTable('tickets').set({ title: '"'.repeat(500), updated_at: `2030-01-01T00:00:${String(i).padStart(2, '0')}.000Z` }).where('id', '=', ticket.id).execute();
+        await trx
+          .updateTable('tickets')
+          .set({ title: '"'.repeat(500), updated_at: `2030-01-01T00:00:${String(i).padStart(2, '0')}.000Z` })
+          .where('id', '=', ticket.id)
+          .execute();
       }
       const rows = tickets.slice(0, labelled).flatMap((ticket) => labels.map((label) => ({ ticket_id: ticket.id, label_id: label.id })));
-      for (let start = 0; start < rows.length; start += 500) await trx.insertInto('ticket_labels').values(rows.slice(start, start + 500)).execute();
+      for (let start = 0; start < rows.length; start += 500)
+        await trx
+          .insertInto('ticket_labels')
+          .values(rows.slice(start, start + 500))
+          .execute();
     });
     return tickets
       .slice(0, count)
@@ -196,7 +244,11 @@ export interface SeededPerson {
  * hash, tens of milliseconds): `members` members of the project and `admins` admins, with names of
  * `nameLength` characters. Returns them by email, as list_members orders them.
  */
-export async function seedPeople(env: Record<string, string>, projectKey: string, counts: { members: number; admins: number; nameLength: number }): Promise<SeededPerson[]> {
+export async function seedPeople(
+  env: Record<string, string>,
+  projectKey: string,
+  counts: { members: number; admins: number; nameLength: number },
+): Promise<SeededPerson[]> {
   const platform = await openPlatformDatabase(env);
   try {
     const people: SeededPerson[] = Array.from({ length: counts.members + counts.admins }, (_, i) => {
@@ -205,9 +257,19 @@ export async function seedPeople(env: Record<string, string>, projectKey: string
       return { id: randomUUID(), email, name: longName(`Person ${i}`, counts.nameLength), role };
     });
     const users = people.map((person) => ({ ...person, password_hash: 'not-a-password-hash', created_at: minute(0) }));
-    for (let start = 0; start < users.length; start += 200) await platform.db.insertInto('users').values(users.slice(start, start + 200)).execute();
-    const memberships = people.filter((person) => person.role === 'member').map((person) => ({ service: 'tickets', scope_key: projectKey, user_id: person.id, created_at: minute(0) }));
-    for (let start = 0; start < memberships.length; start += 200) await platform.db.insertInto('memberships').values(memberships.slice(start, start + 200)).execute();
+    for (let start = 0; start < users.length; start += 200)
+      await platform.db
+        .insertInto('users')
+        .values(users.slice(start, start + 200))
+        .execute();
+    const memberships = people
+      .filter((person) => person.role === 'member')
+      .map((person) => ({ service: 'tickets', scope_key: projectKey, user_id: person.id, created_at: minute(0) }));
+    for (let start = 0; start < memberships.length; start += 200)
+      await platform.db
+        .insertInto('memberships')
+        .values(memberships.slice(start, start + 200))
+        .execute();
     return people.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
   } finally {
     await platform.close();

@@ -154,7 +154,10 @@ export function expectFits(answer: SizedAnswer, label: string): void {
  * Connects an MCP SDK client that records the body of every HTTP response, and returns a caller that answers
  * each tool's structuredContent with the size of its text and of the whole JSON-RPC response it came in.
  */
-export async function sizedMcpCaller(url: string, token: string): Promise<{ client: Client; call(name: string, args?: Record<string, unknown>): Promise<SizedAnswer> }> {
+export async function sizedMcpCaller(
+  url: string,
+  token: string,
+): Promise<{ client: Client; call(name: string, args?: Record<string, unknown>): Promise<SizedAnswer> }> {
   let lastBody = '';
   const client = await connectMcp(url, token, async (input, init) => {
     const response = await fetch(input, init);

@@ -62,7 +62,7 @@ function crossInstanceCase(label: string, dialect: 'sqlite' | 'postgres', env: (
       await board?.close();
     });
 
-    it('shows a change made on one instance on the other\'s stream within a second', async () => {
+    it("shows a change made on one instance on the other's stream within a second", async () => {
       const ticket = await mcp('create_ticket', { title: 'Across instances' });
       const created = performance.now();
       const first = await stream.waitFor((e) => e.event === 'change' && e.data.key === ticket.key, 1000);

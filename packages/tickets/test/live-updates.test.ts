@@ -7,10 +7,20 @@ import { boardCaller, connectMcp, mcpCaller, useBoard, type Caller } from './hel
 import { openEventStream, type EventStream } from './event-stream.ts';
 import { signedInUser, webClient, type SignedIn } from './web-helpers.ts';
 
-const change = (seq: number, kind: string, action: string, fields: Record<string, string>, actor: string) => ({ seq, kind, action, ...fields, actor, at: expect.any(String) });
+const change = (seq: number, kind: string, action: string, fields: Record<string, string>, actor: string) => ({
+  seq,
+  kind,
+  action,
+  ...fields,
+  actor,
+  at: expect.any(String),
+});
 
 describe.each(dialectsUnderTest())('live updates (server-sent events) on %s', (dialect) => {
-  const board = useBoard(dialect, { key: 'LIVE', env: { TICKETS_EVENTS_POLL_MS: '60000', TICKETS_EVENTS_RECHECK_MS: '200', TICKETS_EVENTS_HEARTBEAT_MS: '100' } });
+  const board = useBoard(dialect, {
+    key: 'LIVE',
+    env: { TICKETS_EVENTS_POLL_MS: '60000', TICKETS_EVENTS_RECHECK_MS: '200', TICKETS_EVENTS_HEARTBEAT_MS: '100' },
+  });
   let client: Client;
   let mcp: Caller;
   let member: SignedIn;
@@ -54,7 +64,7 @@ describe.each(dialectsUnderTest())('live updates (server-sent events) on %s', (d
     expect(stream.events[0].event).toBe('ready');
   });
 
-  it('sends an epic\'s automatic move, deletions, documents and the UI\'s own changes with their actors', async () => {
+  it("sends an epic's automatic move, deletions, documents and the UI's own changes with their actors", async () => {
     const stream = await open('/api/projects/LIVE/events', bearer());
     const ready = await stream.waitFor((e) => e.event === 'ready');
     const from = ready.data.seq;
@@ -134,7 +144,7 @@ describe.each(dialectsUnderTest())('live updates (server-sent events) on %s', (d
     expect(await ahead.waitFor((e) => e.event === 'ready')).toMatchObject({ id: String(latest), data: { seq: latest } });
   });
 
-  it('refuses a stream to a non-member or another project\'s token with the project 404', async () => {
+  it("refuses a stream to a non-member or another project's token with the project 404", async () => {
     const outsider = await signedInUser(board, 'otto@example.com');
     const refused = await open('/api/projects/LIVE/events', { cookie: outsider.cookie });
     expect(refused.status).toBe(404);

@@ -18,7 +18,7 @@ function lostDatabase(): Kysely<unknown> {
 }
 
 describe('an MCP tool call when the database fails', () => {
-  it('answers the catalogue\'s unavailable error (retry later), not an internal error', async () => {
+  it("answers the catalogue's unavailable error (retry later), not an internal error", async () => {
     const logs: string[] = [];
     const logger = createLogger({ service: 'tickets', level: 'warn', destination: { write: (line: string) => void logs.push(line) } });
     const ctx = { db: lostDatabase(), dialect: 'sqlite', project: { id: 'p1', key: 'DEMO', name: 'Demo' } } as never;

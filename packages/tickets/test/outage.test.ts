@@ -52,7 +52,10 @@ describe.skipIf(!postgres)('the ticket board during a PostgreSQL outage', () => 
       const cutAt = n;
       await until(() => n > cutAt + 20);
       const health = await fetch(`${url}/health`);
-      expect({ status: health.status, body: await health.json() }).toEqual({ status: 503, body: { status: 'unavailable', service: 'tickets', database: 'postgres' } });
+      expect({ status: health.status, body: await health.json() }).toEqual({
+        status: 503,
+        body: { status: 'unavailable', service: 'tickets', database: 'postgres' },
+      });
       const listing = await fetch(`${url}/api/mcp/v1/tickets`, { headers: { authorization: `Bearer ${board.token}` } });
       expect({ status: listing.status, retryAfter: listing.headers.get('retry-after'), body: await listing.json() }).toEqual({
         status: 503,

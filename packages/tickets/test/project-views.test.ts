@@ -8,7 +8,8 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
   const call = boardCaller(board);
 
   it('get_project_status shows boards with ticket indexes, stats, the 5 most recently updated tickets and the README clipped to 3000 characters', async () => {
-    for (let i = 1; i <= 7; i++) await call('create_ticket', { title: `Ticket ${i}`, priority: i === 7 ? 'high' : 'medium', column_name: i === 6 ? 'Done' : undefined });
+    for (let i = 1; i <= 7; i++)
+      await call('create_ticket', { title: `Ticket ${i}`, priority: i === 7 ? 'high' : 'medium', column_name: i === 6 ? 'Done' : undefined });
     await call('update_ticket', { ticket_id: `${board.projectKey}-1`, description: 'touched' });
     await call('create_document', { title: 'README', doc_type: 'readme', content: 'r'.repeat(3500) });
     await call('create_document', { title: 'Notes', content: 'n' });
@@ -24,7 +25,9 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
     });
     expect(status.boards).toHaveLength(1);
     expect(status.boards[0].name).toBe('Main');
-    expect(status.boards[0].columns.map((c: { name: string; is_done_column: boolean; ticket_count: number }) => [c.name, c.is_done_column, c.ticket_count])).toEqual([
+    expect(
+      status.boards[0].columns.map((c: { name: string; is_done_column: boolean; ticket_count: number }) => [c.name, c.is_done_column, c.ticket_count]),
+    ).toEqual([
       ['Backlog', false, 6],
       ['To Do', false, 0],
       ['In Progress', false, 0],
@@ -75,7 +78,10 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
     const second = await call('create_document', { title: 'Release Plan', content: 'v2', doc_type: 'changelog' });
     expect([first.slug, second.slug, second.doc_type]).toEqual(['release-plan', 'release-plan-2', 'changelog']);
     const taken = await refusal(call('create_document', { title: 'Other', slug: 'release-plan' }));
-    expect([taken.status, taken.message]).toEqual([409, `The slug "release-plan" is already taken in project ${board.projectKey}. Choose another slug or update_document "release-plan".`]);
+    expect([taken.status, taken.message]).toEqual([
+      409,
+      `The slug "release-plan" is already taken in project ${board.projectKey}. Choose another slug or update_document "release-plan".`,
+    ]);
     expect((await call('list_documents', { doc_type: 'changelog' })).documents.map((d: { slug: string }) => d.slug)).toEqual(['release-plan-2']);
     expect((await call('get_document', { doc_id: first.id })).content).toBe('v1');
     const updated = await call('update_document', { doc_id: 'release-plan', title: 'Release plan 2025' });
@@ -101,7 +107,14 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
     expect(tickets[0].score).toBeGreaterThan(tickets[1].score);
     expect(tickets[1].snippet).toContain('**webhook**');
     expect((await call('search', { query: 'webhook', scope: 'documents' })).results).toEqual([
-      { kind: 'document', slug: 'webhooks-guide', title: 'Webhooks guide', doc_type: 'wiki', score: expect.any(Number), snippet: expect.stringContaining('**') },
+      {
+        kind: 'document',
+        slug: 'webhooks-guide',
+        title: 'Webhooks guide',
+        doc_type: 'wiki',
+        score: expect.any(Number),
+        snippet: expect.stringContaining('**'),
+      },
     ]);
     expect((await call('search', { query: 'retry backoff', scope: 'tickets' })).results.map((r: { title: string }) => r.title)).toEqual(['Webhook retries']);
     expect((await call('search', { query: '"); DROP TABLE tickets; --' })).results).toEqual([]);
@@ -111,14 +124,25 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
     const headers = { authorization: `Bearer ${board.token}`, 'content-type': 'application/json' };
     const created = await fetch(`${board.url}/api/mcp/v1/tickets`, { method: 'POST', headers, body: JSON.stringify({ title: 'Created over REST' }) });
     expect([created.status, (await created.json()).title]).toEqual([201, 'Created over REST']);
-    const moved = await fetch(`${board.url}/api/mcp/v1/tickets/${board.projectKey}-1/move`, { method: 'POST', headers, body: JSON.stringify({ column_name: 'To Do' }) });
+    const moved = await fetch(`${board.url}/api/mcp/v1/tickets/${board.projectKey}-1/move`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ column_name: 'To Do' }),
+    });
     expect([moved.status, (await moved.json()).column]).toEqual([200, 'To Do']);
     const malformed = await fetch(`${board.url}/api/mcp/v1/tickets`, { method: 'POST', headers, body: '{"title": ' });
     expect(malformed.status).toBe(400);
     expect((await malformed.json()).error.code).toBe('invalid_json');
     const array = await fetch(`${board.url}/api/mcp/v1/tickets`, { method: 'POST', headers, body: '[1]' });
-    expect([array.status, await array.json()]).toEqual([400, { error: { code: 'invalid_request', message: 'The request body of create_ticket must be a JSON object of its parameters.' } }]);
-    const huge = await fetch(`${board.url}/api/mcp/v1/tickets`, { method: 'POST', headers, body: JSON.stringify({ title: 'x', description: 'y'.repeat(1_100_000) }) });
+    expect([array.status, await array.json()]).toEqual([
+      400,
+      { error: { code: 'invalid_request', message: 'The request body of create_ticket must be a JSON object of its parameters.' } },
+    ]);
+    const huge = await fetch(`${board.url}/api/mcp/v1/tickets`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ title: 'x', description: 'y'.repeat(1_100_000) }),
+    });
     expect(huge.status).toBe(413);
     const unknown = await fetch(`${board.url}/api/mcp/v1/nothing`, { headers });
     expect([unknown.status, await unknown.json()]).toEqual([404, { error: { code: 'not_found', message: 'No route GET /api/mcp/v1/nothing.' } }]);
@@ -133,13 +157,25 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
     const titleMessage = 'title must not contain NUL characters (U+0000).';
     expect([created.status, await created.json()]).toEqual([
       400,
-      { error: { code: 'invalid_request', message: `Invalid arguments for create_ticket: ${titleMessage}`, details: { issues: [{ path: 'title', message: titleMessage }] } } },
+      {
+        error: {
+          code: 'invalid_request',
+          message: `Invalid arguments for create_ticket: ${titleMessage}`,
+          details: { issues: [{ path: 'title', message: titleMessage }] },
+        },
+      },
     ]);
     const document = await fetch(`${board.url}/api/mcp/v1/documents/a%00b`, { headers });
     const docMessage = 'doc_id must not contain NUL characters (U+0000).';
     expect([document.status, await document.json()]).toEqual([
       400,
-      { error: { code: 'invalid_request', message: `Invalid arguments for get_document: ${docMessage}`, details: { issues: [{ path: 'doc_id', message: docMessage }] } } },
+      {
+        error: {
+          code: 'invalid_request',
+          message: `Invalid arguments for get_document: ${docMessage}`,
+          details: { issues: [{ path: 'doc_id', message: docMessage }] },
+        },
+      },
     ]);
     const client = await connectMcp(board.url, board.token);
     try {
@@ -147,7 +183,13 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
       expect(await client.callTool({ name: 'create_ticket', arguments: { title: 'x', labels: ['back\u0000end'] } })).toEqual({
         isError: true,
         content: [{ type: 'text', text: message }],
-        _meta: { 'dev.switchboard/error': { code: 'invalid_request', message, details: { issues: [{ path: 'labels', message: 'labels must not contain NUL characters (U+0000).' }] } } },
+        _meta: {
+          'dev.switchboard/error': {
+            code: 'invalid_request',
+            message,
+            details: { issues: [{ path: 'labels', message: 'labels must not contain NUL characters (U+0000).' }] },
+          },
+        },
       });
     } finally {
       await client.close();
@@ -156,7 +198,11 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
 
   it('refuses a ticket number beyond the 9 digits of the string forms with 400, sent as a JSON number too', async () => {
     const headers = { authorization: `Bearer ${board.token}`, 'content-type': 'application/json' };
-    const response = await fetch(`${board.url}/api/mcp/v1/tickets/${board.projectKey}-1/convert-to-sub-ticket`, { method: 'POST', headers, body: JSON.stringify({ epic_id: 3_000_000_000 }) });
+    const response = await fetch(`${board.url}/api/mcp/v1/tickets/${board.projectKey}-1/convert-to-sub-ticket`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ epic_id: 3_000_000_000 }),
+    });
     const message = 'epic_id "3000000000" is not a ticket id. Use the ticket key (e.g. DEMO-12), its number (12) or its UUID.';
     expect([response.status, await response.json()]).toEqual([400, { error: { code: 'invalid_request', message, details: { field: 'epic_id' } } }]);
     const client = await connectMcp(board.url, board.token);
@@ -165,7 +211,11 @@ describe.each(dialectsUnderTest())('status, index, documents and search on %s', 
         isError: true,
         content: [{ type: 'text', text: 'ticket_id "1000000000" is not a ticket id. Use the ticket key (e.g. DEMO-12), its number (12) or its UUID.' }],
         _meta: {
-          'dev.switchboard/error': { code: 'invalid_request', message: 'ticket_id "1000000000" is not a ticket id. Use the ticket key (e.g. DEMO-12), its number (12) or its UUID.', details: { field: 'ticket_id' } },
+          'dev.switchboard/error': {
+            code: 'invalid_request',
+            message: 'ticket_id "1000000000" is not a ticket id. Use the ticket key (e.g. DEMO-12), its number (12) or its UUID.',
+            details: { field: 'ticket_id' },
+          },
         },
       });
     } finally {

@@ -11,7 +11,12 @@ import { boardCaller, useBoard } from './helpers.ts';
 
 interface FakeModel {
   url: string;
-  requests: Array<{ path: string; authorization: string | undefined; organization: string | undefined; body: { model: string; messages: Array<{ content: string }> } }>;
+  requests: Array<{
+    path: string;
+    authorization: string | undefined;
+    organization: string | undefined;
+    body: { model: string; messages: Array<{ content: string }> };
+  }>;
   reply: { status: number; text: string };
   /** While set, requests wait until it resolves. */
   hold: Promise<void> | undefined;
@@ -32,7 +37,12 @@ async function startFakeModel(): Promise<FakeModel> {
     const body = await readBody(request);
     fake.arrived! += 1;
     if (fake.hold) await fake.hold;
-    fake.requests!.push({ path: request.url!, authorization: request.headers.authorization, organization: request.headers['openai-organization'] as string | undefined, body });
+    fake.requests!.push({
+      path: request.url!,
+      authorization: request.headers.authorization,
+      organization: request.headers['openai-organization'] as string | undefined,
+      body,
+    });
     response.writeHead(fake.reply!.status, { 'content-type': 'application/json' });
     if (fake.reply!.status !== 200) return response.end(JSON.stringify({ error: { message: 'model overloaded' } }));
     response.end(
@@ -60,7 +70,10 @@ describe.each(dialectsUnderTest())('Auto-Summary on %s', (dialect) => {
     const call = boardCaller(board);
 
     it('summarizes in the background without changing updated_at, and refreshes after changes', async () => {
-      const ticket = await call('create_ticket', { title: 'Add password reset', description: 'Users get a reset link by email. The link expires after one hour.' });
+      const ticket = await call('create_ticket', {
+        title: 'Add password reset',
+        description: 'Users get a reset link by email. The link expires after one hour.',
+      });
       expect(ticket.ai_summary).toBeNull();
       const metrics = async () => (await (await fetch(`${board.url}/metrics`)).text()).match(/^tickets_summary_queue_depth (\d+)$/m)?.[1];
       expect(await metrics()).toBe('1');
@@ -91,10 +104,16 @@ describe.each(dialectsUnderTest())('Auto-Summary on %s', (dialect) => {
       const database = board.app.ticketsDb;
       const definition =
         dialect === 'postgres'
-          ? (await sql<{ def: string }>`select indexdef as def from pg_indexes where schemaname = current_schema() and indexname = 'tickets_summary_due'`.execute(database.db)).rows
+          ? (
+              await sql<{
+                def: string;
+              }>`select indexdef as def from pg_indexes where schemaname = current_schema() and indexname = 'tickets_summary_due'`.execute(database.db)
+            ).rows
           : (await sql<{ def: string }>`select sql as def from sqlite_master where type = 'index' and name = 'tickets_summary_due'`.execute(database.db)).rows;
       expect(definition).toHaveLength(1);
-      expect(definition[0].def.replace(/["()]/g, '')).toMatch(/ON (\w+\.)?tickets (USING btree )?project_id, updated_at WHERE summarized_version < summary_version$/i);
+      expect(definition[0].def.replace(/["()]/g, '')).toMatch(
+        /ON (\w+\.)?tickets (USING btree )?project_id, updated_at WHERE summarized_version < summary_version$/i,
+      );
     });
 
     it('shares the work between workers: each due ticket is summarized exactly once', async () => {
@@ -109,10 +128,23 @@ describe.each(dialectsUnderTest())('Auto-Summary on %s', (dialect) => {
       };
       const logger = createLogger({ service: 'tickets', level: 'silent' });
       const database = board.app.ticketsDb;
-      const workers = [0, 1].map(() => new SummaryWorker({ db: database.db, dialect: database.dialect, signal: { notifyChannel: undefined, publish: () => undefined }, summarizer: counting, logger, intervalMs: 1000, batchSize: 2 }));
-      await Promise.all(workers.map(async (worker) => {
-        while ((await worker.runOnce()) > 0);
-      }));
+      const workers = [0, 1].map(
+        () =>
+          new SummaryWorker({
+            db: database.db,
+            dialect: database.dialect,
+            signal: { notifyChannel: undefined, publish: () => undefined },
+            summarizer: counting,
+            logger,
+            intervalMs: 1000,
+            batchSize: 2,
+          }),
+      );
+      await Promise.all(
+        workers.map(async (worker) => {
+          while ((await worker.runOnce()) > 0);
+        }),
+      );
       expect(seen.sort()).toEqual(Array.from({ length: 6 }, (_, i) => `${board.projectKey}-${i + 3}`).sort());
     });
   });
@@ -153,7 +185,11 @@ describe.each(dialectsUnderTest())('Auto-Summary on %s', (dialect) => {
       const saved = { key: process.env.OPENAI_API_KEY, org: process.env.OPENAI_ORG_ID };
       Object.assign(process.env, { OPENAI_API_KEY: 'sk-env-key-should-not-leave', OPENAI_ORG_ID: 'org-env' });
       try {
-        const summary = await llmSummarizer({ baseUrl: model.url, model: 'local', apiKey: undefined, timeoutMs: 5000 }).summarize({ key: 'X-1', title: 'T', description: 'D' });
+        const summary = await llmSummarizer({ baseUrl: model.url, model: 'local', apiKey: undefined, timeoutMs: 5000 }).summarize({
+          key: 'X-1',
+          title: 'T',
+          description: 'D',
+        });
         expect(summary).toEqual({ text: 'A local summary.', source: 'llm' });
       } finally {
         if (saved.key === undefined) delete process.env.OPENAI_API_KEY;
@@ -187,7 +223,10 @@ describe.each(dialectsUnderTest())('Auto-Summary on %s', (dialect) => {
       model.reply = { status: 400, text: '' };
       const ticket = await call('create_ticket', { title: 'Flaky model', description: 'Still summarized.' });
       await board.app.summaryWorker.drain();
-      expect(await call('get_ticket', { ticket_id: ticket.key })).toMatchObject({ ai_summary: 'Flaky model. Still summarized.', ai_summary_source: 'extractive' });
+      expect(await call('get_ticket', { ticket_id: ticket.key })).toMatchObject({
+        ai_summary: 'Flaky model. Still summarized.',
+        ai_summary_source: 'extractive',
+      });
     });
   });
 });

@@ -70,16 +70,30 @@ describe.each(dialectsUnderTest())('the web UI API under /api/projects/{KEY} on 
     expect((await webCall(board, admin.cookie, '/api/projects/NOPE/status')).body).toEqual(notFound('NOPE'));
   });
 
-  it('refuses a cookie write without this service\'s Origin with 403', async () => {
-    const foreign = await webCall(board, member.cookie, '/api/projects/WEB/tickets', { method: 'POST', body: { title: 'CSRF' }, origin: 'https://evil.example' });
+  it("refuses a cookie write without this service's Origin with 403", async () => {
+    const foreign = await webCall(board, member.cookie, '/api/projects/WEB/tickets', {
+      method: 'POST',
+      body: { title: 'CSRF' },
+      origin: 'https://evil.example',
+    });
     expect(foreign.status).toBe(403);
-    expect(foreign.body).toEqual({ error: { code: 'forbidden', message: 'Origin did not match: Origin "https://evil.example" is not this service\'s origin' } });
+    expect(foreign.body).toEqual({
+      error: { code: 'forbidden', message: 'Origin did not match: Origin "https://evil.example" is not this service\'s origin' },
+    });
     const none = await webCall(board, member.cookie, '/api/projects/WEB/tickets', { method: 'POST', body: { title: 'CSRF' }, origin: false });
     expect(none.status).toBe(403);
     expect(none.body).toEqual({
-      error: { code: 'forbidden', message: 'Origin did not match: a signed-in request that changes something must carry an Origin (or Referer) header of this service' },
+      error: {
+        code: 'forbidden',
+        message: 'Origin did not match: a signed-in request that changes something must carry an Origin (or Referer) header of this service',
+      },
     });
-    const byReferer = await webCall(board, member.cookie, '/api/projects/WEB/tickets', { method: 'POST', body: { title: 'From the page' }, origin: false, headers: { referer: `${board.url}/projects/WEB/board` } });
+    const byReferer = await webCall(board, member.cookie, '/api/projects/WEB/tickets', {
+      method: 'POST',
+      body: { title: 'From the page' },
+      origin: false,
+      headers: { referer: `${board.url}/projects/WEB/board` },
+    });
     expect(byReferer.status).toBe(201);
     const listed = await boardCaller(board)('list_tickets', { search: 'CSRF' });
     expect(listed.count).toBe(0);
@@ -94,7 +108,9 @@ describe.each(dialectsUnderTest())('the web UI API under /api/projects/{KEY} on 
     expect(other.body).toEqual(notFound('WEB'));
     const bad = await webCall(board, member.cookie, '/api/projects/WEB/labels', { headers: { authorization: 'Bearer sbt_unknown' } });
     expect(bad.status).toBe(401);
-    expect(bad.headers.get('www-authenticate')).toBe(`Bearer realm="switchboard-tickets", resource_metadata="${board.url}/.well-known/oauth-protected-resource/api/mcp/v1/mcp", scope="tickets:read tickets:write"`);
+    expect(bad.headers.get('www-authenticate')).toBe(
+      `Bearer realm="switchboard-tickets", resource_metadata="${board.url}/.well-known/oauth-protected-resource/api/mcp/v1/mcp", scope="tickets:read tickets:write"`,
+    );
     expect(bad.body.error.code).toBe('unauthorized');
     // A token needs no Origin: a browser never adds an Authorization header on its own.
     const write = await webClient(board, { token: board.token })('/api/projects/WEB/tickets', { method: 'POST', body: { title: 'From a script' } });
@@ -147,9 +163,17 @@ describe.each(dialectsUnderTest())('the web UI API under /api/projects/{KEY} on 
     expect(other.status).toBe(404);
   });
 
-  it('documents the web UI\'s API in /openapi.json', async () => {
+  it("documents the web UI's API in /openapi.json", async () => {
     const paths = Object.keys((await (await fetch(`${board.url}/openapi.json`)).json()).paths);
-    for (const path of ['/api/projects/{key}/status', '/api/projects/{key}/tickets/{id}/move', '/api/projects/{key}/board', '/api/projects/{key}/settings', '/api/projects/{key}/columns/{id}', '/api/projects/{key}/tokens', '/api/projects/{key}/events']) {
+    for (const path of [
+      '/api/projects/{key}/status',
+      '/api/projects/{key}/tickets/{id}/move',
+      '/api/projects/{key}/board',
+      '/api/projects/{key}/settings',
+      '/api/projects/{key}/columns/{id}',
+      '/api/projects/{key}/tokens',
+      '/api/projects/{key}/events',
+    ]) {
       expect(paths).toContain(path);
     }
   });

@@ -5,7 +5,7 @@ import { boardCaller, useBoard, type Caller } from './helpers.ts';
 import { seedBoard, type SeededBoard } from './factories.ts';
 import { signedInUser, webClient, type SignedIn } from './web-helpers.ts';
 
-describe.each(dialectsUnderTest())('the board\'s cards (GET /api/projects/{KEY}/board) on %s', (dialect) => {
+describe.each(dialectsUnderTest())("the board's cards (GET /api/projects/{KEY}/board) on %s", (dialect) => {
   const board = useBoard(dialect, { key: 'CARD' });
   let member: SignedIn;
   let call: Caller;
@@ -33,13 +33,39 @@ describe.each(dialectsUnderTest())('the board\'s cards (GET /api/projects/{KEY}/
           name: 'Backlog',
           is_done_column: false,
           ticket_count: 1,
-          cards: [{ key: loose.key, title: 'Loose end', ticket_type: 'bug', priority: 'medium', labels: [], assignee: null, parent: null, progress: null, updated_at: loose.updated_at, completed_at: null }],
+          cards: [
+            {
+              key: loose.key,
+              title: 'Loose end',
+              ticket_type: 'bug',
+              priority: 'medium',
+              labels: [],
+              assignee: null,
+              parent: null,
+              progress: null,
+              updated_at: loose.updated_at,
+              completed_at: null,
+            },
+          ],
         },
         {
           name: 'To Do',
           is_done_column: false,
           ticket_count: 1,
-          cards: [{ key: first.key, title: 'Cart page', ticket_type: 'task', priority: 'high', labels: [], assignee: null, parent: epic.key, progress: null, updated_at: first.updated_at, completed_at: null }],
+          cards: [
+            {
+              key: first.key,
+              title: 'Cart page',
+              ticket_type: 'task',
+              priority: 'high',
+              labels: [],
+              assignee: null,
+              parent: epic.key,
+              progress: null,
+              updated_at: first.updated_at,
+              completed_at: null,
+            },
+          ],
         },
         {
           name: 'In Progress',
@@ -66,7 +92,18 @@ describe.each(dialectsUnderTest())('the board\'s cards (GET /api/projects/{KEY}/
           is_done_column: true,
           ticket_count: 1,
           cards: [
-            { key: second.key, title: 'Payment', ticket_type: 'task', priority: 'high', labels: [], assignee: null, parent: epic.key, progress: null, updated_at: second.updated_at, completed_at: second.completed_at },
+            {
+              key: second.key,
+              title: 'Payment',
+              ticket_type: 'task',
+              priority: 'high',
+              labels: [],
+              assignee: null,
+              parent: epic.key,
+              progress: null,
+              updated_at: second.updated_at,
+              completed_at: second.completed_at,
+            },
           ],
         },
       ],
@@ -110,7 +147,11 @@ describe.each(dialectsUnderTest())('the board\'s cards (GET /api/projects/{KEY}/
       const answer = await web('/api/projects/BIG/board');
       expect(answer.status).toBe(200);
       expect(answer.body.complete).toBe(true);
-      const lanes = answer.body.columns as Array<{ name: string; ticket_count: number; cards: Array<{ key: string; updated_at: string; progress: unknown; parent: string | null }> }>;
+      const lanes = answer.body.columns as Array<{
+        name: string;
+        ticket_count: number;
+        cards: Array<{ key: string; updated_at: string; progress: unknown; parent: string | null }>;
+      }>;
       expect(lanes.map((lane) => [lane.name, lane.ticket_count, lane.cards.length])).toEqual([
         ['Backlog', 4000, 4000],
         ['To Do', 2000, 2000],
@@ -161,7 +202,9 @@ describe.each(dialectsUnderTest())('the board\'s cards (GET /api/projects/{KEY}/
         expect(refused.status).toBe(400);
         expect(refused.body.error.code).toBe('invalid_request');
       }
-      expect((await web('/api/projects/BIG/board?cards=1001')).body.error.message).toBe('Invalid arguments for get_board: cards: must be at most 1000 (the maximum)');
+      expect((await web('/api/projects/BIG/board?cards=1001')).body.error.message).toBe(
+        'Invalid arguments for get_board: cards: must be at most 1000 (the maximum)',
+      );
     });
   });
 });

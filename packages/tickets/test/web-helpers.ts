@@ -10,7 +10,11 @@ export interface SignedIn {
 }
 
 /** Creates a user in the platform database (optionally an admin, optionally a member of projects). */
-export async function addUser(board: Board, email: string, options: { admin?: boolean; memberOf?: string[]; name?: string } = {}): Promise<{ id: string; email: string; password: string }> {
+export async function addUser(
+  board: Board,
+  email: string,
+  options: { admin?: boolean; memberOf?: string[]; name?: string } = {},
+): Promise<{ id: string; email: string; password: string }> {
   const platform = await openPlatformDatabase(board.env);
   try {
     const password = `${email.split('@')[0]}-password`;
@@ -24,7 +28,11 @@ export async function addUser(board: Board, email: string, options: { admin?: bo
 
 /** Signs a user in over POST /api/session and returns its cookie. */
 export async function signIn(board: Board, email: string, password: string): Promise<string> {
-  const response = await fetch(`${board.url}/api/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const response = await fetch(`${board.url}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
   expect(response.status).toBe(200);
   return response.headers.get('set-cookie')!.split(';')[0];
 }
@@ -68,5 +76,7 @@ export async function webCall(board: Board, cookie: string | undefined, path: st
 /** A caller bound to one cookie (or one Bearer token when `token` is given instead). */
 export function webClient(board: Board, auth: { cookie: string } | { token: string }) {
   return (path: string, init: WebInit = {}) =>
-    'cookie' in auth ? webCall(board, auth.cookie, path, init) : webCall(board, undefined, path, { ...init, origin: false, headers: { authorization: `Bearer ${auth.token}`, ...init.headers } });
+    'cookie' in auth
+      ? webCall(board, auth.cookie, path, init)
+      : webCall(board, undefined, path, { ...init, origin: false, headers: { authorization: `Bearer ${auth.token}`, ...init.headers } });
 }

@@ -17,7 +17,10 @@ describe('the board pages preloads', () => {
   it("names each page's chunks, and a board's or ticket's board read when signed in", () => {
     expect(page('/projects/ACME/board')).toEqual({ fetches: ['/api/session', '/api/projects/ACME/board?cards=50'], modules: ['src/board/board-page.tsx'] });
     expect(page('/projects/acme/board', { signedIn: false })).toEqual({ fetches: ['/api/session'], modules: ['src/board/board-page.tsx'] });
-    expect(page('/tickets/acme-12')).toEqual({ fetches: ['/api/session', '/api/projects/ACME/board?cards=50'], modules: ['src/board/board-page.tsx', 'src/ticket/ticket-panel.tsx'] });
+    expect(page('/tickets/acme-12')).toEqual({
+      fetches: ['/api/session', '/api/projects/ACME/board?cards=50'],
+      modules: ['src/board/board-page.tsx', 'src/ticket/ticket-panel.tsx'],
+    });
     expect(page('/tickets/not-a-key')).toEqual({ fetches: ['/api/session'], modules: ['src/board/board-page.tsx', 'src/ticket/ticket-panel.tsx'] });
     expect(page('/projects/ACME/documents/handbook')).toEqual({ fetches: ['/api/session'], modules: ['src/pages/documents-page.tsx'] });
     expect(page('/projects/ACME/search')).toEqual({ fetches: ['/api/session'], modules: ['src/pages/search-page.tsx'] });
@@ -39,7 +42,9 @@ describe('the board pages preloads', () => {
 
   it('names only modules the built UI has (a renamed page would otherwise lose its preload unnoticed)', () => {
     const manifest = JSON.parse(readFileSync(join(webUiOutput('tickets'), '.vite', 'manifest.json'), 'utf8')) as Record<string, unknown>;
-    const modules = ['/projects/A/board', '/tickets/A-1', '/projects/A/documents', '/projects/A/search', '/projects/A/settings/boards'].flatMap((path) => page(path).modules ?? []);
+    const modules = ['/projects/A/board', '/tickets/A-1', '/projects/A/documents', '/projects/A/search', '/projects/A/settings/boards'].flatMap(
+      (path) => page(path).modules ?? [],
+    );
     expect(modules).toHaveLength(6);
     for (const module of modules) expect(Object.keys(manifest)).toContain(module);
   });

@@ -5,7 +5,13 @@ import { boardCaller, connectMcp, mcpCaller, refusal, restCaller, useBoard, type
 import { signedInUser, webClient, type SignedIn, type WebAnswer } from './web-helpers.ts';
 
 const DEFAULT_COLUMNS = ['Backlog', 'To Do', 'In Progress', 'Review', 'Done'];
-const column = (name: string, position: number, isDone = false, ticketCount = 0) => ({ id: expect.any(String), name, position, is_done_column: isDone, ticket_count: ticketCount });
+const column = (name: string, position: number, isDone = false, ticketCount = 0) => ({
+  id: expect.any(String),
+  name,
+  position,
+  is_done_column: isDone,
+  ticket_count: ticketCount,
+});
 
 describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect) => {
   const board = useBoard(dialect, { key: 'SET' });
@@ -17,7 +23,10 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
   let settings: { boards: Array<{ columns: Array<{ id: string; name: string }> }> };
   const base = '/api/projects/SET';
   const expectError = (answer: WebAnswer, status: number, code: string, message: string) => {
-    expect({ status: answer.status, body: answer.body }).toEqual({ status, body: { error: { code, message, ...(answer.body?.error?.details ? { details: answer.body.error.details } : {}) } } });
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status,
+      body: { error: { code, message, ...(answer.body?.error?.details ? { details: answer.body.error.details } : {}) } },
+    });
   };
 
   beforeAll(async () => {
@@ -37,7 +46,7 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
     });
   });
 
-  it('changes the project\'s name, description and Auto-Summary, which the tools then report', async () => {
+  it("changes the project's name, description and Auto-Summary, which the tools then report", async () => {
     expectError(await web(`${base}/settings`, { method: 'PUT', body: { name: '   ' } }), 400, 'invalid_request', 'A project name must not be empty.');
     expectError(
       await web(`${base}/settings`, { method: 'PUT', body: { auto_summary: 'yes' } }),
@@ -51,7 +60,10 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
       'invalid_request',
       'Invalid arguments for update_settings: Unknown parameter "colour". Valid parameters: name, description, auto_summary, settings.',
     );
-    const changed = await web(`${base}/settings`, { method: 'PUT', body: { name: ' Settings demo ', description: 'The board of the settings', auto_summary: false } });
+    const changed = await web(`${base}/settings`, {
+      method: 'PUT',
+      body: { name: ' Settings demo ', description: 'The board of the settings', auto_summary: false },
+    });
     expect(changed.status).toBe(200);
     expect(changed.body.project).toEqual({ key: 'SET', name: 'Settings demo', description: 'The board of the settings', settings: { auto_summary: false } });
     expect((await mcp('get_project_status')).project).toEqual(changed.body.project);
@@ -77,7 +89,9 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
     const ticket = await mcp('create_ticket', { title: 'Reviewed work' });
     expect((await mcp('move_ticket', { ticket_id: ticket.key, column_name: 'code review' })).column).toBe('Code review');
     const old = await refusal(mcp('move_ticket', { ticket_id: ticket.key, column_name: 'Review' }));
-    expect(old.message).toBe('Unknown column "Review". Valid columns: Backlog, To Do, In Progress, Code review, Done. Column names come from get_project_status or list_columns.');
+    expect(old.message).toBe(
+      'Unknown column "Review". Valid columns: Backlog, To Do, In Progress, Code review, Done. Column names come from get_project_status or list_columns.',
+    );
   });
 
   it('adds and renames boards, refusing a name another board has in any case', async () => {
@@ -98,7 +112,12 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
       'conflict',
       'A column named "A" already exists on this board (names are compared without case). Choose another name.',
     );
-    expectError(await web(`${base}/boards`, { method: 'POST', body: { name: 'Empty', columns: [] } }), 400, 'invalid_request', 'A board needs at least one column; leave columns out for the default ones.');
+    expectError(
+      await web(`${base}/boards`, { method: 'POST', body: { name: 'Empty', columns: [] } }),
+      400,
+      'invalid_request',
+      'A board needs at least one column; leave columns out for the default ones.',
+    );
     const renamed = await web(`${base}/boards/${custom.body.id}`, { method: 'PUT', body: { name: 'Bug triage' } });
     expect(renamed.status).toBe(200);
     expect(renamed.body.name).toBe('Bug triage');
@@ -115,7 +134,11 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
       'Board "no-such-board" not found in project SET. GET /api/projects/SET/settings lists the boards.',
     );
     const columns = await mcp('list_columns');
-    expect(columns.columns.filter((c: { board_name: string }) => c.board_name === 'Bug triage').map((c: { name: string }) => c.name)).toEqual(['Reported', 'Fixing', 'Fixed']);
+    expect(columns.columns.filter((c: { board_name: string }) => c.board_name === 'Bug triage').map((c: { name: string }) => c.name)).toEqual([
+      'Reported',
+      'Fixing',
+      'Fixed',
+    ]);
   });
 
   it('reorders columns by position and moves the done column, giving and taking completed_at', async () => {
@@ -126,7 +149,12 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
     expect(added.body).toEqual({ id: expect.any(String), name: 'Shipped', position: 5, is_done_column: false, ticket_count: 0 });
     const moved = await web(`${base}/columns/${added.body.id}`, { method: 'PUT', body: { position: 1 } });
     expect(moved.body.position).toBe(1);
-    const order = async () => (await web(`${base}/settings`)).body.boards[0].columns.map((c: { name: string; position: number; is_done_column: boolean }) => [c.position, c.name, c.is_done_column]);
+    const order = async () =>
+      (await web(`${base}/settings`)).body.boards[0].columns.map((c: { name: string; position: number; is_done_column: boolean }) => [
+        c.position,
+        c.name,
+        c.is_done_column,
+      ]);
     expect(await order()).toEqual([
       [0, 'Backlog', false],
       [1, 'Shipped', false],
@@ -166,7 +194,12 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
     const main = (await web(`${base}/settings`)).body.boards[0];
     const byName = (name: string) => main.columns.find((c: { name: string }) => c.name === name);
     const holding = byName('Code review');
-    expectError(await web(`${base}/columns/${holding.id}`, { method: 'DELETE' }), 409, 'conflict', 'Column "Code review" still holds 1 ticket(s): move them to another column first.');
+    expectError(
+      await web(`${base}/columns/${holding.id}`, { method: 'DELETE' }),
+      409,
+      'conflict',
+      'Column "Code review" still holds 1 ticket(s): move them to another column first.',
+    );
     expectError(
       await web(`${base}/columns/${byName('Shipped').id}`, { method: 'DELETE' }),
       409,
@@ -174,9 +207,19 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
       'Column "Shipped" still holds 3 ticket(s): move them to another column first.',
     );
     const single = await web(`${base}/boards`, { method: 'POST', body: { name: 'Single', columns: ['Only'] } });
-    expectError(await web(`${base}/columns/${single.body.columns[0].id}`, { method: 'DELETE' }), 409, 'conflict', '"Only" is the board\'s last column; a board needs at least one.');
+    expectError(
+      await web(`${base}/columns/${single.body.columns[0].id}`, { method: 'DELETE' }),
+      409,
+      'conflict',
+      '"Only" is the board\'s last column; a board needs at least one.',
+    );
     const pair = await web(`${base}/boards`, { method: 'POST', body: { name: 'Pair', columns: ['Open', 'Closed'] } });
-    expectError(await web(`${base}/columns/${pair.body.columns[1].id}`, { method: 'DELETE' }), 409, 'conflict', '"Closed" is the board\'s done column: make another column the done column first.');
+    expectError(
+      await web(`${base}/columns/${pair.body.columns[1].id}`, { method: 'DELETE' }),
+      409,
+      'conflict',
+      '"Closed" is the board\'s done column: make another column the done column first.',
+    );
     const removed = await web(`${base}/columns/${byName('Done').id}`, { method: 'DELETE' });
     expect(removed.status).toBe(200);
     expect(removed.body).toEqual({ deleted: true, id: byName('Done').id });
@@ -206,7 +249,12 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
       'conflict',
       'A label named "backend" already exists in this project (names are compared without case). Choose another name.',
     );
-    expectError(await web(`${base}/labels`, { method: 'POST', body: { name: 'red', color: 'crimson' } }), 400, 'invalid_request', 'Color "crimson" is invalid: use #rgb or #rrggbb, e.g. #e11d48.');
+    expectError(
+      await web(`${base}/labels`, { method: 'POST', body: { name: 'red', color: 'crimson' } }),
+      400,
+      'invalid_request',
+      'Color "crimson" is invalid: use #rgb or #rrggbb, e.g. #e11d48.',
+    );
     const ticket = await mcp('create_ticket', { title: 'Labelled', labels: ['backend'] });
     const edited = await web(`${base}/labels/${created.body.id}`, { method: 'PUT', body: { name: 'server', color: '#e11d48' } });
     expect(edited.body).toEqual({ id: created.body.id, name: 'server', color: '#e11d48' });
@@ -226,7 +274,12 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
   it('lets only an admin add and remove members; list_members lists members plus admins', async () => {
     const newcomer = await signedInUser(board, 'nina@example.com', { name: 'Nina' });
     expect((await webClient(board, newcomer)(`${base}/status`)).status).toBe(404);
-    expectError(await web(`${base}/members`, { method: 'POST', body: { email: 'nina@example.com' } }), 403, 'forbidden', 'Only an admin can add or remove members');
+    expectError(
+      await web(`${base}/members`, { method: 'POST', body: { email: 'nina@example.com' } }),
+      403,
+      'forbidden',
+      'Only an admin can add or remove members',
+    );
     expectError(
       await webClient(board, { token: board.token })(`${base}/members`, { method: 'POST', body: { email: 'nina@example.com' } }),
       403,
@@ -234,11 +287,19 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
       'Managing tokens and members needs a signed-in user: use Settings in the web UI, or the CLI.',
     );
     const asAdmin = webClient(board, admin);
-    expectError(await asAdmin(`${base}/members`, { method: 'POST', body: { email: 'ghost@example.com' } }), 404, 'not_found', 'No user with email ghost@example.com; create one with `switchboard user create`');
+    expectError(
+      await asAdmin(`${base}/members`, { method: 'POST', body: { email: 'ghost@example.com' } }),
+      404,
+      'not_found',
+      'No user with email ghost@example.com; create one with `switchboard user create`',
+    );
     const added = await asAdmin(`${base}/members`, { method: 'POST', body: { email: 'Nina@Example.com' } });
     expect(added.status).toBe(200);
     expect(added.body).toEqual({ email: 'nina@example.com', added: true });
-    expect((await asAdmin(`${base}/members`, { method: 'POST', body: { email: 'nina@example.com' } })).body).toEqual({ email: 'nina@example.com', added: true });
+    expect((await asAdmin(`${base}/members`, { method: 'POST', body: { email: 'nina@example.com' } })).body).toEqual({
+      email: 'nina@example.com',
+      added: true,
+    });
     expect((await webClient(board, newcomer)(`${base}/status`)).status).toBe(200);
     const members = await mcp('list_members');
     expect(members).toEqual({
@@ -255,7 +316,11 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
     expect(first.members).toEqual(members.members.slice(0, 2));
     expect(await mcp('list_members', { limit: 2, cursor: first.next_cursor })).toEqual({ members: members.members.slice(2), next_cursor: null });
     // assignee takes exactly the project's people.
-    expect((await mcp('create_ticket', { title: 'For Nina', assignee: 'nina@example.com' })).assignee).toEqual({ id: newcomer.id, name: 'Nina', email: 'nina@example.com' });
+    expect((await mcp('create_ticket', { title: 'For Nina', assignee: 'nina@example.com' })).assignee).toEqual({
+      id: newcomer.id,
+      name: 'Nina',
+      email: 'nina@example.com',
+    });
     const outsider = await signedInUser(board, 'otto@example.com');
     expect((await refusal(mcp('create_ticket', { title: 'For Otto', assignee: outsider.email }))).message).toBe(
       'Unknown assignee "otto@example.com". Valid values: mia@example.com, nina@example.com, root@example.com.',
@@ -272,11 +337,23 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
   });
 
   it('creates a token shown once, lists tokens without secrets, and revokes one: its next MCP and REST calls are refused', async () => {
-    expectError(await webClient(board, { token: board.token })(`${base}/tokens`), 403, 'forbidden', 'Managing tokens and members needs a signed-in user: use Settings in the web UI, or the CLI.');
+    expectError(
+      await webClient(board, { token: board.token })(`${base}/tokens`),
+      403,
+      'forbidden',
+      'Managing tokens and members needs a signed-in user: use Settings in the web UI, or the CLI.',
+    );
     expectError(await web(`${base}/tokens`, { method: 'POST', body: { name: ' ' } }), 400, 'invalid_request', 'A token name must not be empty.');
     const created = await web(`${base}/tokens`, { method: 'POST', body: { name: 'claude-code' } });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ token_id: expect.any(String), token: expect.stringMatching(/^sbt_[A-Za-z0-9_-]{43}$/), name: 'claude-code', access: 'write', created_at: expect.any(String), mcp_url: `${board.url}/api/mcp/v1/mcp` });
+    expect(created.body).toEqual({
+      token_id: expect.any(String),
+      token: expect.stringMatching(/^sbt_[A-Za-z0-9_-]{43}$/),
+      name: 'claude-code',
+      access: 'write',
+      created_at: expect.any(String),
+      mcp_url: `${board.url}/api/mcp/v1/mcp`,
+    });
     const { token, token_id } = created.body;
     const agent = mcpCaller(await connectMcp(board.url, token));
     const made = await agent('create_ticket', { title: 'By the new token' });
@@ -284,7 +361,14 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
     expect(listed.status).toBe(200);
     expect(JSON.stringify(listed.body)).not.toContain(token);
     expect(listed.body.tokens.map((t: { name: string }) => t.name)).toEqual(['agent', 'claude-code']);
-    expect(listed.body.tokens[1]).toEqual({ id: token_id, name: 'claude-code', access: 'write', created_at: created.body.created_at, last_used_at: expect.any(String), revoked_at: null });
+    expect(listed.body.tokens[1]).toEqual({
+      id: token_id,
+      name: 'claude-code',
+      access: 'write',
+      created_at: created.body.created_at,
+      last_used_at: expect.any(String),
+      revoked_at: null,
+    });
     expect((await mcp('get_ticket', { ticket_id: made.key })).activity[0].actor).toBe('token:claude-code');
 
     expect((await web(`${base}/tokens/${token_id}`, { method: 'DELETE' })).body).toEqual({ revoked: true });

@@ -15,7 +15,11 @@ export interface Credential {
 export const credentialColumns: Array<Column<Credential>> = [
   { header: 'Created', time: (credential) => credential.created_at },
   { header: 'Last used', time: (credential) => credential.last_used_at },
-  { header: 'Status', cell: (credential) => (credential.revoked_at ? <Badge kind="danger">Revoked {timeAgo(credential.revoked_at)}</Badge> : <Badge kind="success">Active</Badge>) },
+  {
+    header: 'Status',
+    cell: (credential) =>
+      credential.revoked_at ? <Badge kind="danger">Revoked {timeAgo(credential.revoked_at)}</Badge> : <Badge kind="success">Active</Badge>,
+  },
 ];
 
 /** A revoked credential's row is dimmed. */

@@ -40,7 +40,9 @@ export function Dialog({
       }
       if (event.key === 'Tab' && ref.current) {
         // Keep Tab inside the dialog.
-        const focusable = Array.from(ref.current.querySelectorAll<HTMLElement>('a[href], button:not(:disabled), input:not(:disabled), select, textarea, [tabindex]:not([tabindex="-1"])'));
+        const focusable = Array.from(
+          ref.current.querySelectorAll<HTMLElement>('a[href], button:not(:disabled), input:not(:disabled), select, textarea, [tabindex]:not([tabindex="-1"])'),
+        );
         if (focusable.length === 0) return;
         const [head, tail] = [focusable[0], focusable[focusable.length - 1]];
         if (event.shiftKey && document.activeElement === head) {

@@ -22,7 +22,9 @@ export function mountApp(app: ReactNode): void {
  * 300 ms after its fallback; the page is chosen once per mount, so a loaded
  * page is never remounted.
  */
-export function preloadablePage<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): { Page: ComponentType<P>; preload: () => Promise<unknown> } {
+export function preloadablePage<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+): { Page: ComponentType<P>; preload: () => Promise<unknown> } {
   let loaded: ComponentType<P> | undefined;
   const preload = () =>
     load().then((module) => {

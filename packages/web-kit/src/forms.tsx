@@ -33,7 +33,13 @@ interface FieldProps {
 }
 
 /** A label, a control and its hint or error, wired together for assistive technology. */
-export function Field({ label, hint, error, required, children }: FieldProps & { children: (props: { id: string; describedBy?: string; invalid: boolean }) => ReactNode }) {
+export function Field({
+  label,
+  hint,
+  error,
+  required,
+  children,
+}: FieldProps & { children: (props: { id: string; describedBy?: string; invalid: boolean }) => ReactNode }) {
   const id = useId();
   const hintId = `${id}-hint`;
   return (
@@ -65,7 +71,14 @@ export function TextField({ label, hint, error, required, className, ...rest }: 
   return (
     <Field label={label} hint={hint} error={error} required={required}>
       {({ id, describedBy, invalid }) => (
-        <input id={id} className={`input ${className ?? ''}`} aria-describedby={describedBy} aria-invalid={invalid || undefined} required={required} {...rest} />
+        <input
+          id={id}
+          className={`input ${className ?? ''}`}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          required={required}
+          {...rest}
+        />
       )}
     </Field>
   );
@@ -76,7 +89,14 @@ export function TextAreaField({ label, hint, error, required, className, ...rest
   return (
     <Field label={label} hint={hint} error={error} required={required}>
       {({ id, describedBy, invalid }) => (
-        <textarea id={id} className={`textarea ${className ?? ''}`} aria-describedby={describedBy} aria-invalid={invalid || undefined} required={required} {...rest} />
+        <textarea
+          id={id}
+          className={`textarea ${className ?? ''}`}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          required={required}
+          {...rest}
+        />
       )}
     </Field>
   );

@@ -27,7 +27,21 @@ export interface TenantSwitcher {
  * and on the right a status (the ticket board's Live), the tenant switcher and
  * the signed-in account with **Sign out**.
  */
-export function AppShell({ product, home, nav, tenant, status, children }: { product: string; home: string; nav: NavItem[]; tenant: TenantSwitcher; status?: ReactNode; children: ReactNode }) {
+export function AppShell({
+  product,
+  home,
+  nav,
+  tenant,
+  status,
+  children,
+}: {
+  product: string;
+  home: string;
+  nav: NavItem[];
+  tenant: TenantSwitcher;
+  status?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="shell">
       <header className="topbar">
@@ -59,7 +73,13 @@ export function AppShell({ product, home, nav, tenant, status, children }: { pro
 function TenantSelect({ label, current, tenants, onSwitch }: TenantSwitcher) {
   if (tenants.length === 0) return null;
   return (
-    <select className="select" style={{ width: 'auto', height: 28 }} aria-label={label} value={current ?? ''} onChange={(event) => onSwitch(event.target.value)}>
+    <select
+      className="select"
+      style={{ width: 'auto', height: 28 }}
+      aria-label={label}
+      value={current ?? ''}
+      onChange={(event) => onSwitch(event.target.value)}
+    >
       {current ? null : <option value="">Choose…</option>}
       {tenants.map((tenant) => (
         <option key={tenant.code} value={tenant.code}>

@@ -32,7 +32,10 @@ export function listView<T>(rows: readonly T[], query: ListQuery<T>): T[] {
       const missingA = a.key === null || a.key === undefined || a.key === '';
       const missingB = b.key === null || b.key === undefined || b.key === '';
       if (missingA || missingB) return missingA === missingB ? a.index - b.index : missingA ? 1 : -1;
-      const order = typeof a.key === 'number' && typeof b.key === 'number' ? a.key - b.key : String(a.key).localeCompare(String(b.key), undefined, { numeric: true, sensitivity: 'base' });
+      const order =
+        typeof a.key === 'number' && typeof b.key === 'number'
+          ? a.key - b.key
+          : String(a.key).localeCompare(String(b.key), undefined, { numeric: true, sensitivity: 'base' });
       return order === 0 ? a.index - b.index : sign * order;
     });
     shown = keyed.map((k) => k.row);
@@ -42,5 +45,8 @@ export function listView<T>(rows: readonly T[], query: ListQuery<T>): T[] {
 
 /** Lower case without accents, for matching. */
 function fold(text: string): string {
-  return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 }

@@ -65,7 +65,10 @@ export function form<V extends FormValues, R>(spec: FormSpec<V, R>): Form<R> {
 }
 
 /** The state of a form being filled in: its values, its error, and its submit handler. */
-export function useRecordForm<V extends FormValues, R>(spec: Pick<FormSpec<V, R>, 'initial' | 'check' | 'submit' | 'done'>, onDone: (result: R, values: V) => void) {
+export function useRecordForm<V extends FormValues, R>(
+  spec: Pick<FormSpec<V, R>, 'initial' | 'check' | 'submit' | 'done'>,
+  onDone: (result: R, values: V) => void,
+) {
   const [values, setValues] = useState<V>(spec.initial);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -123,7 +126,8 @@ function OneField<V extends FormValues>({ field, values, set }: { field: FormFie
   if (field.kind === 'custom') return <>{field.render(values, set)}</>;
   const { name, kind, ...props } = field as FieldBase<V> & { kind?: string; options?: Array<{ value: string; label: string }> };
   const change = (value: string | boolean) => set({ [name]: value } as Partial<V>);
-  if (field.kind === 'checkbox') return <CheckboxField label={field.label} checked={Boolean(values[name])} disabled={field.disabled} onChange={(e) => change(e.target.checked)} />;
+  if (field.kind === 'checkbox')
+    return <CheckboxField label={field.label} checked={Boolean(values[name])} disabled={field.disabled} onChange={(e) => change(e.target.checked)} />;
   const value = String(values[name] ?? '');
   if (kind === 'select') {
     const { options, ...rest } = props as typeof props & { options: Array<{ value: string; label: string }> };
@@ -139,7 +143,17 @@ function OneField<V extends FormValues>({ field, values, set }: { field: FormFie
  * submit button. `title` names a dialog whose form has no title of its own.
  * `onDone` gets the answer; the dialog stays busy until its owner closes it.
  */
-export function FormDialog<R>({ spec, title, onClose, onDone }: { spec: Form<R>; title?: string; onClose: () => void; onDone: (result: R, values: FormValues) => void }) {
+export function FormDialog<R>({
+  spec,
+  title,
+  onClose,
+  onDone,
+}: {
+  spec: Form<R>;
+  title?: string;
+  onClose: () => void;
+  onDone: (result: R, values: FormValues) => void;
+}) {
   const form = useRecordForm(spec, onDone);
   const id = useId();
   const named = spec.title ?? title ?? '';
@@ -163,7 +177,17 @@ export function FormDialog<R>({ spec, title, onClose, onDone }: { spec: Form<R>;
 }
 
 /** The same form in place (an article being edited): the fields, then **Cancel** and the submit button at the end. */
-export function RecordForm<R>({ spec, className, onCancel, onDone }: { spec: Form<R>; className?: string; onCancel: () => void; onDone: (result: R, values: FormValues) => void }) {
+export function RecordForm<R>({
+  spec,
+  className,
+  onCancel,
+  onDone,
+}: {
+  spec: Form<R>;
+  className?: string;
+  onCancel: () => void;
+  onDone: (result: R, values: FormValues) => void;
+}) {
   const form = useRecordForm(spec, (result, values) => {
     form.setBusy(false);
     onDone(result, values);

@@ -43,7 +43,10 @@ export interface ListSource<T> {
 }
 
 /** What a resource list shows in a dialog. */
-type Open = { kind: 'form'; spec: Form; title?: string; create?: CreateSpec<unknown> } | { kind: 'reveal'; props: Revealed } | { kind: 'dialog'; render: (close: () => void) => ReactNode };
+type Open =
+  | { kind: 'form'; spec: Form; title?: string; create?: CreateSpec<unknown> }
+  | { kind: 'reveal'; props: Revealed }
+  | { kind: 'dialog'; render: (close: () => void) => ReactNode };
 
 /** What every resource list says: what is listed, where its rows come from, how items are made, and what an empty list says. */
 interface ListCommon<T, R> {
@@ -64,7 +67,10 @@ interface ListCommon<T, R> {
 }
 
 /** Props of a resource list: what is listed and how: as a table (`columns`…), or by the page's own `view` of the rows (a list beside a detail). */
-export type ResourceListProps<T, R> = ListCommon<T, R> & { source: ListSource<T> } & ((TableSpec<T> & { view?: undefined }) | { view: (rows: T[]) => ReactNode });
+export type ResourceListProps<T, R> = ListCommon<T, R> & { source: ListSource<T> } & (
+    | (TableSpec<T> & { view?: undefined })
+    | { view: (rows: T[]) => ReactNode }
+  );
 
 /**
  * A resource list page's body, from its declaration: the table with its
@@ -146,7 +152,14 @@ export function ResourceList<T, R = unknown>(props: ResourceListProps<T, R>) {
         <>
           <div className="list-tools">
             {props.search ? (
-              <input type="search" className="input list-search" aria-label={props.search.label} placeholder={props.search.placeholder ?? 'Search'} value={query} onChange={(e) => setQuery(e.target.value)} />
+              <input
+                type="search"
+                className="input list-search"
+                aria-label={props.search.label}
+                placeholder={props.search.placeholder ?? 'Search'}
+                value={query}
+                onChange={(e) => setQuery(e.target.value)}
+              />
             ) : null}
             {props.tools}
           </div>
@@ -168,4 +181,3 @@ export function ResourceList<T, R = unknown>(props: ResourceListProps<T, R>) {
     </>
   );
 }
-

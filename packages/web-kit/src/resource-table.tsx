@@ -157,7 +157,15 @@ export function ResourceTable<T>({ spec, rows, noun, act }: { spec: TableSpec<T>
 function actionButton<T>(action: RowAction<T>, row: T, index: number, act: (action: RowAction<T>, row: T) => void): ReactNode {
   if (action.shown && !action.shown(row)) return action.instead ? <span key={index}>{action.instead(row)}</span> : null;
   return (
-    <Button key={index} small variant={action.variant} aria-label={action.name(row)} title={action.title?.(row)} disabled={action.disabled?.(row)} onClick={() => act(action, row)}>
+    <Button
+      key={index}
+      small
+      variant={action.variant}
+      aria-label={action.name(row)}
+      title={action.title?.(row)}
+      disabled={action.disabled?.(row)}
+      onClick={() => act(action, row)}
+    >
       {action.label}
     </Button>
   );

@@ -8,9 +8,32 @@ import { Button } from './forms.tsx';
  * (named `Copy {what}`) and what to do with it below; **Done** closes it, and
  * nothing keeps the value after that.
  */
-export function RevealOnceDialog({ title, what, value, wide, children, onClose }: { title: string; what: string; value: string; wide?: boolean; children?: ReactNode; onClose: () => void }) {
+export function RevealOnceDialog({
+  title,
+  what,
+  value,
+  wide,
+  children,
+  onClose,
+}: {
+  title: string;
+  what: string;
+  value: string;
+  wide?: boolean;
+  children?: ReactNode;
+  onClose: () => void;
+}) {
   return (
-    <Dialog title={title} wide={wide} onClose={onClose} footer={<Button variant="primary" onClick={onClose}>Done</Button>}>
+    <Dialog
+      title={title}
+      wide={wide}
+      onClose={onClose}
+      footer={
+        <Button variant="primary" onClick={onClose}>
+          Done
+        </Button>
+      }
+    >
       <div className="notice warning" role="note">
         Copy the {what} now. It is shown only this once: Switchboard keeps only a hash of it.
       </div>

@@ -30,7 +30,9 @@ export function useSession<Extra>(): SessionContextValue<Extra> {
  * request (the session expired or was signed out elsewhere) shows the form again.
  */
 export function SessionGate<Extra>({ service, children }: { service: string; children: ReactNode }) {
-  const [state, setState] = useState<{ status: 'loading' } | { status: 'signed-out' } | { status: 'error'; error: Error } | { status: 'signed-in'; session: SessionInfo<Extra> }>({
+  const [state, setState] = useState<
+    { status: 'loading' } | { status: 'signed-out' } | { status: 'error'; error: Error } | { status: 'signed-in'; session: SessionInfo<Extra> }
+  >({
     status: 'loading',
   });
   const location = useLocation();
@@ -93,7 +95,9 @@ export function SessionGate<Extra>({ service, children }: { service: string; chi
     queueMicrotask(() => goNext(navigate, next));
     return <Loading />;
   }
-  return <SessionContext.Provider value={{ session: state.session, refresh: load, signOut } as SessionContextValue<unknown>}>{children}</SessionContext.Provider>;
+  return (
+    <SessionContext.Provider value={{ session: state.session, refresh: load, signOut } as SessionContextValue<unknown>}>{children}</SessionContext.Provider>
+  );
 }
 
 /**

@@ -52,7 +52,17 @@ export function PageHeader({ title, children, crumbs }: { title: ReactNode; chil
  * user: its title, what was asked for, and the way back to the list it
  * belongs to.
  */
-export function NotFoundPage({ title, crumbs, back, children }: { title: string; crumbs?: ReactNode; back: { to: string; label: string }; children: ReactNode }) {
+export function NotFoundPage({
+  title,
+  crumbs,
+  back,
+  children,
+}: {
+  title: string;
+  crumbs?: ReactNode;
+  back: { to: string; label: string };
+  children: ReactNode;
+}) {
   return (
     <>
       <PageHeader title={title} crumbs={crumbs} />

@@ -20,7 +20,15 @@ export function Tabs({ label, items, selected, onSelect }: { label: string; item
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     const index = items.findIndex((item) => item.id === current.id);
     const target =
-      event.key === 'ArrowRight' ? items[(index + 1) % items.length] : event.key === 'ArrowLeft' ? items[(index - 1 + items.length) % items.length] : event.key === 'Home' ? items[0] : event.key === 'End' ? items[items.length - 1] : undefined;
+      event.key === 'ArrowRight'
+        ? items[(index + 1) % items.length]
+        : event.key === 'ArrowLeft'
+          ? items[(index - 1 + items.length) % items.length]
+          : event.key === 'Home'
+            ? items[0]
+            : event.key === 'End'
+              ? items[items.length - 1]
+              : undefined;
     if (!target) return;
     event.preventDefault();
     onSelect(target.id);

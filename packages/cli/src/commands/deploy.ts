@@ -8,7 +8,10 @@ const INSTANCE = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/;
 /** Splits `host:port,host:port` into instances; refuses anything else with one line naming the option. */
 function instances(option: string, value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
-  const list = value.split(',').map((item) => item.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
   const bad = list.find((item) => !INSTANCE.test(item));
   if (bad !== undefined || list.length === 0) throw new Error(`${option}: expected host:port[,host:port…], got "${bad ?? value}"`);
   return list;
@@ -46,10 +49,15 @@ export function registerDeployCommands(program: Command): void {
       action(async (options: NginxOptions) => {
         const topology: NginxTopology = {
           upstreams: { sms: instances('--sms', options.sms), flows: instances('--flows', options.flows), tickets: instances('--tickets', options.tickets) },
-          listen: { sms: port('--sms-listen', options.smsListen, 8101), flows: port('--flows-listen', options.flowsListen, 8102), tickets: port('--tickets-listen', options.ticketsListen, 8103) },
+          listen: {
+            sms: port('--sms-listen', options.smsListen, 8101),
+            flows: port('--flows-listen', options.flowsListen, 8102),
+            tickets: port('--tickets-listen', options.ticketsListen, 8103),
+          },
           bodyLimit: envInt(process.env, 'BODY_LIMIT', 1_048_576, { min: 1024 }),
         };
-        if (!topology.upstreams.sms && !topology.upstreams.flows && !topology.upstreams.tickets) throw new Error('name the instances of at least one service: --sms, --flows or --tickets');
+        if (!topology.upstreams.sms && !topology.upstreams.flows && !topology.upstreams.tickets)
+          throw new Error('name the instances of at least one service: --sms, --flows or --tickets');
         const config = renderNginxConfig(topology);
         if (options.json) printResult(options, { config });
         else process.stdout.write(config);

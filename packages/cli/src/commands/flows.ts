@@ -71,8 +71,18 @@ export function registerFlowsCommands(program: Command): void {
     .action(
       action(async (orgCode: string, options: CommonOptions) => {
         const tokens = await withStores(async (stores) => stores.orgs.listTokens((await stores.orgs.requireOrg(orgCode)).id));
-        const listed = tokens.map((t) => ({ id: t.id, name: t.name, scope: t.scope, hint: t.hint, created_at: t.createdAt, last_used_at: t.lastUsedAt, revoked_at: t.revokedAt }));
-        const human = listed.map((t) => `${t.id}  ${t.scope.padEnd(6)}  ${t.hint}  ${t.name}${t.revoked_at ? '  (revoked)' : ''}  last used ${t.last_used_at ?? 'never'}`).join('\n');
+        const listed = tokens.map((t) => ({
+          id: t.id,
+          name: t.name,
+          scope: t.scope,
+          hint: t.hint,
+          created_at: t.createdAt,
+          last_used_at: t.lastUsedAt,
+          revoked_at: t.revokedAt,
+        }));
+        const human = listed
+          .map((t) => `${t.id}  ${t.scope.padEnd(6)}  ${t.hint}  ${t.name}${t.revoked_at ? '  (revoked)' : ''}  last used ${t.last_used_at ?? 'never'}`)
+          .join('\n');
         printResult(options, { tokens: listed }, human || 'no tokens');
       }),
     );
@@ -169,7 +179,11 @@ export function registerFlowsCommands(program: Command): void {
         const result = await withStores(async (stores) => {
           const found = await stores.orgs.requireOrg(orgCode);
           if (!(await stores.knowledgeBases.find(found.id, kbName))) {
-            await stores.knowledgeBases.create(found.id, { name: kbName, embeddingProvider: options.embeddingProvider, embeddingModel: options.embeddingModel });
+            await stores.knowledgeBases.create(found.id, {
+              name: kbName,
+              embeddingProvider: options.embeddingProvider,
+              embeddingModel: options.embeddingModel,
+            });
           }
           const added = await stores.knowledge.addDocuments({ id: found.id, providersVersion: found.providersVersion }, kbName, documents);
           return { knowledge_base: added.knowledge_base, documents: added.documents, chunks: added.chunks };
@@ -202,8 +216,14 @@ export function registerFlowsCommands(program: Command): void {
 
 /** A secret's value read from standard input (`printf %s "$TOKEN" | switchboard …`), one final newline dropped. */
 async function valueFromStdin(): Promise<string> {
-  if (process.stdin.isTTY) throw new AppError('invalid_request', 'give the value with --value or on standard input, e.g. printf %s "$TOKEN" | switchboard flows secret set ORG_CODE NAME');
+  if (process.stdin.isTTY)
+    throw new AppError(
+      'invalid_request',
+      'give the value with --value or on standard input, e.g. printf %s "$TOKEN" | switchboard flows secret set ORG_CODE NAME',
+    );
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }

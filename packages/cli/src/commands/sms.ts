@@ -38,7 +38,11 @@ export function registerSmsCommands(program: Command): void {
     .action(
       action(async (orgId: string, options: CommonOptions & { name?: string }) => {
         const created = await withAdmin((admin) => admin.orgs.createOrganization(orgId, options.name, new Date()));
-        printResult(options, { org_id: created.orgId, secret_key: created.secretKey }, `created organization ${created.orgId}\nsecret key: ${created.secretKey}`);
+        printResult(
+          options,
+          { org_id: created.orgId, secret_key: created.secretKey },
+          `created organization ${created.orgId}\nsecret key: ${created.secretKey}`,
+        );
       }),
     );
 
@@ -73,7 +77,10 @@ export function registerSmsCommands(program: Command): void {
       action(async (orgId: string, options: CommonOptions) => {
         const keys = await withAdmin((admin) => admin.orgs.listKeys(orgId));
         const human = keys
-          .map((k) => `${k.key_id}\t${k.hint}\t${k.name}\tcreated ${k.created_at}\tlast used ${k.last_used_at ?? 'never'}${k.revoked_at ? `\trevoked ${k.revoked_at}` : ''}`)
+          .map(
+            (k) =>
+              `${k.key_id}\t${k.hint}\t${k.name}\tcreated ${k.created_at}\tlast used ${k.last_used_at ?? 'never'}${k.revoked_at ? `\trevoked ${k.revoked_at}` : ''}`,
+          )
           .join('\n');
         printResult(options, { keys }, human || 'no keys');
       }),
@@ -85,7 +92,7 @@ export function registerSmsCommands(program: Command): void {
     .command('set <org_id>')
     .description('configure a driver (credentials stored encrypted) and make it the sending driver')
     .requiredOption('--driver <driver>', `one of ${DRIVERS.join(', ')}`)
-    .option('--url <url>', 'android: the app\'s API base URL; webhook: the URL to post to; httpsms/twilio: API base URL override')
+    .option('--url <url>', "android: the app's API base URL; webhook: the URL to post to; httpsms/twilio: API base URL override")
     .option('--username <username>', 'android: basic auth user')
     .option('--password <password>', 'android: basic auth password')
     .option('--api-key <key>', 'httpsms: API key')
@@ -144,9 +151,9 @@ export function registerSmsCommands(program: Command): void {
     .command('sim')
     .description('SIMs')
     .command('set <org_id> <sim>')
-    .description('set a SIM\'s label and phone number (registers it when new)')
+    .description("set a SIM's label and phone number (registers it when new)")
     .option('--label <label>', 'label')
-    .option('--phone-number <number>', 'the SIM\'s phone number')
+    .option('--phone-number <number>', "the SIM's phone number")
     .option('--json', 'print one JSON object')
     .action(
       action(async (orgId: string, sim: string, options: CommonOptions & { label?: string; phoneNumber?: string }) => {

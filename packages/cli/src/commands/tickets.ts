@@ -1,14 +1,6 @@
 import type { Command } from 'commander';
 import { AppError, MembershipStore, UserStore } from '@switchboard/core';
-import {
-  createLabel,
-  createProject,
-  createToken,
-  listProjectTokens,
-  revokeProjectToken,
-  setProject,
-  withTicketsStore,
-} from '@switchboard/tickets';
+import { createLabel, createProject, createToken, listProjectTokens, revokeProjectToken, setProject, withTicketsStore } from '@switchboard/tickets';
 import { action, printResult, type CommonOptions } from '../output.ts';
 import { withPlatform } from '../platform.ts';
 
@@ -93,7 +85,9 @@ export function registerTicketsCommands(program: Command): void {
     .option('--json', 'print one JSON object')
     .action(
       action(async (key: string, email: string, options: CommonOptions) => {
-        const project = await withTicketsStore(process.env, (db) => db.selectFrom('projects').select('key').where('key', '=', key.trim().toUpperCase()).executeTakeFirst());
+        const project = await withTicketsStore(process.env, (db) =>
+          db.selectFrom('projects').select('key').where('key', '=', key.trim().toUpperCase()).executeTakeFirst(),
+        );
         if (!project) throw new AppError('not_found', `No project with key ${key}.`);
         const result = await withPlatform(async (platform) => {
           const user = await new UserStore(platform.db).requireByEmail(email);

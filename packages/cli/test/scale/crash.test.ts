@@ -137,7 +137,12 @@ describe.each(dialectsUnderTest())('kill -9 of a service instance on %s', (diale
     expect({ status: failed.status, run: failed.body.status, error: failed.body.error }).toEqual({
       status: 200,
       run: 'failed',
-      error: { message: 'The instance running this flow stopped before the run finished (a crash or a kill); run it again.', type: 'api_error', param: null, code: 'run_abandoned' },
+      error: {
+        message: 'The instance running this flow stopped before the run finished (a crash or a kill); run it again.',
+        type: 'api_error',
+        param: null,
+        code: 'run_abandoned',
+      },
     });
     // Abandoned once older than the timeout (1 s) plus 5 s of grace, and found by the next sweep (every 300 ms;
     // a busy machine's sweep may come a little late).
@@ -169,7 +174,9 @@ describe.each(dialectsUnderTest())('kill -9 of a service instance on %s', (diale
       fetch(`${doomed.url}/webhook`, {
         method: 'POST',
         headers: { 'x-secret-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify({ events: [0, 1, 2].map((part) => ({ event: 'sms.received', message: { from: '+15550001111', to: '+15559990000', body: `hook ${n} part ${part}` } })) }),
+        body: JSON.stringify({
+          events: [0, 1, 2].map((part) => ({ event: 'sms.received', message: { from: '+15550001111', to: '+15559990000', body: `hook ${n} part ${part}` } })),
+        }),
       });
     const { acknowledged, cut } = await loadUntilKilled(webhook, 8, 200, () => doomed.signal('SIGKILL'));
     expect(await doomed.exited).toBe('SIGKILL');
@@ -177,7 +184,11 @@ describe.each(dialectsUnderTest())('kill -9 of a service instance on %s', (diale
     // A message the worker claims and hands to the gateway, which holds its answer: kill -9 during that call.
     const second = await startServiceProcess('sms', env);
     started.push(second);
-    const queued = await fetch(`${second.url}/send/acme`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ to: '+15551234567', body: 'claimed when killed' }) });
+    const queued = await fetch(`${second.url}/send/acme`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: '+15551234567', body: 'claimed when killed' }),
+    });
     const message = (await queued.json()) as { id: number };
     await eventually(async () => (gateway.attempts.length > 0 ? true : undefined));
     second.signal('SIGKILL');
@@ -225,7 +236,11 @@ describe.each(dialectsUnderTest())('kill -9 of a service instance on %s', (diale
     const doomed = await startServiceProcess('tickets', { ...database.env, TICKETS_SUMMARY_WORKER: 'off' });
     started.push(doomed);
     const write = (n: number) =>
-      fetch(`${doomed.url}/api/mcp/v1/tickets`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ title: `write ${n}` }) });
+      fetch(`${doomed.url}/api/mcp/v1/tickets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: `write ${n}` }),
+      });
     const { acknowledged, cut } = await loadUntilKilled(write, 8, 150, () => doomed.signal('SIGKILL'));
     expect(await doomed.exited).toBe('SIGKILL');
     const restarted = await startServiceProcess('tickets', { ...database.env, TICKETS_SUMMARY_WORKER: 'off' });
@@ -233,7 +248,9 @@ describe.each(dialectsUnderTest())('kill -9 of a service instance on %s', (diale
     const titles = new Set<string>();
     let cursor: string | undefined;
     do {
-      const page = await (await fetch(`${restarted.url}/api/mcp/v1/tickets?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${token}` } })).json();
+      const page = await (
+        await fetch(`${restarted.url}/api/mcp/v1/tickets?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${token}` } })
+      ).json();
       for (const ticket of page.tickets) titles.add(ticket.title);
       cursor = page.next_cursor ?? undefined;
     } while (cursor);

@@ -14,7 +14,7 @@ const SYSTEMD_ANALYZE = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].fin
 const command = (name: string) => [...serviceNodeOptions(name), `packages/${name}/dist/main.mjs`].join(' ');
 
 describe('the deployment files in deploy/', () => {
-  it('Procfile runs each service\'s bundle with the node options npm start gives it', () => {
+  it("Procfile runs each service's bundle with the node options npm start gives it", () => {
     const lines = readFileSync(join(ROOT, 'deploy/Procfile'), 'utf8').trim().split('\n');
     expect(lines).toEqual(SERVICE_NAMES.map((name) => `${name}: node ${command(name)}`));
   });
@@ -23,7 +23,11 @@ describe('the deployment files in deploy/', () => {
     const grace = loadPlatformConfig('sms', { SWITCHBOARD_SECRET: 'x'.repeat(20), DATA_DIR: tmpdir() }).shutdownGraceMs;
     for (const name of SERVICE_NAMES) {
       const unit = readFileSync(join(ROOT, `deploy/systemd/switchboard-${name}.service`), 'utf8');
-      const value = (key: string) => unit.split('\n').find((line) => line.startsWith(`${key}=`))?.slice(key.length + 1);
+      const value = (key: string) =>
+        unit
+          .split('\n')
+          .find((line) => line.startsWith(`${key}=`))
+          ?.slice(key.length + 1);
       expect(value('ExecStart')).toBe(`/usr/bin/node ${command(name)}`);
       expect(value('KillSignal')).toBe('SIGTERM');
       expect(Number(value('TimeoutStopSec')) * 1000).toBeGreaterThan(grace + 5_000);
@@ -50,11 +54,24 @@ describe('the deployment files in deploy/', () => {
   });
 
   it('`switchboard deploy nginx` prints deploy/nginx.conf for its example topology, and refuses a malformed instance', async () => {
-    const args = ['deploy', 'nginx', '--sms', '10.0.0.11:8101,10.0.0.12:8101', '--flows', '10.0.0.11:8102,10.0.0.12:8102', '--tickets', '10.0.0.11:8103,10.0.0.12:8103'];
+    const args = [
+      'deploy',
+      'nginx',
+      '--sms',
+      '10.0.0.11:8101,10.0.0.12:8101',
+      '--flows',
+      '10.0.0.11:8102,10.0.0.12:8102',
+      '--tickets',
+      '10.0.0.11:8103,10.0.0.12:8103',
+    ];
     const printed = await runInProcess(registerDeployCommands, {}, args);
     expect(printed).toEqual({ code: 0, stdout: readFileSync(join(ROOT, 'deploy/nginx.conf'), 'utf8'), stderr: '' });
     const json = await runInProcess(registerDeployCommands, {}, [...args, '--json']);
     expect(JSON.parse(json.stdout)).toEqual({ config: printed.stdout });
-    expect(await runInProcess(registerDeployCommands, {}, ['deploy', 'nginx', '--sms', 'nope'])).toEqual({ code: 1, stdout: '', stderr: 'error: --sms: expected host:port[,host:port…], got "nope"\n' });
+    expect(await runInProcess(registerDeployCommands, {}, ['deploy', 'nginx', '--sms', 'nope'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: --sms: expected host:port[,host:port…], got "nope"\n',
+    });
   });
 });

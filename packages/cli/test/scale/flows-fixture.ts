@@ -49,7 +49,11 @@ export async function prepareFlows(env: Record<string, string>, upstreamUrl: str
 }
 
 /** Starts a JSON Lines run of `bot` and returns the open response (the X-Run-Id header is there before the run ends). */
-export async function startStreamingRun(url: string, runToken: string, question = 'hi'): Promise<{ response: Response; runId: string; lines(): Promise<unknown[]> }> {
+export async function startStreamingRun(
+  url: string,
+  runToken: string,
+  question = 'hi',
+): Promise<{ response: Response; runId: string; lines(): Promise<unknown[]> }> {
   const response = await fetch(`${url}/api/llm/acme/flows/bot/run`, {
     method: 'POST',
     headers: { authorization: `Bearer ${runToken}`, 'content-type': 'application/json', accept: 'application/x-ndjson' },
@@ -60,7 +64,10 @@ export async function startStreamingRun(url: string, runToken: string, question 
     runId: response.headers.get('x-run-id')!,
     async lines() {
       const text = await response.text();
-      return text.trim().split('\n').map((line) => JSON.parse(line));
+      return text
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
     },
   };
 }

@@ -25,7 +25,9 @@ async function redisAnswers(url: string): Promise<boolean> {
 const redisAvailable = postgres ? await redisAnswers(REDIS_URL) : false;
 if (postgres && !redisAvailable) process.stderr.write(`flows scale-out: Redis at ${REDIS_URL} does not answer; the Redis cases are skipped\n`);
 
-const RATE_LIMITED = { error: { message: 'Rate limit of 10 requests per 3600 s exceeded for this token', type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' } };
+const RATE_LIMITED = {
+  error: { message: 'Rate limit of 10 requests per 3600 s exceeded for this token', type: 'rate_limit_error', param: null, code: 'rate_limit_exceeded' },
+};
 
 /** Two flows instances on one PostgreSQL database behind nginx, with `extraEnv`. */
 function twoInstances(extraEnv: () => Record<string, string>, before: () => Promise<void> = async () => undefined) {
@@ -111,16 +113,22 @@ describe.skipIf(!postgres || !NGINX)('two flows instances on one PostgreSQL behi
     expect(served.every((count) => count > 0)).toBe(true);
   });
 
-  it('continues a conversation\'s memory whichever instance serves the next message', async () => {
+  it("continues a conversation's memory whichever instance serves the next message", async () => {
     const token = await cluster.newRunToken();
     expect(await ask(cluster.urls[0], token, 'first', 'chat-1')).toEqual({ status: 200, text: 'History: user:first' });
-    expect(await ask(cluster.urls[1], token, 'second', 'chat-1')).toEqual({ status: 200, text: 'History: user:first | assistant:History: user:first | user:second' });
+    expect(await ask(cluster.urls[1], token, 'second', 'chat-1')).toEqual({
+      status: 200,
+      text: 'History: user:first | assistant:History: user:first | user:second',
+    });
   });
 
   it('refuses a token revoked through one instance on the other at its next request', async () => {
     const { id, token } = await cluster.newRunTokenWithId();
     expect((await ask(cluster.urls[1], token, 'before')).status).toBe(200);
-    const revoked = await fetch(`${cluster.urls[0]}/api/llm/acme/tokens/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${cluster.fixture.manageToken}` } });
+    const revoked = await fetch(`${cluster.urls[0]}/api/llm/acme/tokens/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${cluster.fixture.manageToken}` },
+    });
     expect({ status: revoked.status, body: await revoked.json() }).toEqual({ status: 200, body: { revoked: true } });
     const after = await ask(cluster.urls[1], token, 'after');
     expect({ status: after.status, body: JSON.parse(after.text) }).toEqual({
@@ -135,7 +143,10 @@ describe.skipIf(!postgres || !NGINX)('two flows instances on one PostgreSQL behi
     const reader = run.response.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
     while (!text.includes('Hello')) text += (await reader.read()).value ?? '';
-    const lines = text.trim().split('\n').map((line) => JSON.parse(line));
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines[0]).toEqual({ type: 'run', run_id: run.runId, flow: 'bot', version: 1 });
     expect(lines.some((line) => line.type === 'done')).toBe(false);
     cluster.upstream.open();
@@ -144,7 +155,11 @@ describe.skipIf(!postgres || !NGINX)('two flows instances on one PostgreSQL behi
       if (done) break;
       text += value;
     }
-    expect(JSON.parse(text.trim().split('\n').at(-1)!)).toEqual({ type: 'done', output: 'Hello world', usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } });
+    expect(JSON.parse(text.trim().split('\n').at(-1)!)).toEqual({
+      type: 'done',
+      output: 'Hello world',
+      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+    });
     cluster.upstream.shut();
   });
 });
@@ -160,7 +175,10 @@ describe.skipIf(!postgres || !NGINX || !redisAvailable)('two flows instances wit
     // Counted in Redis, not in PostgreSQL.
     const stores = await openFlowsStores(loadConfig({ ...cluster.database.env, LOG_LEVEL: 'silent' }));
     try {
-      const rows = await stores.database.db.selectFrom('rate_limit_windows' as never).selectAll().execute();
+      const rows = await stores.database.db
+        .selectFrom('rate_limit_windows' as never)
+        .selectAll()
+        .execute();
       expect(rows).toEqual([]);
     } finally {
       await stores.close();

@@ -76,7 +76,13 @@ describe.skipIf(!postgres)('flows schedules across two service processes on one 
   it('catches up at start: the newest missed time runs once, older ones are recorded as skipped', async () => {
     for (const process of processes.splice(0)) await process.kill();
     const hour = Math.floor(Date.now() / HOUR) * HOUR;
-    await stores.schedules.put(orgId, flowId, 'hourly', { cron: '0 * * * *', timezone: 'UTC', input: { question: 'catch up' }, enabled: true }, new Date(hour - 3 * HOUR).toISOString());
+    await stores.schedules.put(
+      orgId,
+      flowId,
+      'hourly',
+      { cron: '0 * * * *', timezone: 'UTC', input: { question: 'catch up' }, enabled: true },
+      new Date(hour - 3 * HOUR).toISOString(),
+    );
     processes.push(await startServiceProcess('flows', { ...database.env, FLOWS_SCHEDULE_TICK_MS: '50' }));
     const fires = await eventually(async () => {
       const rows = await firesOf('hourly');

@@ -35,14 +35,26 @@ export async function startGatedUpstream(): Promise<GatedUpstream> {
       const base = { id: 'chatcmpl-gated', created: 1, model: body.model };
       if (body.model === 'history') {
         // Model `history`: answers at once with the conversation it was given (what memory passed on).
-        const content = `History: ${body.messages.filter((m) => m.role !== 'system').map((m) => `${m.role}:${m.content}`).join(' | ')}`;
+        const content = `History: ${body.messages
+          .filter((m) => m.role !== 'system')
+          .map((m) => `${m.role}:${m.content}`)
+          .join(' | ')}`;
         if (!body.stream) {
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage }));
+          res.end(
+            JSON.stringify({
+              ...base,
+              object: 'chat.completion',
+              choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+              usage,
+            }),
+          );
           return;
         }
         res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: null }] })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: { role: 'assistant', content }, finish_reason: null }] })}\n\n`,
+        );
         res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
         res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage })}\n\n`);
         res.end('data: [DONE]\n\n');
@@ -51,7 +63,14 @@ export async function startGatedUpstream(): Promise<GatedUpstream> {
       if (!body.stream) {
         await gate();
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'Hello world' }, finish_reason: 'stop' }], usage }));
+        res.end(
+          JSON.stringify({
+            ...base,
+            object: 'chat.completion',
+            choices: [{ index: 0, message: { role: 'assistant', content: 'Hello world' }, finish_reason: 'stop' }],
+            usage,
+          }),
+        );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -50,7 +50,10 @@ describe('SIGTERM to a service process', () => {
     expect(lines[0]).toEqual({ type: 'run', run_id: run.runId, flow: 'bot', version: 1 });
     expect(lines.at(-1)).toEqual({ type: 'done', output: 'Hello world', usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } });
     expect(await service.exited).toBe(0);
-    const stopped = service.output().split('\n').filter((line) => line.includes('"msg":"stopped'));
+    const stopped = service
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"stopped'));
     expect(stopped.map((line) => JSON.parse(line).cut_short)).toEqual([0]);
   }, 60_000);
 
@@ -67,7 +70,10 @@ describe('SIGTERM to a service process', () => {
       error: { message: 'The service stopped before the run finished; run it again', type: 'api_error', param: null, code: 'shutting_down' },
     });
     expect(await service.exited).toBe(0);
-    const stopped = service.output().split('\n').filter((line) => line.includes('"msg":"stopped'));
+    const stopped = service
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"stopped'));
     expect(stopped.map((line) => JSON.parse(line).cut_short)).toEqual([1]);
 
     // The run was recorded before the process ended: its X-Run-Id answers, failed with the same error.
@@ -82,7 +88,7 @@ describe('SIGTERM to a service process', () => {
     });
   }, 60_000);
 
-  it('closes the ticket board\'s endless event streams as the stop begins (browsers resume elsewhere), then exits 0', async () => {
+  it("closes the ticket board's endless event streams as the stop begins (browsers resume elsewhere), then exits 0", async () => {
     await withTicketsStore({ ...database.env, LOG_LEVEL: 'silent' }, (db) => createProject(db, { key: 'STOP', name: 'Stop' }));
     const token = (await withTicketsStore({ ...database.env, LOG_LEVEL: 'silent' }, (db) => createToken(db, 'STOP', 'agent'))).token;
     const service = await startServiceProcess('tickets', { ...database.env, SHUTDOWN_GRACE_MS: '5000', LOG_LEVEL: 'info' });
@@ -102,7 +108,10 @@ describe('SIGTERM to a service process', () => {
     expect(text).not.toContain('error');
     expect(await service.exited).toBe(0);
     // Not one request was left for the grace period to cut short.
-    const stopped = service.output().split('\n').filter((line) => line.includes('"msg":"stopped'));
+    const stopped = service
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('"msg":"stopped'));
     expect(stopped.map((line) => JSON.parse(line).cut_short)).toEqual([0]);
   }, 60_000);
 });

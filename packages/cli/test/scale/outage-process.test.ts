@@ -64,10 +64,18 @@ describe.skipIf(!postgres)('an SMS service process whose PostgreSQL connection i
     expect(new Set(statuses.values())).toEqual(new Set([200, 503]));
     expect(service.output()).not.toMatch(/Unhandled|uncaught/i);
     // The outage is logged as warnings (each 503, each worker tick), never as errors.
-    const levels = new Set(service.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line).level));
+    const levels = new Set(
+      service
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line).level),
+    );
     expect([...levels].filter((level) => level >= 50)).toEqual([]);
     const stillRunning = await Promise.race([service.exited.then(() => false), new Promise((resolve) => setTimeout(() => resolve(true), 100))]);
     expect(stillRunning).toBe(true);
-    console.log(`sms outage (process): ${n} webhooks across 3 cuts, ${[...statuses.values()].filter((s) => s === 200).length} answered 200, ${[...statuses.values()].filter((s) => s === 503).length} answered 503`);
+    console.log(
+      `sms outage (process): ${n} webhooks across 3 cuts, ${[...statuses.values()].filter((s) => s === 200).length} answered 200, ${[...statuses.values()].filter((s) => s === 503).length} answered 503`,
+    );
   }, 60_000);
 });

@@ -32,9 +32,11 @@ async function startRecordingGateway(): Promise<{ url: string; ids: number[]; cl
 /** Runs `task` for each item with at most `limit` in flight. */
 async function inParallel<T>(items: T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < items.length) await task(items[next++]);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await task(items[next++]);
+    }),
+  );
 }
 
 async function until(check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
@@ -108,20 +110,32 @@ describe.skipIf(!postgres || !NGINX)('two SMS instances on one PostgreSQL behind
     // The first 100 through nginx's /send (either instance takes each), the rest straight into the outbox: the
     // workers of both instances drain one backlog.
     const queued: number[] = [];
-    await inParallel(Array.from({ length: 100 }, (_, i) => i), 8, async (i) => {
-      const response = await fetch(`${url}/send/acme`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ to: '+15551234567', body: `message ${i}` }),
-      });
-      expect(response.status).toBe(200);
-      queued.push((await response.json()).id);
-    });
+    await inParallel(
+      Array.from({ length: 100 }, (_, i) => i),
+      8,
+      async (i) => {
+        const response = await fetch(`${url}/send/acme`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ to: '+15551234567', body: `message ${i}` }),
+        });
+        expect(response.status).toBe(200);
+        queued.push((await response.json()).id);
+      },
+    );
     const outbox = smsContext(apps[0]).outbox;
-    await inParallel(Array.from({ length: MESSAGES - 100 }, (_, i) => i + 100), 8, async (i) => {
-      const { message } = await outbox.enqueue('acme', { to: '+15551234567', body: `message ${i}`, sim: null }, { idempotencyKey: undefined, from: '', gateway: 'webhook', now: new Date() });
-      queued.push(message.id);
-    });
+    await inParallel(
+      Array.from({ length: MESSAGES - 100 }, (_, i) => i + 100),
+      8,
+      async (i) => {
+        const { message } = await outbox.enqueue(
+          'acme',
+          { to: '+15551234567', body: `message ${i}`, sim: null },
+          { idempotencyKey: undefined, from: '', gateway: 'webhook', now: new Date() },
+        );
+        queued.push(message.id);
+      },
+    );
     const queuedAt = Date.now();
     await until(() => gateway.ids.length >= MESSAGES);
     await until(async () => (await outbox.depth()) === 0);
@@ -137,7 +151,11 @@ describe.skipIf(!postgres || !NGINX)('two SMS instances on one PostgreSQL behind
     const batches = Array.from({ length: MESSAGES / 25 }, (_, b) => queued.slice(b * 25, b * 25 + 25));
     await inParallel(batches, 4, async (ids) => {
       const events = ids.map((id) => ({ event: 'sms.delivered', id }));
-      const response = await fetch(`${url}/webhook`, { method: 'POST', headers: { 'x-secret-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ events }) });
+      const response = await fetch(`${url}/webhook`, {
+        method: 'POST',
+        headers: { 'x-secret-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ events }),
+      });
       expect({ status: response.status, body: await response.json() }).toEqual({ status: 200, body: { status: 'ok', stored: [], duplicates: 0, updated: 25 } });
     });
     const rows = await smsContext(apps[1]).database.db.selectFrom('messages').select(['status']).where('direction', '=', 'outbound').execute();
@@ -149,34 +167,49 @@ describe.skipIf(!postgres || !NGINX)('two SMS instances on one PostgreSQL behind
     const seen = await Promise.all(pollers);
     const ordered = [...queued].sort((a, b) => a - b);
     for (const list of seen) expect(list).toEqual(ordered);
-    console.log(`sms scale-out: ${MESSAGES} messages, sent by worker A ${sentBy()[0]} / B ${sentBy()[1]} (outbox drained ${drainedMs} ms after the last was queued), delivery reports at A ${reportsBy[0]} / B ${reportsBy[1]}`);
+    console.log(
+      `sms scale-out: ${MESSAGES} messages, sent by worker A ${sentBy()[0]} / B ${sentBy()[1]} (outbox drained ${drainedMs} ms after the last was queued), delivery reports at A ${reportsBy[0]} / B ${reportsBy[1]}`,
+    );
     expect(reportsBy[0]).toBeGreaterThan(0);
     expect(reportsBy[1]).toBeGreaterThan(0);
   }, 120_000);
 
-  it('passes the caller\'s address on, trusted from nginx only (a forged X-Forwarded-For is not believed)', async () => {
+  it("passes the caller's address on, trusted from nginx only (a forged X-Forwarded-For is not believed)", async () => {
     const { port } = new URL(nginx.urls.sms!);
     const status = await new Promise<number>((resolve, reject) => {
       // From 127.0.0.2 (another loopback address), so the caller differs from nginx's own 127.0.0.1.
-      const req = httpRequest({ host: '127.0.0.1', port, path: '/health', localAddress: '127.0.0.2', headers: { 'x-forwarded-for': '203.0.113.9', 'x-request-id': 'trust-proxy-check' } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode!));
-      });
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/health',
+          localAddress: '127.0.0.2',
+          headers: { 'x-forwarded-for': '203.0.113.9', 'x-request-id': 'trust-proxy-check' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
     expect(status).toBe(200);
-    const line = logs.flat().map((entry) => JSON.parse(entry)).find((entry) => entry.request_id === 'trust-proxy-check' && entry.msg === 'request');
+    const line = logs
+      .flat()
+      .map((entry) => JSON.parse(entry))
+      .find((entry) => entry.request_id === 'trust-proxy-check' && entry.msg === 'request');
     expect({ ip: line.ip, status: line.status }).toEqual({ ip: '127.0.0.2', status: 200 });
   });
 
-  it('lets a body of BODY_LIMIT bytes through to an instance, and answers a larger one with the service\'s own 413', async () => {
+  it("lets a body of BODY_LIMIT bytes through to an instance, and answers a larger one with the service's own 413", async () => {
     const url = nginx.urls.sms!;
     const padded = (size: number) => {
       const base = JSON.stringify({ to: '+15551234567', body: 'x', pad: '' });
       return base.replace('"pad":""', `"pad":"${'y'.repeat(size - base.length)}"`);
     };
-    const send = (body: string) => fetch(`${url}/send/acme`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
+    const send = (body: string) =>
+      fetch(`${url}/send/acme`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body });
     const atLimit = await send(padded(1_048_576));
     expect(Buffer.byteLength(padded(1_048_576))).toBe(1_048_576);
     expect({ status: atLimit.status, body: (await atLimit.json()).body }).toEqual({ status: 200, body: 'x' });

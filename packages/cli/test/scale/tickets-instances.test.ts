@@ -19,11 +19,24 @@ async function startModel(): Promise<{ url: string; titles: string[]; close(): P
       const prompt = body.messages.map((m: { content: string }) => m.content).join('\n');
       titles.push(/Summary me \d+/.exec(prompt)?.[0] ?? 'other');
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: 'A short summary.' }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } }));
+      res.end(
+        JSON.stringify({
+          id: 'c',
+          object: 'chat.completion',
+          created: 1,
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content: 'A short summary.' }, finish_reason: 'stop' }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`, titles, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`,
+    titles,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The fields of a ticket's answer these tests read (every call below answers a ticket). */
@@ -114,7 +127,8 @@ describe.skipIf(!postgres || !NGINX)('two ticket board instances on one PostgreS
     const epicNow = await rest(nginx.urls.tickets!, token, 'GET', `/tickets/${epic.body.key}`);
     expect(epicNow.status).toBe(200);
     expect(epicNow.body.column_name ?? epicNow.body.column).toBe('Done');
-    const story = (ticket: { body: { activity: Array<{ action: string; detail: string }> } }) => ticket.body.activity.map((entry) => `${entry.action}: ${entry.detail}`);
+    const story = (ticket: { body: { activity: Array<{ action: string; detail: string }> } }) =>
+      ticket.body.activity.map((entry) => `${entry.action}: ${entry.detail}`);
     // The epic moved once when work started and once when the last sub-ticket was done, whatever the interleaving.
     expect(story(epicNow)).toEqual([
       'created: created in Backlog',
@@ -123,7 +137,11 @@ describe.skipIf(!postgres || !NGINX)('two ticket board instances on one PostgreS
     ]);
     for (const key of [...a, ...b]) {
       const ticket = await rest(nginx.urls.tickets!, token, 'GET', `/tickets/${key}`);
-      expect(story(ticket)).toEqual([`created: created in Backlog as a sub-ticket of ${epic.body.key}`, 'moved: moved from Backlog to In Progress', 'moved: moved from In Progress to Done']);
+      expect(story(ticket)).toEqual([
+        `created: created in Backlog as a sub-ticket of ${epic.body.key}`,
+        'moved: moved from Backlog to In Progress',
+        'moved: moved from In Progress to Done',
+      ]);
     }
   });
 

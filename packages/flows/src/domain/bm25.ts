@@ -2,12 +2,19 @@
 
 // Common English words carry no signal for ranking; dropping them keeps short questions focused.
 const STOP_WORDS = new Set(
-  'a an and are as at be but by can do does for from has have how i if in into is it its me my no not of on or our so that the their then there these this to was we what when where which who why will with you your'.split(' '),
+  'a an and are as at be but by can do does for from has have how i if in into is it its me my no not of on or our so that the their then there these this to was we what when where which who why will with you your'.split(
+    ' ',
+  ),
 );
 
 /** Lower-cased word tokens without stop words, lightly stemmed (plural and -ing/-ed endings). */
 export function tokenize(text: string): string[] {
-  const words = text.toLowerCase().normalize('NFKD').replace(/[\u0300-\u036f]/g, '').match(/[a-z0-9]+/g) ?? [];
+  const words =
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .match(/[a-z0-9]+/g) ?? [];
   return words.filter((w) => !STOP_WORDS.has(w)).map(stem);
 }
 

@@ -20,7 +20,10 @@ export const DEFAULT_CHUNKING: ChunkOptions = { size: 800, overlap: 150 };
 export function chunkText(text: string, options: ChunkOptions = DEFAULT_CHUNKING): string[] {
   const normalized = text.replace(/\r\n?/g, '\n').trim();
   if (normalized === '') return [];
-  const blocks = normalized.split(/\n\s*\n|\n(?=#{1,6}\s)/).map((b) => b.trim()).filter((b) => b !== '');
+  const blocks = normalized
+    .split(/\n\s*\n|\n(?=#{1,6}\s)/)
+    .map((b) => b.trim())
+    .filter((b) => b !== '');
   const pieces = blocks.flatMap((block) => (block.length <= options.size ? [block] : splitLong(block, options.size)));
   const chunks: string[] = [];
   let current = '';

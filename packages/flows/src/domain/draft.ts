@@ -27,7 +27,8 @@ function badRequest(message: string, param: string): FlowsError {
  * walks; `base_version`, when given, a positive integer.
  */
 export function parseDraftBody(body: unknown): DraftBody {
-  if (!isObject(body) || !isObject(body.definition)) throw badRequest('A draft is {"definition": {...}, "base_version"?: N}: "definition" must be a JSON object', 'definition');
+  if (!isObject(body) || !isObject(body.definition))
+    throw badRequest('A draft is {"definition": {...}, "base_version"?: N}: "definition" must be a JSON object', 'definition');
   if (nestsDeeperThan(body.definition, MAX_JSON_DEPTH)) throw badRequest(`The draft's definition nests deeper than ${MAX_JSON_DEPTH} levels`, 'definition');
   const base = body.base_version;
   if (base !== undefined && base !== null && !(Number.isInteger(base) && (base as number) >= 1)) {

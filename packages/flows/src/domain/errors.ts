@@ -36,7 +36,8 @@ export function flowNotFound(slug: string): FlowsError {
 
 /** 422 `apiCode` listing every problem in `details`; the message is the first problem's, and how many more there are. */
 export function invalidWith(apiCode: string, problems: ProblemDetail[]): FlowsError {
-  const message = problems.length === 1 ? problems[0].message : `${problems[0].message} (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})`;
+  const message =
+    problems.length === 1 ? problems[0].message : `${problems[0].message} (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})`;
   return new FlowsError('validation_failed', message, apiCode, { param: problems[0].param, details: problems });
 }
 

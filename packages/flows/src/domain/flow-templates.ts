@@ -23,7 +23,12 @@ const PROVIDER = '{{bindings.provider}}';
 const MODEL = '{{bindings.model}}';
 
 /** The Input node every template starts with: one message, so each runs as a chat. */
-const messageInput = { id: 'input', type: 'input' as const, position: { x: 0, y: 160 }, data: { variables: [{ name: 'message', type: 'string', required: true, description: 'What the user says' }] } };
+const messageInput = {
+  id: 'input',
+  type: 'input' as const,
+  position: { x: 0, y: 160 },
+  data: { variables: [{ name: 'message', type: 'string', required: true, description: 'What the user says' }] },
+};
 const chatOutput = (x: number) => ({ id: 'output', type: 'output' as const, position: { x, y: 160 }, data: { format: 'chat_completion' } });
 
 const chatAssistant: FlowTemplate = {
@@ -41,7 +46,14 @@ const chatAssistant: FlowTemplate = {
         id: 'assistant',
         type: 'llm',
         position: { x: 320, y: 160 },
-        data: { provider: PROVIDER, model: MODEL, system: 'You are a helpful assistant. Answer clearly and briefly.', prompt: '{{input.message}}', temperature: 0.7, memory: { window: 20 } },
+        data: {
+          provider: PROVIDER,
+          model: MODEL,
+          system: 'You are a helpful assistant. Answer clearly and briefly.',
+          prompt: '{{input.message}}',
+          temperature: 0.7,
+          memory: { window: 20 },
+        },
       },
       chatOutput(640),
     ],
@@ -63,7 +75,12 @@ const supportAgent: FlowTemplate = {
     description: 'Answers from the knowledge base',
     nodes: [
       messageInput,
-      { id: 'docs', type: 'retrieval', position: { x: 320, y: 160 }, data: { knowledge_base: '{{bindings.knowledge_base}}', query: '{{input.message}}', top_k: 4 } },
+      {
+        id: 'docs',
+        type: 'retrieval',
+        position: { x: 320, y: 160 },
+        data: { knowledge_base: '{{bindings.knowledge_base}}', query: '{{input.message}}', top_k: 4 },
+      },
       {
         id: 'answer',
         type: 'llm',
@@ -112,18 +129,33 @@ const router: FlowTemplate = {
           max_tokens: 5,
         },
       },
-      { id: 'route', type: 'switch', position: { x: 640, y: 160 }, data: { cases: [{ if: { left: '{{classify.text}}', op: 'matches', right: '[Bb]illing|BILLING' }, then: 'billing' }], else: 'technical' } },
+      {
+        id: 'route',
+        type: 'switch',
+        position: { x: 640, y: 160 },
+        data: { cases: [{ if: { left: '{{classify.text}}', op: 'matches', right: '[Bb]illing|BILLING' }, then: 'billing' }], else: 'technical' },
+      },
       {
         id: 'billing',
         type: 'llm',
         position: { x: 960, y: 40 },
-        data: { provider: PROVIDER, model: MODEL, system: 'You are a billing specialist: payments, invoices, refunds and plans. Be precise and kind.', prompt: '{{input.message}}' },
+        data: {
+          provider: PROVIDER,
+          model: MODEL,
+          system: 'You are a billing specialist: payments, invoices, refunds and plans. Be precise and kind.',
+          prompt: '{{input.message}}',
+        },
       },
       {
         id: 'technical',
         type: 'llm',
         position: { x: 960, y: 280 },
-        data: { provider: PROVIDER, model: MODEL, system: 'You are a technical support engineer. Ask for what you need to know, then give clear steps.', prompt: '{{input.message}}' },
+        data: {
+          provider: PROVIDER,
+          model: MODEL,
+          system: 'You are a technical support engineer. Ask for what you need to know, then give clear steps.',
+          prompt: '{{input.message}}',
+        },
       },
       chatOutput(1280),
     ],
@@ -165,7 +197,13 @@ const httpToolAgent: FlowTemplate = {
         id: 'agent',
         type: 'llm',
         position: { x: 640, y: 160 },
-        data: { provider: PROVIDER, model: MODEL, system: 'Answer the question. Call call_api when you need data, and say what it answered; never invent data.', prompt: '{{input.message}}', max_steps: 5 },
+        data: {
+          provider: PROVIDER,
+          model: MODEL,
+          system: 'Answer the question. Call call_api when you need data, and say what it answered; never invent data.',
+          prompt: '{{input.message}}',
+          max_steps: 5,
+        },
       },
       chatOutput(960),
     ],
@@ -192,7 +230,12 @@ const ticketBoardAgent: FlowTemplate = {
     description: 'Works the ticket board over MCP',
     nodes: [
       messageInput,
-      { id: 'board', type: 'tool', position: { x: 320, y: 20 }, data: { kind: 'mcp', url: '{{bindings.url}}', headers: { Authorization: 'Bearer {{secrets.TICKETS_TOKEN}}' } } },
+      {
+        id: 'board',
+        type: 'tool',
+        position: { x: 320, y: 20 },
+        data: { kind: 'mcp', url: '{{bindings.url}}', headers: { Authorization: 'Bearer {{secrets.TICKETS_TOKEN}}' } },
+      },
       {
         id: 'agent',
         type: 'llm',
@@ -200,7 +243,8 @@ const ticketBoardAgent: FlowTemplate = {
         data: {
           provider: PROVIDER,
           model: MODEL,
-          system: "You work the team's ticket board with its tools: find tickets, create them, move them between columns and comment. Say what you changed, with the ticket keys.",
+          system:
+            "You work the team's ticket board with its tools: find tickets, create them, move them between columns and comment. Say what you changed, with the ticket keys.",
           prompt: '{{input.message}}',
           max_steps: 8,
           memory: { window: 20 },

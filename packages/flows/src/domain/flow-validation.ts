@@ -55,7 +55,8 @@ export function validateDefinition(raw: unknown, context: ValidationContext): Fl
   const add = (param: string, message: string) => problems.push({ param, message });
   if (!isObject(raw)) throw invalidFlow([{ param: 'definition', message: 'The flow definition must be a JSON object' }]);
 
-  if (typeof raw.name !== 'string' || raw.name.trim() === '' || raw.name.length > 200) add('name', 'Flow "name" must be a non-empty string of at most 200 characters');
+  if (typeof raw.name !== 'string' || raw.name.trim() === '' || raw.name.length > 200)
+    add('name', 'Flow "name" must be a non-empty string of at most 200 characters');
   if (raw.slug !== undefined && (typeof raw.slug !== 'string' || !SLUG_PATTERN.test(raw.slug))) {
     add('slug', 'Flow "slug" must be 1-60 characters of a-z, 0-9 and inner hyphens');
   }
@@ -97,7 +98,8 @@ export function validateDefinition(raw: unknown, context: ValidationContext): Fl
       continue;
     }
     // Refused at once: every later check walks the data recursively.
-    if (nestsDeeperThan(entry.data, MAX_JSON_DEPTH)) throw invalidFlow([{ param: `${param}.data`, message: `Node "${id}": "data" nests deeper than ${MAX_JSON_DEPTH} levels` }]);
+    if (nestsDeeperThan(entry.data, MAX_JSON_DEPTH))
+      throw invalidFlow([{ param: `${param}.data`, message: `Node "${id}": "data" nests deeper than ${MAX_JSON_DEPTH} levels` }]);
     // Listed, but the node stays in the graph: its edges and the input/output count are still checked.
     if (entry.position !== undefined && !isPosition(entry.position)) add(`${param}.position`, `Node "${id}": "position" must be {"x": number, "y": number}`);
     const extra = tooDeepKey(entry, NODE_KEYS);
@@ -137,7 +139,8 @@ export function validateDefinition(raw: unknown, context: ValidationContext): Fl
   if (problems.length > 0) throw invalidFlow(problems);
 
   const built = buildGraph(nodes, edges);
-  if ('cycle' in built) throw invalidFlow([{ param: 'edges', message: `Node "${built.cycle[0]}": part of a cycle (${built.cycle.map((id) => `"${id}"`).join(', ')})` }]);
+  if ('cycle' in built)
+    throw invalidFlow([{ param: 'edges', message: `Node "${built.cycle[0]}": part of a cycle (${built.cycle.map((id) => `"${id}"`).join(', ')})` }]);
 
   const inputNode = nodes.find((n) => n.type === 'input')!;
   const variables = checkInputNode(inputNode, add);
@@ -189,7 +192,8 @@ function checkInputNode(node: FlowNode, add: (param: string, message: string) =>
       continue;
     }
     const variable = entry as unknown as InputVariable;
-    if (variable.type === 'enum' && (!Array.isArray(variable.values) || variable.values.length === 0)) at(`enum variable "${name}" needs a non-empty "values" array`);
+    if (variable.type === 'enum' && (!Array.isArray(variable.values) || variable.values.length === 0))
+      at(`enum variable "${name}" needs a non-empty "values" array`);
     for (const key of ['minimum', 'maximum'] as const) {
       if (variable[key] !== undefined && typeof variable[key] !== 'number') at(`variable "${name}": "${key}" must be a number`);
     }
@@ -229,10 +233,13 @@ function checkNodeData(node: FlowNode, graph: FlowGraph, context: ValidationCont
       else if (!context.providers.has(data.provider)) at(`unknown provider "${data.provider}"`, 'provider');
       if (typeof data.model !== 'string' || data.model === '') at('"model" must be a non-empty string', 'model');
       for (const key of ['system', 'prompt']) if (data[key] !== undefined && typeof data[key] !== 'string') at(`"${key}" must be a string`, key);
-      if (data.temperature !== undefined && !(typeof data.temperature === 'number' && data.temperature >= 0 && data.temperature <= 2)) at('"temperature" must be a number from 0 to 2', 'temperature');
+      if (data.temperature !== undefined && !(typeof data.temperature === 'number' && data.temperature >= 0 && data.temperature <= 2))
+        at('"temperature" must be a number from 0 to 2', 'temperature');
       if (data.max_tokens !== undefined && !(isInt(data.max_tokens) && data.max_tokens > 0)) at('"max_tokens" must be a positive integer', 'max_tokens');
-      if (data.max_steps !== undefined && !(isInt(data.max_steps) && data.max_steps >= 1 && data.max_steps <= 50)) at('"max_steps" must be an integer from 1 to 50', 'max_steps');
-      if (data.memory !== undefined && !(isObject(data.memory) && isInt(data.memory.window) && data.memory.window >= 1)) at('"memory" must be {"window": positive integer}', 'memory');
+      if (data.max_steps !== undefined && !(isInt(data.max_steps) && data.max_steps >= 1 && data.max_steps <= 50))
+        at('"max_steps" must be an integer from 1 to 50', 'max_steps');
+      if (data.memory !== undefined && !(isObject(data.memory) && isInt(data.memory.window) && data.memory.window >= 1))
+        at('"memory" must be {"window": positive integer}', 'memory');
       return;
     }
     case 'switch': {
@@ -259,7 +266,8 @@ function checkNodeData(node: FlowNode, graph: FlowGraph, context: ValidationCont
             at(`case ${index + 1}: "${condition.right}" is not a valid regular expression`, `cases[${index}].if.right`);
           }
         }
-        if (typeof entry.then !== 'string' || !succs.includes(entry.then)) at(`case ${index + 1}: "then" must name a node this switch has an edge to`, `cases[${index}].then`);
+        if (typeof entry.then !== 'string' || !succs.includes(entry.then))
+          at(`case ${index + 1}: "then" must name a node this switch has an edge to`, `cases[${index}].then`);
         else targets.add(entry.then);
       }
       if (data.else !== undefined) {
@@ -305,6 +313,7 @@ function checkReferences(
       continue;
     }
     const fields = NODE_OUTPUT_FIELDS[target.type];
-    if (fields !== 'any' && !fields.includes(ref.path[0])) at(`unknown reference ${ref.raw}: a ${target.type} node has no field "${ref.path[0]}" (it has ${fields.join(', ')})`);
+    if (fields !== 'any' && !fields.includes(ref.path[0]))
+      at(`unknown reference ${ref.raw}: a ${target.type} node has no field "${ref.path[0]}" (it has ${fields.join(', ')})`);
   }
 }

@@ -27,34 +27,43 @@ export function checkToolNodeData(node: FlowNode, graph: FlowGraph, byId: Map<st
   const succs = graph.successors.get(node.id)!;
   switch (node.type) {
     case 'tool': {
-      if (succs.length === 0 || succs.some((s) => byId.get(s)?.type !== 'llm')) at('a tool node must have edges to llm nodes only (the llm nodes that may call it)');
-      if (data.timeout_ms !== undefined && !(isInt(data.timeout_ms) && data.timeout_ms >= 1 && data.timeout_ms <= 300_000)) at('"timeout_ms" must be an integer from 1 to 300000', 'timeout_ms');
+      if (succs.length === 0 || succs.some((s) => byId.get(s)?.type !== 'llm'))
+        at('a tool node must have edges to llm nodes only (the llm nodes that may call it)');
+      if (data.timeout_ms !== undefined && !(isInt(data.timeout_ms) && data.timeout_ms >= 1 && data.timeout_ms <= 300_000))
+        at('"timeout_ms" must be an integer from 1 to 300000', 'timeout_ms');
       if (data.kind === 'http') {
         if (typeof data.name !== 'string' || !TOOL_NAME.test(data.name)) at('"name" must be 1-64 letters, digits, "_" or "-"', 'name');
         if (data.description !== undefined && typeof data.description !== 'string') at('"description" must be a string', 'description');
-        if (data.parameters !== undefined && !(isObject(data.parameters) && data.parameters.type === 'object')) at('"parameters" must be a JSON Schema of type "object"', 'parameters');
+        if (data.parameters !== undefined && !(isObject(data.parameters) && data.parameters.type === 'object'))
+          at('"parameters" must be a JSON Schema of type "object"', 'parameters');
         const request = data.request;
         if (!isObject(request)) {
           at('"request" must be {"method", "url", "headers"?, "body"?}', 'request');
           return;
         }
         if (!isHttpUrlTemplate(request.url)) at('"request.url" must be an http(s) URL', 'request.url');
-        if (request.method !== undefined && !(typeof request.method === 'string' && (METHODS.includes(request.method.toUpperCase()) || request.method.includes('{{')))) {
+        if (
+          request.method !== undefined &&
+          !(typeof request.method === 'string' && (METHODS.includes(request.method.toUpperCase()) || request.method.includes('{{')))
+        ) {
           at(`"request.method" must be one of ${METHODS.join(', ')}`, 'request.method');
         }
         if (request.headers !== undefined && !isStringRecord(request.headers)) at('"request.headers" must be an object of strings', 'request.headers');
-        if (data.max_response_bytes !== undefined && !(isInt(data.max_response_bytes) && data.max_response_bytes >= 1)) at('"max_response_bytes" must be a positive integer', 'max_response_bytes');
+        if (data.max_response_bytes !== undefined && !(isInt(data.max_response_bytes) && data.max_response_bytes >= 1))
+          at('"max_response_bytes" must be a positive integer', 'max_response_bytes');
       } else if (data.kind === 'mcp') {
         if (!isHttpUrlTemplate(data.url)) at('"url" must be the http(s) URL of an MCP server (Streamable HTTP)', 'url');
         if (data.headers !== undefined && !isStringRecord(data.headers)) at('"headers" must be an object of strings', 'headers');
-        if (data.allow !== undefined && !(Array.isArray(data.allow) && data.allow.every((n) => typeof n === 'string'))) at('"allow" must be an array of tool names', 'allow');
+        if (data.allow !== undefined && !(Array.isArray(data.allow) && data.allow.every((n) => typeof n === 'string')))
+          at('"allow" must be an array of tool names', 'allow');
       } else at('"kind" must be "http" or "mcp"', 'kind');
       return;
     }
     case 'agent': {
       if (typeof data.flow !== 'string' || !SLUG_PATTERN.test(data.flow)) at('"flow" must be the slug of a flow of this organization', 'flow');
       if (data.input !== undefined && !isObject(data.input)) at('"input" must be an object mapping the flow\'s input variables', 'input');
-      if (data.name !== undefined && (typeof data.name !== 'string' || !TOOL_NAME.test(data.name))) at('"name" must be 1-64 letters, digits, "_" or "-"', 'name');
+      if (data.name !== undefined && (typeof data.name !== 'string' || !TOOL_NAME.test(data.name)))
+        at('"name" must be 1-64 letters, digits, "_" or "-"', 'name');
       if (data.description !== undefined && typeof data.description !== 'string') at('"description" must be a string', 'description');
       return;
     }

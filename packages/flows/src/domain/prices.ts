@@ -89,7 +89,8 @@ export const MAX_PRICED_MODELS = 500;
  * problem named (a price must be a finite number, zero or more). Returns the table or the problems.
  */
 export function parsePriceTable(body: unknown): { ok: true; table: PriceTable } | { ok: false; problems: ProblemDetail[] } {
-  if (!isObject(body) || !isObject(body.models)) return { ok: false, problems: [{ param: 'models', message: 'Send {"models": {"MODEL": {"input_per_mtok": USD, "output_per_mtok": USD}}}' }] };
+  if (!isObject(body) || !isObject(body.models))
+    return { ok: false, problems: [{ param: 'models', message: 'Send {"models": {"MODEL": {"input_per_mtok": USD, "output_per_mtok": USD}}}' }] };
   const problems: ProblemDetail[] = [];
   const table: PriceTable = {};
   const entries = Object.entries(body.models);
@@ -102,11 +103,13 @@ export function parsePriceTable(body: unknown): { ok: true; table: PriceTable } 
       continue;
     }
     for (const key of Object.keys(price)) {
-      if (key !== 'input_per_mtok' && key !== 'output_per_mtok') problems.push({ param: `${param}.${key}`, message: `Unknown field "${key}" (a price has input_per_mtok and output_per_mtok)` });
+      if (key !== 'input_per_mtok' && key !== 'output_per_mtok')
+        problems.push({ param: `${param}.${key}`, message: `Unknown field "${key}" (a price has input_per_mtok and output_per_mtok)` });
     }
     for (const key of ['input_per_mtok', 'output_per_mtok'] as const) {
       const value = price[key];
-      if (typeof value !== 'number' || !Number.isFinite(value)) problems.push({ param: `${param}.${key}`, message: `${key} of "${model}" must be a number (US dollars per million tokens)` });
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        problems.push({ param: `${param}.${key}`, message: `${key} of "${model}" must be a number (US dollars per million tokens)` });
       else if (value < 0) problems.push({ param: `${param}.${key}`, message: `${key} of "${model}" must not be negative` });
     }
     table[model] = { input_per_mtok: price.input_per_mtok as number, output_per_mtok: price.output_per_mtok as number };

@@ -37,7 +37,14 @@ export function chatChunk(
 }
 
 /** What the non-streaming call returns (and JSON Lines' `done.output` carries), by output format. */
-export function runOutput(format: OutputFormat, ids: { completionId: string; created: number }, text: string, value: unknown, finishReason: string, usage: Usage): unknown {
+export function runOutput(
+  format: OutputFormat,
+  ids: { completionId: string; created: number },
+  text: string,
+  value: unknown,
+  finishReason: string,
+  usage: Usage,
+): unknown {
   if (format === 'raw') return text;
   if (format === 'json_template') return value;
   return chatCompletion(ids.completionId, ids.created, text, finishReason, usage);

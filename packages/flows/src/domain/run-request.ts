@@ -21,7 +21,8 @@ export interface RunBody {
 
 /** 400 for a value nested deeper than the engine walks (templates and run records recurse). */
 function checkDepth(value: unknown, param: 'input' | 'metadata'): void {
-  if (nestsDeeperThan(value, MAX_JSON_DEPTH)) throw new FlowsError('invalid_request', `"${param}" nests deeper than ${MAX_JSON_DEPTH} levels`, 'invalid_request', { param });
+  if (nestsDeeperThan(value, MAX_JSON_DEPTH))
+    throw new FlowsError('invalid_request', `"${param}" nests deeper than ${MAX_JSON_DEPTH} levels`, 'invalid_request', { param });
 }
 
 function checkCommon(body: Json): { stream: boolean; metadata: Json } {
@@ -86,12 +87,15 @@ export function parseChatBody(body: unknown, variables: InputVariable[]): ChatRu
   }
   checkDepth(body.input, 'input');
   const variable = chatVariable(variables);
-  if (!variable) throw new FlowsError('invalid_request', 'This flow has no string input variable to receive the user message', 'invalid_request', { param: 'messages' });
+  if (!variable)
+    throw new FlowsError('invalid_request', 'This flow has no string input variable to receive the user message', 'invalid_request', { param: 'messages' });
   const earlier = parsed.slice(0, last);
   const system = earlier.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => m.text);
   return {
     input: { ...((body.input as Json | undefined) ?? {}), [variable]: parsed[last].text },
-    conversation: earlier.filter((m): m is ConversationMessage & { text: string } => m.role === 'user' || m.role === 'assistant').map((m) => ({ role: m.role as 'user' | 'assistant', content: m.text })),
+    conversation: earlier
+      .filter((m): m is ConversationMessage & { text: string } => m.role === 'user' || m.role === 'assistant')
+      .map((m) => ({ role: m.role as 'user' | 'assistant', content: m.text })),
     callerSystem: system.length > 0 ? system.join('\n\n') : undefined,
     ...checkCommon(body),
   };

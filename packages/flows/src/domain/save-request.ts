@@ -35,7 +35,9 @@ export function checkSaveOptions(values: { note?: unknown; base_version?: unknow
   }
   if (values.base_version !== undefined && values.base_version !== null) {
     if (!Number.isInteger(values.base_version) || (values.base_version as number) < 1) {
-      throw new FlowsError('invalid_request', '"base_version" must be a positive integer: the version the edit started from', 'invalid_request', { param: 'base_version' });
+      throw new FlowsError('invalid_request', '"base_version" must be a positive integer: the version the edit started from', 'invalid_request', {
+        param: 'base_version',
+      });
     }
     options.baseVersion = values.base_version as number;
   }
@@ -54,7 +56,9 @@ export function ifMatchVersion(header: string | string[] | undefined): number | 
 /** The base version a save names in its body and its If-Match header (either, or both when equal); 400 when they differ. */
 export function baseVersionOf(body: number | undefined, header: number | undefined): number | undefined {
   if (body !== undefined && header !== undefined && body !== header) {
-    throw new FlowsError('invalid_request', `"base_version" (${body}) and If-Match (${header}) name different versions`, 'invalid_request', { param: 'base_version' });
+    throw new FlowsError('invalid_request', `"base_version" (${body}) and If-Match (${header}) name different versions`, 'invalid_request', {
+      param: 'base_version',
+    });
   }
   return body ?? header;
 }

@@ -49,7 +49,8 @@ export function cronProblems(cron: string, timezone: string, now: Date): string[
     if (!NICKNAMES.has(text.toLowerCase())) return [`"${text}" is not a schedule nickname (${[...NICKNAMES].join(', ')})`];
   } else {
     const fields = text.split(/\s+/).length;
-    if (fields === 6 || fields === 7) return [`"${text}" has ${fields} fields: a schedule fires at most once a minute, so give five (minute hour day-of-month month day-of-week), no seconds`];
+    if (fields === 6 || fields === 7)
+      return [`"${text}" has ${fields} fields: a schedule fires at most once a minute, so give five (minute hour day-of-month month day-of-week), no seconds`];
     if (fields !== 5) return [`"${text}" has ${fields} field${fields === 1 ? '' : 's'}: give five, minute hour day-of-month month day-of-week`];
   }
   let parsed: Cron;
@@ -68,32 +69,42 @@ export function cronProblems(cron: string, timezone: string, now: Date): string[
  * stored input is the one given (defaults are applied at each run, so they
  * follow the flow's later versions).
  */
-export function parseScheduleBody(body: unknown, variables: InputVariable[], now: Date): { ok: true; spec: ScheduleSpec } | { ok: false; problems: ProblemDetail[] } {
+export function parseScheduleBody(
+  body: unknown,
+  variables: InputVariable[],
+  now: Date,
+): { ok: true; spec: ScheduleSpec } | { ok: false; problems: ProblemDetail[] } {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return { ok: false, problems: [{ param: 'body', message: 'Send {"cron", "timezone", "input"?, "enabled"?}' }] };
   }
   const b = body as Record<string, unknown>;
   const problems: ProblemDetail[] = [];
   for (const key of Object.keys(b)) {
-    if (!['cron', 'timezone', 'input', 'enabled'].includes(key)) problems.push({ param: key, message: `Unknown field "${key}" (a schedule has cron, timezone, input and enabled)` });
+    if (!['cron', 'timezone', 'input', 'enabled'].includes(key))
+      problems.push({ param: key, message: `Unknown field "${key}" (a schedule has cron, timezone, input and enabled)` });
   }
   const cron = b.cron;
   const timezone = b.timezone === undefined ? 'UTC' : b.timezone;
   let zoneOk = false;
   if (typeof timezone !== 'string') problems.push({ param: 'timezone', message: 'timezone must be an IANA time zone name such as "Europe/Paris"' });
-  else if (!isKnownTimeZone(timezone)) problems.push({ param: 'timezone', message: `Unknown time zone "${timezone}": give an IANA name such as "Europe/Paris" or "UTC"` });
+  else if (!isKnownTimeZone(timezone))
+    problems.push({ param: 'timezone', message: `Unknown time zone "${timezone}": give an IANA name such as "Europe/Paris" or "UTC"` });
   else zoneOk = true;
   if (typeof cron !== 'string') problems.push({ param: 'cron', message: 'cron must be a string of five fields, e.g. "*/15 * * * *"' });
   else for (const message of cronProblems(cron, zoneOk ? (timezone as string) : 'UTC', now)) problems.push({ param: 'cron', message });
   const input = b.input === undefined ? {} : b.input;
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) problems.push({ param: 'input', message: 'input must be an object whose keys are the Input node\'s variables' });
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    problems.push({ param: 'input', message: "input must be an object whose keys are the Input node's variables" });
   else {
     const checked = validateInput(variables, input as Record<string, unknown>);
     if (!checked.ok) problems.push(...checked.problems);
   }
   if (b.enabled !== undefined && typeof b.enabled !== 'boolean') problems.push({ param: 'enabled', message: 'enabled must be true or false' });
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, spec: { cron: (cron as string).trim(), timezone: timezone as string, input: input as Record<string, unknown>, enabled: b.enabled !== false } };
+  return {
+    ok: true,
+    spec: { cron: (cron as string).trim(), timezone: timezone as string, input: input as Record<string, unknown>, enabled: b.enabled !== false },
+  };
 }
 
 /** The next `count` times the rule fires strictly after `after`. */
@@ -136,6 +147,8 @@ export function planDue(cron: string, timezone: string, due: Date, now: Date, ca
   const olderSkipped = times[0].getTime() > due.getTime();
   const newest = times[times.length - 1];
   const run = now.getTime() - newest.getTime() < catchupMs ? newest : null;
-  const skipped = times.filter((t) => t !== run).map((dueAt) => ({ dueAt, reason: (now.getTime() - dueAt.getTime() < catchupMs ? 'coalesced' : 'missed') as SkipReason }));
+  const skipped = times
+    .filter((t) => t !== run)
+    .map((dueAt) => ({ dueAt, reason: (now.getTime() - dueAt.getTime() < catchupMs ? 'coalesced' : 'missed') as SkipReason }));
   return { run, skipped, olderSkipped, next: rule.nextRun(now) };
 }

@@ -27,7 +27,9 @@ export function pythonLiteral(value: unknown): string {
   if (value === false) return 'False';
   if (typeof value === 'number' || typeof value === 'string') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(pythonLiteral).join(', ')}]`;
-  return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${JSON.stringify(k)}: ${pythonLiteral(v)}`).join(', ')}}`;
+  return `{${Object.entries(value as Record<string, unknown>)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${pythonLiteral(v)}`)
+    .join(', ')}}`;
 }
 
 function shellQuote(text: string): string {

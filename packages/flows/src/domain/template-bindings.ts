@@ -76,10 +76,12 @@ function bind<T>(value: T, bindings: Record<string, string>): T {
 export function instantiateTemplate(body: Json, context: TemplateContext): { template: FlowTemplate; definition: FlowDefinition } {
   const problems: ProblemDetail[] = [];
   const add = (param: string, message: string) => problems.push({ param, message });
-  for (const key of Object.keys(body)) if (!BODY_KEYS.has(key)) add(key, `Unknown key "${key}": a flow from a template takes "name", "description", "template" and "bindings"`);
+  for (const key of Object.keys(body))
+    if (!BODY_KEYS.has(key)) add(key, `Unknown key "${key}": a flow from a template takes "name", "description", "template" and "bindings"`);
   const template = typeof body.template === 'string' ? findTemplate(body.template) : undefined;
   if (!template) add('template', `"template" must name a template: one of ${FLOW_TEMPLATES.map((t) => t.id).join(', ')} (GET …/templates lists them)`);
-  if (body.name !== undefined && (typeof body.name !== 'string' || body.name.trim() === '' || body.name.length > 200)) add('name', '"name" must be a non-empty string of at most 200 characters');
+  if (body.name !== undefined && (typeof body.name !== 'string' || body.name.trim() === '' || body.name.length > 200))
+    add('name', '"name" must be a non-empty string of at most 200 characters');
   if (body.description !== undefined && typeof body.description !== 'string') add('description', '"description" must be a string');
   const bindings = body.bindings ?? {};
   if (!isObject(bindings)) add('bindings', '"bindings" must be an object: {"provider", "model", "knowledge_base", "url"}, as the template needs');

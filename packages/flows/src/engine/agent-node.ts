@@ -18,10 +18,18 @@ export async function callSubFlow(
   trace?: NodeTrace,
 ): Promise<SubFlowResult> {
   if (services.chain.includes(slug)) {
-    throw new FlowsError('validation_failed', `Agent cycle: flow "${slug}" is already running in this chain (${[...services.chain, slug].join(' → ')})`, 'agent_cycle');
+    throw new FlowsError(
+      'validation_failed',
+      `Agent cycle: flow "${slug}" is already running in this chain (${[...services.chain, slug].join(' → ')})`,
+      'agent_cycle',
+    );
   }
   if (services.chain.length >= services.maxAgentDepth) {
-    throw new FlowsError('validation_failed', `Agent depth limit: ${services.chain.join(' → ')} → ${slug} nests deeper than ${services.maxAgentDepth} flows (FLOWS_MAX_AGENT_DEPTH)`, 'agent_depth');
+    throw new FlowsError(
+      'validation_failed',
+      `Agent depth limit: ${services.chain.join(' → ')} → ${slug} nests deeper than ${services.maxAgentDepth} flows (FLOWS_MAX_AGENT_DEPTH)`,
+      'agent_depth',
+    );
   }
   return services.runSubFlow({ slug, input, metadata, signal, chain: services.chain, trace });
 }

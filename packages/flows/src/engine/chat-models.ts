@@ -72,7 +72,9 @@ export function messagesOf(request: ChatRequest): Array<{ role: 'system' | 'user
  */
 export function sdkChatModel(model: LanguageModelV3): ChatModel {
   const options = (request: ChatRequest) => ({
-    prompt: messagesOf(request).map((m) => (m.role === 'system' ? m : { role: m.role, content: [{ type: 'text' as const, text: m.content }] })) as LanguageModelV3Prompt,
+    prompt: messagesOf(request).map((m) =>
+      m.role === 'system' ? m : { role: m.role, content: [{ type: 'text' as const, text: m.content }] },
+    ) as LanguageModelV3Prompt,
     temperature: request.temperature,
     maxOutputTokens: request.maxTokens,
     abortSignal: request.signal,
@@ -134,7 +136,10 @@ export function openaiChatModel(client: OpenAI, model: string): ChatModel {
       };
     },
     async stream(request) {
-      const chunks = await client.chat.completions.create({ ...body(request), stream: true, stream_options: { include_usage: true } }, { signal: request.signal });
+      const chunks = await client.chat.completions.create(
+        { ...body(request), stream: true, stream_options: { include_usage: true } },
+        { signal: request.signal },
+      );
       return (async function* () {
         let usage = usageOf();
         let finishReason: string | null | undefined;

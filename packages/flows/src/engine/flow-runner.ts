@@ -234,7 +234,10 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
           span?.end('failed', error);
           state.set(id, 'failed');
           const ms = Math.round((performance.now() - began) * 100) / 100;
-          trace.set(id, withModelCalls({ node: id, type: node.type, status: 'failed', started_at: startedAt.toISOString(), ms, error: presentTraceError(error) }, node));
+          trace.set(
+            id,
+            withModelCalls({ node: id, type: node.type, status: 'failed', started_at: startedAt.toISOString(), ms, error: presentTraceError(error) }, node),
+          );
           fail(error);
         });
     };

@@ -65,7 +65,11 @@ export class KnowledgeService {
    * prints. A file named as a document of the base replaces it (`replaced`),
    * unless its content is the same (`unchanged`: nothing is done).
    */
-  async addDocuments(org: KnowledgeOrg, kbName: string, files: DocumentFile[]): Promise<{ knowledge_base: string; documents: number; chunks: number; added: AddedDocument[] }> {
+  async addDocuments(
+    org: KnowledgeOrg,
+    kbName: string,
+    files: DocumentFile[],
+  ): Promise<{ knowledge_base: string; documents: number; chunks: number; added: AddedDocument[] }> {
     const kb = await this.store.require(org.id, kbName);
     if (files.length === 0) throw new AppError('invalid_request', 'No document given');
     const prepared: Array<{ file: DocumentFile; kind: string; text: string; pieces: string[]; hash: string }> = [];
@@ -113,7 +117,10 @@ export class KnowledgeService {
     if (!kb) throw new AppError('not_found', `Knowledge base "${kbName}" not found`);
     const chunks = await this.store.chunks(kb.id);
     if (chunks.length === 0 || query.trim() === '') return [];
-    const keyword = bm25(query, chunks.map((c) => c.tokens));
+    const keyword = bm25(
+      query,
+      chunks.map((c) => c.tokens),
+    );
     let ranking: Scored[] = keyword;
     if (kb.embedding && chunks.some((c) => c.embedding)) {
       const vector = await this.embedQuery(org, kb, query, signal);

@@ -28,7 +28,13 @@ function resultValue(result: { content?: unknown; structuredContent?: unknown })
  * its headers are masked in everything the server sends back (tool names,
  * descriptions, schemas, results, errors).
  */
-export async function connectMcpTools(node: FlowNode, nodeIds: ReadonlyMap<string, unknown>, scope: Scope, services: RunServices, signal: AbortSignal): Promise<{ tools: FlowTool[]; close(): Promise<void> }> {
+export async function connectMcpTools(
+  node: FlowNode,
+  nodeIds: ReadonlyMap<string, unknown>,
+  scope: Scope,
+  services: RunServices,
+  signal: AbortSignal,
+): Promise<{ tools: FlowTool[]; close(): Promise<void> }> {
   const nodeId = node.id;
   const data = node.data as unknown as McpToolData;
   let secrets: ToolSecrets;
@@ -43,7 +49,10 @@ export async function connectMcpTools(node: FlowNode, nodeIds: ReadonlyMap<strin
   for (const [name, value] of Object.entries(data.headers ?? {})) headers[name] = renderTemplate(value, secrets.scope);
   const timeout = data.timeout_ms ?? services.toolTimeoutMs;
   const client = new Client({ name: 'switchboard-flows', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(renderTemplate(data.url, scope)), { requestInit: { headers }, fetch: policyFetch(services.policy) });
+  const transport = new StreamableHTTPClientTransport(new URL(renderTemplate(data.url, scope)), {
+    requestInit: { headers },
+    fetch: policyFetch(services.policy),
+  });
   try {
     await client.connect(transport, { signal, timeout });
     const listed = await client.listTools(undefined, { signal, timeout });

@@ -35,7 +35,12 @@ export async function checkProvider(connection: ProviderConnection, timeoutMs = 
 async function openaiModels(connection: ProviderConnection, signal: AbortSignal, timeoutMs: number): Promise<string[]> {
   const { default: OpenAI } = await import('openai');
   // Nothing from OPENAI_* (isolatedOpenAIOptions): the connection's own address and key only.
-  const client = new OpenAI({ ...isolatedOpenAIOptions(connection.baseUrl ?? OPENAI_BASE_URL, connection.apiKey), maxRetries: 0, timeout: timeoutMs, fetch: providerFetch });
+  const client = new OpenAI({
+    ...isolatedOpenAIOptions(connection.baseUrl ?? OPENAI_BASE_URL, connection.apiKey),
+    maxRetries: 0,
+    timeout: timeoutMs,
+    fetch: providerFetch,
+  });
   const models: string[] = [];
   for await (const model of client.models.list({ signal })) {
     models.push(model.id);
@@ -74,7 +79,9 @@ async function messageOf(error: unknown, apiKey: string | null): Promise<string>
     // No status: the request never got an answer (refused, reset); what failed is its cause.
     if (error.status === undefined) {
       const unreachable = unreachableIn(error);
-      return scrubSecrets(unreachable ? unreachable.message : `Provider request failed: ${(error.cause as Error | undefined)?.message ?? error.message}`, [apiKey]);
+      return scrubSecrets(unreachable ? unreachable.message : `Provider request failed: ${(error.cause as Error | undefined)?.message ?? error.message}`, [
+        apiKey,
+      ]);
     }
     const message = error.apiMessage ?? error.message.replace(/^\d{3} /, '');
     return scrubSecrets(`Provider error${error.status ? ` (HTTP ${error.status})` : ''}: ${message}`, [apiKey]);

@@ -74,7 +74,8 @@ export class OrgProviders {
     const apiKey = connection.apiKey ?? undefined;
     const baseURL = connection.baseUrl ?? undefined;
     if (connection.kind === 'openai') return this.sdk.createOpenAI({ apiKey: apiKey ?? '', baseURL, fetch: providerFetch }).embedding(modelId);
-    if (connection.kind === 'openai-compatible') return this.sdk.createOpenAICompatible({ name: connection.name, baseURL: baseURL!, apiKey, fetch: providerFetch }).textEmbeddingModel(modelId);
+    if (connection.kind === 'openai-compatible')
+      return this.sdk.createOpenAICompatible({ name: connection.name, baseURL: baseURL!, apiKey, fetch: providerFetch }).textEmbeddingModel(modelId);
     throw new FlowsError('invalid_request', `Provider connection "${name}" (${connection.kind}) offers no embedding models`, 'invalid_request');
   }
 
@@ -100,7 +101,10 @@ export class OrgProviders {
     let chat = this.chats.get(key);
     if (!chat) {
       const connection = this.connection(name);
-      chat = connection.kind === 'openai-compatible' ? openaiChatModel(openaiClient(this.sdk, connection), modelId) : sdkChatModel(this.model(name, modelId) as LanguageModelV3);
+      chat =
+        connection.kind === 'openai-compatible'
+          ? openaiChatModel(openaiClient(this.sdk, connection), modelId)
+          : sdkChatModel(this.model(name, modelId) as LanguageModelV3);
       this.chats.set(key, chat);
     }
     return chat;
@@ -128,7 +132,9 @@ function buildModel(sdk: ProviderSdk, connection: ProviderConnection, modelId: s
     case 'anthropic':
       return sdk.createAnthropic({ apiKey, baseURL, fetch: providerFetch })(modelId);
     case 'openai-compatible':
-      return sdk.createOpenAICompatible({ name: connection.name, baseURL: baseURL!, apiKey: connection.apiKey ?? undefined, includeUsage: true, fetch: providerFetch }).chatModel(modelId);
+      return sdk
+        .createOpenAICompatible({ name: connection.name, baseURL: baseURL!, apiKey: connection.apiKey ?? undefined, includeUsage: true, fetch: providerFetch })
+        .chatModel(modelId);
   }
 }
 

@@ -9,7 +9,13 @@ export async function runRetrievalNode(context: NodeContext): Promise<NodeResult
   const data = context.node.data as unknown as RetrievalNodeData;
   const services = context.services;
   const query = renderTemplate(data.query, context.scope);
-  const chunks = await services.knowledge.search({ id: services.orgId, providersVersion: services.providersVersion }, data.knowledge_base, query, data.top_k ?? DEFAULT_TOP_K, context.signal);
+  const chunks = await services.knowledge.search(
+    { id: services.orgId, providersVersion: services.providersVersion },
+    data.knowledge_base,
+    query,
+    data.top_k ?? DEFAULT_TOP_K,
+    context.signal,
+  );
   const text = chunks.map((c) => c.text).join('\n\n---\n\n');
   return { output: { text, chunks }, text };
 }

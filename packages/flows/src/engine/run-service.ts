@@ -71,9 +71,7 @@ export interface RunIds {
 }
 
 /** How a run ended, as the transports present it. */
-export type RunOutcome =
-  | { ok: true; result: RunResult; output: unknown; usage: Usage }
-  | { ok: false; error: AppError; usage: Usage };
+export type RunOutcome = { ok: true; result: RunResult; output: unknown; usage: Usage } | { ok: false; error: AppError; usage: Usage };
 
 /** A started run: its ids, its outcome, and a way to cancel it (client gone). */
 export interface RunningFlow {
@@ -121,11 +119,20 @@ export class RunService {
   }
 
   /** Runs another flow of the organization inside a run (agent nodes): no record of its own, its trace stays inside. */
-  private async runSubFlow(orgId: number, providersVersion: number, request: Parameters<RunServices['runSubFlow']>[0], meter: CostMeter): Promise<SubFlowResult> {
+  private async runSubFlow(
+    orgId: number,
+    providersVersion: number,
+    request: Parameters<RunServices['runSubFlow']>[0],
+    meter: CostMeter,
+  ): Promise<SubFlowResult> {
     const flow = await this.load(orgId, request.slug);
     const checked = validateInput(flow.compiled.variables, request.input);
     if (!checked.ok) {
-      throw new FlowsError('validation_failed', `Input of flow "${request.slug}" does not match its Input node: ${checked.problems.map((p) => p.message).join('; ')}`, 'invalid_input');
+      throw new FlowsError(
+        'validation_failed',
+        `Input of flow "${request.slug}" does not match its Input node: ${checked.problems.map((p) => p.message).join('; ')}`,
+        'invalid_input',
+      );
     }
     const providers = await this.providers.forOrg(orgId, providersVersion);
     const trace = request.trace?.subRun(request.slug, flow.version);
@@ -149,7 +156,12 @@ export class RunService {
       return { output, text: replyContent(format, result.text, result.value), usage: result.usage };
     } catch (error) {
       trace?.end({ ok: false, usage: error instanceof RunFailure ? error.usage : usageOf(), error: error instanceof RunFailure ? error.error : error });
-      if (error instanceof RunFailure) throw new FlowsError(error.error.code, `Flow "${request.slug}" failed: ${error.error.message}`, error.error instanceof FlowsError ? error.error.apiCode : error.error.code);
+      if (error instanceof RunFailure)
+        throw new FlowsError(
+          error.error.code,
+          `Flow "${request.slug}" failed: ${error.error.message}`,
+          error.error instanceof FlowsError ? error.error.apiCode : error.error.code,
+        );
       throw error;
     }
   }
@@ -204,7 +216,15 @@ export class RunService {
    * streaming answer's headers can carry its `traceparent`. Pass it to start().
    */
   openTrace(plan: RunPlan, ids: RunIds): RunTrace | undefined {
-    const info = { slug: plan.flow.slug, version: plan.flow.version, runId: ids.runId, orgCode: plan.principal.orgCode, trigger: plan.trigger ?? 'api', schedule: plan.schedule, input: plan.input };
+    const info = {
+      slug: plan.flow.slug,
+      version: plan.flow.version,
+      runId: ids.runId,
+      orgCode: plan.principal.orgCode,
+      trigger: plan.trigger ?? 'api',
+      schedule: plan.schedule,
+      input: plan.input,
+    };
     return this.agentDeps.tracing?.startRun(info, plan.traceCarrier);
   }
 
@@ -218,43 +238,55 @@ export class RunService {
     const compiled = plan.flow.compiled;
     const meter = new CostMeter();
     const trace = options.trace ?? this.openTrace(plan, ids);
-    const runningTimer = options.startedAt ? undefined : setTimeout(() => void this.recorder.record(runningRecord(plan, ids, startedAt)), RUNNING_RECORD_AFTER_MS);
+    const runningTimer = options.startedAt
+      ? undefined
+      : setTimeout(() => void this.recorder.record(runningRecord(plan, ids, startedAt)), RUNNING_RECORD_AFTER_MS);
     const outcome = this.providers
       .forOrg(plan.principal.orgId, plan.principal.providersVersion)
-      .then((providers) => runFlow({
-      flow: compiled,
-      input: plan.input,
-      metadata: plan.metadata,
-      conversation: plan.conversation,
-      callerSystem: plan.callerSystem,
-      providers,
-      signal: controller.signal,
-      streaming: options.streaming,
-      emit: options.emit,
-      providerRetries: this.config.providerRetries,
-      services: this.services(plan.principal.orgId, plan.principal.providersVersion, plan.flow.slug, [], meter),
-      trace,
-    }))
+      .then((providers) =>
+        runFlow({
+          flow: compiled,
+          input: plan.input,
+          metadata: plan.metadata,
+          conversation: plan.conversation,
+          callerSystem: plan.callerSystem,
+          providers,
+          signal: controller.signal,
+          streaming: options.streaming,
+          emit: options.emit,
+          providerRetries: this.config.providerRetries,
+          services: this.services(plan.principal.orgId, plan.principal.providersVersion, plan.flow.slug, [], meter),
+          trace,
+        }),
+      )
       .then(
-      // The outcome (and so the answer, 2xx or error) waits for the run's end record: it survives a kill -9, and
-      // a `running` record due at the same moment (a run ending at RUNNING_RECORD_AFTER_MS) is no longer written.
-      async (result): Promise<RunOutcome> => {
-        clearTimeout(runningTimer);
-        const output = runOutput(compiled.output.format, ids, result.text, result.value, result.finishReason, result.usage);
-        trace?.end({ ok: true, usage: result.usage, cost: meter.cost, output: result.text });
-        await this.record(plan, ids, startedAt, began, { status: 'succeeded', output, error: null, usage: result.usage, trace: result.trace, meter });
-        return { ok: true, result, output, usage: result.usage };
-      },
-      async (failure: unknown): Promise<RunOutcome> => {
-        clearTimeout(runningTimer);
-        const known = failure instanceof RunFailure;
-        const error = known ? failure.error : new AppError('internal', 'Internal error while running the flow');
-        const usage = known ? failure.usage : usageOf();
-        trace?.end({ ok: false, usage, cost: meter.cost, error });
-        await this.record(plan, ids, startedAt, began, { status: 'failed', output: null, error: presentError(error).error, usage, trace: known ? failure.trace : [], meter });
-        return { ok: false, error, usage };
-      },
-    ).finally(() => {
+        // The outcome (and so the answer, 2xx or error) waits for the run's end record: it survives a kill -9, and
+        // a `running` record due at the same moment (a run ending at RUNNING_RECORD_AFTER_MS) is no longer written.
+        async (result): Promise<RunOutcome> => {
+          clearTimeout(runningTimer);
+          const output = runOutput(compiled.output.format, ids, result.text, result.value, result.finishReason, result.usage);
+          trace?.end({ ok: true, usage: result.usage, cost: meter.cost, output: result.text });
+          await this.record(plan, ids, startedAt, began, { status: 'succeeded', output, error: null, usage: result.usage, trace: result.trace, meter });
+          return { ok: true, result, output, usage: result.usage };
+        },
+        async (failure: unknown): Promise<RunOutcome> => {
+          clearTimeout(runningTimer);
+          const known = failure instanceof RunFailure;
+          const error = known ? failure.error : new AppError('internal', 'Internal error while running the flow');
+          const usage = known ? failure.usage : usageOf();
+          trace?.end({ ok: false, usage, cost: meter.cost, error });
+          await this.record(plan, ids, startedAt, began, {
+            status: 'failed',
+            output: null,
+            error: presentError(error).error,
+            usage,
+            trace: known ? failure.trace : [],
+            meter,
+          });
+          return { ok: false, error, usage };
+        },
+      )
+      .finally(() => {
         clearTimeout(timer);
         this.inFlight.delete(controller);
       });
@@ -287,7 +319,14 @@ export class RunService {
    */
   recordRefused(plan: RunPlan, ids: RunIds, error: AppError): Promise<void> {
     const now = new Date();
-    return this.recorder.record({ ...runningRecord(plan, ids, now), status: 'failed', error: presentError(error).error, latencyMs: 0, finishedAt: isoNow(now), cost: new CostMeter().cost });
+    return this.recorder.record({
+      ...runningRecord(plan, ids, now),
+      status: 'failed',
+      error: presentError(error).error,
+      latencyMs: 0,
+      finishedAt: isoNow(now),
+      cost: new CostMeter().cost,
+    });
   }
 }
 

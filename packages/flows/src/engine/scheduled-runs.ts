@@ -23,7 +23,15 @@ export function scheduledRunStarter(runs: RunService): ScheduledRunStarter {
     };
     const ids: RunIds = { runId, completionId: runId.replace(/^run_/, 'chatcmpl-'), created: Math.floor(Date.now() / 1000) };
     const checked = validateInput(flow.compiled.variables, schedule.input);
-    const plan: RunPlan = { principal, flow, input: checked.ok ? checked.input : schedule.input, metadata: {}, conversation: [], trigger: 'schedule', schedule: schedule.name };
+    const plan: RunPlan = {
+      principal,
+      flow,
+      input: checked.ok ? checked.input : schedule.input,
+      metadata: {},
+      conversation: [],
+      trigger: 'schedule',
+      schedule: schedule.name,
+    };
     if (!checked.ok) {
       const refused: FlowsError = invalidWith('invalid_input', checked.problems);
       await runs.recordRefused(plan, ids, refused);

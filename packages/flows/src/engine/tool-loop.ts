@@ -89,7 +89,10 @@ export async function runToolLoop(context: NodeContext): Promise<NodeResult> {
       tools[flowTool.name] = tool({
         description: flowTool.description,
         inputSchema: jsonSchema(flowTool.parameters as Parameters<typeof jsonSchema>[0]),
-        execute: (args, { abortSignal, toolCallId }) => traced(context.trace?.toolCall(flowTool.name, toolCallId, args), () => flowTool.call((args ?? {}) as Record<string, unknown>, abortSignal ?? context.signal)),
+        execute: (args, { abortSignal, toolCallId }) =>
+          traced(context.trace?.toolCall(flowTool.name, toolCallId, args), () =>
+            flowTool.call((args ?? {}) as Record<string, unknown>, abortSignal ?? context.signal),
+          ),
       });
     }
     const result = streamText({

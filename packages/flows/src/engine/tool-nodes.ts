@@ -51,7 +51,8 @@ async function sendHttpRequest(data: HttpToolData, scope: Scope, services: RunSe
   for (const [name, value] of Object.entries(data.request.headers ?? {})) headers[name.toLowerCase()] = renderTemplate(value, withArgs);
   let body: string | undefined;
   if (data.request.body !== undefined) {
-    body = typeof data.request.body === 'string' ? renderTemplate(data.request.body, withArgs) : JSON.stringify(renderJsonTemplate(data.request.body, withArgs));
+    body =
+      typeof data.request.body === 'string' ? renderTemplate(data.request.body, withArgs) : JSON.stringify(renderJsonTemplate(data.request.body, withArgs));
     if (typeof data.request.body !== 'string') headers['content-type'] ??= 'application/json';
   } else if (method !== 'GET' && method !== 'HEAD' && method !== 'DELETE') {
     body = JSON.stringify(args);

@@ -50,7 +50,12 @@ export class SecretMask {
     for (const value of values) {
       if (value === '') continue;
       const encoded = [value, encodeURIComponent(value), new URLSearchParams({ v: value }).toString().slice(2), ...urlForms(value)];
-      for (const form of encoded) if (form !== '') forms.add(form).add(jsonEscaped(form)).add(jsonEscaped(jsonEscaped(form)));
+      for (const form of encoded)
+        if (form !== '')
+          forms
+            .add(form)
+            .add(jsonEscaped(form))
+            .add(jsonEscaped(jsonEscaped(form)));
     }
     this.forms = [...forms].sort((a, b) => b.length - a.length);
   }

@@ -1,5 +1,16 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, OAUTH_PREFIX, isSafeMethod, type App, type AuthorizationServer, type Rate, type RateLimiter, type Logger, type SessionUser, type WebSessions } from '@switchboard/core';
+import {
+  AppError,
+  OAUTH_PREFIX,
+  isSafeMethod,
+  type App,
+  type AuthorizationServer,
+  type Rate,
+  type RateLimiter,
+  type Logger,
+  type SessionUser,
+  type WebSessions,
+} from '@switchboard/core';
 import { FlowsError } from '../domain/errors.ts';
 import type { OrgStore, Principal, TokenScope } from '../store/org-store.ts';
 
@@ -24,7 +35,9 @@ export function orgNotFound(orgCode: string): FlowsError {
 }
 
 function rateLimited(rate: Rate, retryAfter: number, who: 'token' | 'user'): FlowsError {
-  return new FlowsError('rate_limited', `Rate limit of ${rate.count} requests per ${rate.windowMs / 1000} s exceeded for this ${who}`, 'rate_limit_exceeded', { retryAfter });
+  return new FlowsError('rate_limited', `Rate limit of ${rate.count} requests per ${rate.windowMs / 1000} s exceeded for this ${who}`, 'rate_limit_exceeded', {
+    retryAfter,
+  });
 }
 
 /**
@@ -92,7 +105,11 @@ async function oauthPrincipal(deps: AuthorizerDeps, token: string, orgCode: stri
   }
   if (org.code !== orgCode) throw new FlowsError('forbidden', 'This token belongs to another organization', 'permission_denied');
   if (scope === 'manage' || !access.scopes.includes('flows:run')) {
-    throw new FlowsError('insufficient_scope', 'This OAuth token may run flows only (scope flows:run); managing the organization needs a manage token or a signed-in user', 'insufficient_scope');
+    throw new FlowsError(
+      'insufficient_scope',
+      'This OAuth token may run flows only (scope flows:run); managing the organization needs a manage token or a signed-in user',
+      'insufficient_scope',
+    );
   }
   return { tokenId: null, actor: access.actor, scope: 'run', orgId: org.id, orgCode: org.code, providersVersion: org.providersVersion };
 }

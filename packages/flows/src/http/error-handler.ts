@@ -10,7 +10,8 @@ export function installErrorHandling(app: App): void {
       known = new AppError('internal', 'Internal server error');
     }
     // A JSON parser's message quotes the body around the fault: never on a route whose body holds a secret.
-    if (known.code === 'invalid_json' && request.routeOptions.config?.secretBody) known = new AppError('invalid_json', 'Malformed JSON body: expected {"value": "…"} (the body is not quoted: it holds a secret)');
+    if (known.code === 'invalid_json' && request.routeOptions.config?.secretBody)
+      known = new AppError('invalid_json', 'Malformed JSON body: expected {"value": "…"} (the body is not quoted: it holds a secret)');
     if (known.retryAfter !== undefined) reply.header('retry-after', String(known.retryAfter));
     reply.status(known.status).type('application/json; charset=utf-8').send(presentError(known));
   });

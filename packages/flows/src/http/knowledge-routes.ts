@@ -36,7 +36,12 @@ const documentsBody = z.object({
 
 const kbPatchBody = z.object({
   description: z.string().max(2000).nullable().optional(),
-  embedding_provider: z.string().min(1).nullable().optional().describe('a provider connection of the organization (openai or openai-compatible); null: no embeddings'),
+  embedding_provider: z
+    .string()
+    .min(1)
+    .nullable()
+    .optional()
+    .describe('a provider connection of the organization (openai or openai-compatible); null: no embeddings'),
   embedding_model: z.string().min(1).max(200).nullable().optional(),
 });
 const documentParams = z.object({ org_code: z.string(), name: z.string(), document_id: z.string() });
@@ -49,7 +54,11 @@ const chunksQuery = z.object({
 async function requireEmbeddingProvider(providers: ProviderRegistry, orgId: number, name: string): Promise<void> {
   const connection = await providers.connection(orgId, name);
   if (!connection) throw new AppError('invalid_request', `Unknown provider connection "${name}"`);
-  if (connection.kind === 'anthropic') throw new AppError('invalid_request', `Provider connection "${name}" (anthropic) offers no embedding models: choose an OpenAI or OpenAI-compatible connection`);
+  if (connection.kind === 'anthropic')
+    throw new AppError(
+      'invalid_request',
+      `Provider connection "${name}" (anthropic) offers no embedding models: choose an OpenAI or OpenAI-compatible connection`,
+    );
 }
 
 /** Dependencies of the knowledge-base and memory routes. */
@@ -69,37 +78,62 @@ export function registerKnowledgeRoutes(app: App, deps: KnowledgeDeps): void {
   const tags = ['knowledge bases'];
   const scope = { scope: 'manage' as const };
 
-  app.get('/api/llm/:org_code/knowledge-bases', { config: scope, schema: { tags, summary: 'List knowledge bases', params: orgParams, security: bearer } }, async (request) => {
-    return { knowledge_bases: await deps.knowledgeBases.list(request.principal!.orgId) };
-  });
+  app.get(
+    '/api/llm/:org_code/knowledge-bases',
+    { config: scope, schema: { tags, summary: 'List knowledge bases', params: orgParams, security: bearer } },
+    async (request) => {
+      return { knowledge_bases: await deps.knowledgeBases.list(request.principal!.orgId) };
+    },
+  );
 
-  app.post('/api/llm/:org_code/knowledge-bases', { config: scope, schema: { tags, summary: 'Create a knowledge base', params: orgParams, body: kbBody, security: bearer } }, async (request, reply) => {
-    const principal = request.principal!;
-    const body = request.body;
-    if (body.embedding_provider) await requireEmbeddingProvider(deps.providers, principal.orgId, body.embedding_provider);
-    const kb = await deps.knowledgeBases.create(principal.orgId, {
-      name: body.name,
-      description: body.description,
-      embeddingProvider: body.embedding_provider,
-      embeddingModel: body.embedding_model,
-    });
-    reply.status(201);
-    return kb;
-  });
+  app.post(
+    '/api/llm/:org_code/knowledge-bases',
+    { config: scope, schema: { tags, summary: 'Create a knowledge base', params: orgParams, body: kbBody, security: bearer } },
+    async (request, reply) => {
+      const principal = request.principal!;
+      const body = request.body;
+      if (body.embedding_provider) await requireEmbeddingProvider(deps.providers, principal.orgId, body.embedding_provider);
+      const kb = await deps.knowledgeBases.create(principal.orgId, {
+        name: body.name,
+        description: body.description,
+        embeddingProvider: body.embedding_provider,
+        embeddingModel: body.embedding_model,
+      });
+      reply.status(201);
+      return kb;
+    },
+  );
 
-  app.get('/api/llm/:org_code/knowledge-bases/:name', { config: scope, schema: { tags, summary: 'A knowledge base with its documents', params: kbParams, security: bearer } }, async (request) => {
-    const kb = await deps.knowledgeBases.require(request.principal!.orgId, request.params.name);
-    return { ...kb, document_list: await deps.knowledgeBases.documents(kb.id) };
-  });
+  app.get(
+    '/api/llm/:org_code/knowledge-bases/:name',
+    { config: scope, schema: { tags, summary: 'A knowledge base with its documents', params: kbParams, security: bearer } },
+    async (request) => {
+      const kb = await deps.knowledgeBases.require(request.principal!.orgId, request.params.name);
+      return { ...kb, document_list: await deps.knowledgeBases.documents(kb.id) };
+    },
+  );
 
-  app.delete('/api/llm/:org_code/knowledge-bases/:name', { config: scope, schema: { tags, summary: 'Delete a knowledge base and its documents', params: kbParams, security: bearer } }, async (request) => {
-    await deps.knowledgeBases.delete(request.principal!.orgId, request.params.name);
-    return { deleted: true };
-  });
+  app.delete(
+    '/api/llm/:org_code/knowledge-bases/:name',
+    { config: scope, schema: { tags, summary: 'Delete a knowledge base and its documents', params: kbParams, security: bearer } },
+    async (request) => {
+      await deps.knowledgeBases.delete(request.principal!.orgId, request.params.name);
+      return { deleted: true };
+    },
+  );
 
   app.post(
     '/api/llm/:org_code/knowledge-bases/:name/documents',
-    { config: scope, schema: { tags, summary: 'Add documents (text, Markdown, PDF): chunked, indexed, embedded when the base has a model', params: kbParams, body: documentsBody, security: bearer } },
+    {
+      config: scope,
+      schema: {
+        tags,
+        summary: 'Add documents (text, Markdown, PDF): chunked, indexed, embedded when the base has a model',
+        params: kbParams,
+        body: documentsBody,
+        security: bearer,
+      },
+    },
     async (request, reply) => {
       const principal = request.principal!;
       const files: DocumentFile[] = request.body.documents.map((doc, index) => {
@@ -136,7 +170,7 @@ export function registerKnowledgeRoutes(app: App, deps: KnowledgeDeps): void {
       const kb = await deps.knowledgeBases.require(principal.orgId, request.params.name);
       if (body.description !== undefined) await deps.knowledgeBases.describe(kb.id, body.description);
       if (body.embedding_provider !== undefined || body.embedding_model !== undefined) {
-        if ((body.embedding_provider ?? null) === null !== ((body.embedding_model ?? null) === null)) {
+        if (((body.embedding_provider ?? null) === null) !== ((body.embedding_model ?? null) === null)) {
           throw new AppError('invalid_request', 'An embedding needs both "embedding_provider" and "embedding_model" (or both null for none)');
         }
         const next = body.embedding_provider && body.embedding_model ? { provider: body.embedding_provider, model: body.embedding_model } : null;
@@ -165,7 +199,13 @@ export function registerKnowledgeRoutes(app: App, deps: KnowledgeDeps): void {
     '/api/llm/:org_code/knowledge-bases/:name/documents/:document_id/chunks',
     {
       config: scope,
-      schema: { tags, summary: "A document's chunks in order, as retrieval sees them, a page at a time", params: documentParams, querystring: chunksQuery, security: bearer },
+      schema: {
+        tags,
+        summary: "A document's chunks in order, as retrieval sees them, a page at a time",
+        params: documentParams,
+        querystring: chunksQuery,
+        security: bearer,
+      },
     },
     async (request) => {
       const kb = await deps.knowledgeBases.require(request.principal!.orgId, request.params.name);
@@ -191,7 +231,12 @@ export function registerKnowledgeRoutes(app: App, deps: KnowledgeDeps): void {
     async (request) => {
       const principal = request.principal!;
       // The retrieval node's own search: BM25, fused with embeddings when the base has a model.
-      const results = await deps.knowledge.search({ id: principal.orgId, providersVersion: principal.providersVersion }, request.params.name, request.body.query, request.body.top_k ?? DEFAULT_TOP_K);
+      const results = await deps.knowledge.search(
+        { id: principal.orgId, providersVersion: principal.providersVersion },
+        request.params.name,
+        request.body.query,
+        request.body.top_k ?? DEFAULT_TOP_K,
+      );
       return { results: results.map(presentRetrieved) };
     },
   );

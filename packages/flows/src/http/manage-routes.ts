@@ -9,7 +9,19 @@ import type { RunRecorder, RunStore } from '../store/run-store.ts';
 import { ifMatchVersion } from '../domain/save-request.ts';
 import { parseRunsBefore } from '../domain/run-cursor.ts';
 import { presentFlow, presentFlowListItem, presentRun, presentToken } from './presenters.ts';
-import { bearer, definitionBody, flowParams, modelsQuery, orgParams, providerBody, providerParams, runParams, runsQuery, tokenBody, tokenParams } from './schema.ts';
+import {
+  bearer,
+  definitionBody,
+  flowParams,
+  modelsQuery,
+  orgParams,
+  providerBody,
+  providerParams,
+  runParams,
+  runsQuery,
+  tokenBody,
+  tokenParams,
+} from './schema.ts';
 import { registerVersionRoutes } from './version-routes.ts';
 import { registerStatsRoutes } from './stats-routes.ts';
 import { editorOf, registerLifecycleRoutes } from './lifecycle-routes.ts';
@@ -37,14 +49,21 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
   const { admin, flows, orgs } = deps;
   const flowTags = ['flows'];
 
-  app.get('/api/llm/:org_code/flows', { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'List flows, each with its runs of the last 24 hours', params: orgParams, security: bearer } }, async (request) => {
-    const principal = request.principal!;
-    // Runs are written just after their response; counting waits for this instance's pending writes.
-    await deps.recorder.flush();
-    const since = new Date(Date.now() - DAY_MS).toISOString();
-    const [list, counts] = await Promise.all([flows.list(principal.orgId), deps.runs.countsSince(principal.orgId, since)]);
-    return { flows: list.map((flow) => presentFlowListItem(flow, counts.get(flow.slug) ?? 0)) };
-  });
+  app.get(
+    '/api/llm/:org_code/flows',
+    {
+      config: { scope: 'manage' },
+      schema: { tags: flowTags, summary: 'List flows, each with its runs of the last 24 hours', params: orgParams, security: bearer },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      // Runs are written just after their response; counting waits for this instance's pending writes.
+      await deps.recorder.flush();
+      const since = new Date(Date.now() - DAY_MS).toISOString();
+      const [list, counts] = await Promise.all([flows.list(principal.orgId), deps.runs.countsSince(principal.orgId, since)]);
+      return { flows: list.map((flow) => presentFlowListItem(flow, counts.get(flow.slug) ?? 0)) };
+    },
+  );
 
   app.post(
     '/api/llm/:org_code/flows',
@@ -66,18 +85,26 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
       const editor = editorOf(principal);
       const saved = isTemplateRequest(request.body)
         ? await deps.lifecycle.fromTemplate(editor, request.body)
-        : await admin.save(editor.org, request.body, { author: principal.actor, baseVersion: ifMatchVersion(request.headers['if-match']), draftOwner: editor.owner });
+        : await admin.save(editor.org, request.body, {
+            author: principal.actor,
+            baseVersion: ifMatchVersion(request.headers['if-match']),
+            draftOwner: editor.owner,
+          });
       reply.status(saved.created ? 201 : 200).header('etag', `"${saved.flow.version}"`);
       return presentFlow(saved.flow, saved);
     },
   );
 
-  app.get('/api/llm/:org_code/flows/:slug', { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'Get a flow with its current version', params: flowParams, security: bearer } }, async (request, reply) => {
-    const principal = request.principal!;
-    const current = await admin.current(principal.orgId, request.params.slug);
-    reply.header('etag', `"${current.flow.version}"`);
-    return presentFlow(current.flow, current);
-  });
+  app.get(
+    '/api/llm/:org_code/flows/:slug',
+    { config: { scope: 'manage' }, schema: { tags: flowTags, summary: 'Get a flow with its current version', params: flowParams, security: bearer } },
+    async (request, reply) => {
+      const principal = request.principal!;
+      const current = await admin.current(principal.orgId, request.params.slug);
+      reply.header('etag', `"${current.flow.version}"`);
+      return presentFlow(current.flow, current);
+    },
+  );
 
   app.put(
     '/api/llm/:org_code/flows/:slug',
@@ -108,13 +135,20 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
   registerVersionRoutes(app, { admin });
   registerLifecycleRoutes(app, { lifecycle: deps.lifecycle });
 
-  app.delete('/api/llm/:org_code/flows/:slug', { config: { scope: 'manage' }, schema: { tags: flowTags, summary: "Delete a flow (its runs stay readable, marked with the flow's name)", params: flowParams, security: bearer } }, async (request) => {
-    const principal = request.principal!;
-    // This instance's runs of the flow still being written are marked too.
-    await deps.recorder.flush();
-    await flows.delete(principal.orgId, request.params.slug);
-    return { deleted: true };
-  });
+  app.delete(
+    '/api/llm/:org_code/flows/:slug',
+    {
+      config: { scope: 'manage' },
+      schema: { tags: flowTags, summary: "Delete a flow (its runs stay readable, marked with the flow's name)", params: flowParams, security: bearer },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      // This instance's runs of the flow still being written are marked too.
+      await deps.recorder.flush();
+      await flows.delete(principal.orgId, request.params.slug);
+      return { deleted: true };
+    },
+  );
 
   app.get(
     '/api/llm/:org_code/flows/:slug/schema',
@@ -146,35 +180,61 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
 
   app.get(
     '/api/llm/:org_code/runs',
-    { config: { scope: 'manage' }, schema: { tags: ['runs'], summary: 'Runs, newest first, a page at a time (before=next_before for the next)', params: orgParams, querystring: runsQuery, security: bearer } },
+    {
+      config: { scope: 'manage' },
+      schema: {
+        tags: ['runs'],
+        summary: 'Runs, newest first, a page at a time (before=next_before for the next)',
+        params: orgParams,
+        querystring: runsQuery,
+        security: bearer,
+      },
+    },
     async (request) => {
       const principal = request.principal!;
       // Runs are written just after their response; reading waits for this instance's pending writes.
       await deps.recorder.flush();
       const { flow, status, trigger, limit, before } = request.query;
-      const page = await deps.runs.list(principal.orgId, { flow, status, trigger, limit: limit ?? 50, before: before === undefined ? undefined : parseRunsBefore(before) });
+      const page = await deps.runs.list(principal.orgId, {
+        flow,
+        status,
+        trigger,
+        limit: limit ?? 50,
+        before: before === undefined ? undefined : parseRunsBefore(before),
+      });
       return { runs: page.runs.map(presentRun), next_before: page.nextBefore };
     },
   );
 
   registerStatsRoutes(app, { runs: deps.runs, recorder: deps.recorder });
 
-  app.get('/api/llm/:org_code/runs/:run_id', { config: { scope: 'manage' }, schema: { tags: ['runs'], summary: 'One run with its trace', params: runParams, security: bearer } }, async (request) => {
-    const principal = request.principal!;
-    await deps.recorder.flush();
-    const run = await deps.runs.get(principal.orgId, request.params.run_id);
-    if (!run) throw new AppError('not_found', `Run "${request.params.run_id}" not found`);
-    return presentRun(run);
-  });
+  app.get(
+    '/api/llm/:org_code/runs/:run_id',
+    { config: { scope: 'manage' }, schema: { tags: ['runs'], summary: 'One run with its trace', params: runParams, security: bearer } },
+    async (request) => {
+      const principal = request.principal!;
+      await deps.recorder.flush();
+      const run = await deps.runs.get(principal.orgId, request.params.run_id);
+      if (!run) throw new AppError('not_found', `Run "${request.params.run_id}" not found`);
+      return presentRun(run);
+    },
+  );
 
-  app.get('/api/llm/:org_code/tokens', { config: { scope: 'manage' }, schema: { tags: ['tokens'], summary: 'List tokens (never their secrets)', params: orgParams, security: bearer } }, async (request) => {
-    const principal = request.principal!;
-    return { tokens: (await orgs.listTokens(principal.orgId)).map(presentToken) };
-  });
+  app.get(
+    '/api/llm/:org_code/tokens',
+    { config: { scope: 'manage' }, schema: { tags: ['tokens'], summary: 'List tokens (never their secrets)', params: orgParams, security: bearer } },
+    async (request) => {
+      const principal = request.principal!;
+      return { tokens: (await orgs.listTokens(principal.orgId)).map(presentToken) };
+    },
+  );
 
   app.post(
     '/api/llm/:org_code/tokens',
-    { config: { scope: 'manage' }, schema: { tags: ['tokens'], summary: 'Create a token (the secret is shown once)', params: orgParams, body: tokenBody, security: bearer } },
+    {
+      config: { scope: 'manage' },
+      schema: { tags: ['tokens'], summary: 'Create a token (the secret is shown once)', params: orgParams, body: tokenBody, security: bearer },
+    },
     async (request, reply) => {
       const principal = request.principal!;
       const created = await orgs.createToken(principal.orgId, { name: request.body?.name, scope: request.body?.scope });
@@ -183,20 +243,34 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
     },
   );
 
-  app.delete('/api/llm/:org_code/tokens/:token_id', { config: { scope: 'manage' }, schema: { tags: ['tokens'], summary: 'Revoke a token', params: tokenParams, security: bearer } }, async (request) => {
-    const principal = request.principal!;
-    await orgs.revokeToken(principal.orgId, request.params.token_id);
-    return { revoked: true };
-  });
+  app.delete(
+    '/api/llm/:org_code/tokens/:token_id',
+    { config: { scope: 'manage' }, schema: { tags: ['tokens'], summary: 'Revoke a token', params: tokenParams, security: bearer } },
+    async (request) => {
+      const principal = request.principal!;
+      await orgs.revokeToken(principal.orgId, request.params.token_id);
+      return { revoked: true };
+    },
+  );
 
-  app.get('/api/llm/:org_code/providers', { config: { scope: 'manage' }, schema: { tags: ['providers'], summary: 'Provider connections (keys never returned)', params: orgParams, security: bearer } }, async (request) => {
-    const principal = request.principal!;
-    return { providers: await orgs.listProviders(principal.orgId) };
-  });
+  app.get(
+    '/api/llm/:org_code/providers',
+    {
+      config: { scope: 'manage' },
+      schema: { tags: ['providers'], summary: 'Provider connections (keys never returned)', params: orgParams, security: bearer },
+    },
+    async (request) => {
+      const principal = request.principal!;
+      return { providers: await orgs.listProviders(principal.orgId) };
+    },
+  );
 
   app.put(
     '/api/llm/:org_code/providers/:name',
-    { config: { scope: 'manage' }, schema: { tags: ['providers'], summary: 'Create or replace a provider connection', params: providerParams, body: providerBody, security: bearer } },
+    {
+      config: { scope: 'manage' },
+      schema: { tags: ['providers'], summary: 'Create or replace a provider connection', params: providerParams, body: providerBody, security: bearer },
+    },
     async (request) => {
       const principal = request.principal!;
       const body = request.body;
@@ -204,11 +278,15 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
     },
   );
 
-  app.delete('/api/llm/:org_code/providers/:name', { config: { scope: 'manage' }, schema: { tags: ['providers'], summary: 'Remove a provider connection', params: providerParams, security: bearer } }, async (request) => {
-    const principal = request.principal!;
-    await orgs.deleteProvider(principal.orgId, request.params.name);
-    return { deleted: true };
-  });
+  app.delete(
+    '/api/llm/:org_code/providers/:name',
+    { config: { scope: 'manage' }, schema: { tags: ['providers'], summary: 'Remove a provider connection', params: providerParams, security: bearer } },
+    async (request) => {
+      const principal = request.principal!;
+      await orgs.deleteProvider(principal.orgId, request.params.name);
+      return { deleted: true };
+    },
+  );
 
   app.get(
     '/api/llm/:org_code/providers/:name/models',
@@ -217,7 +295,8 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
       schema: {
         tags: ['providers'],
         summary: "A connection's models, for the Model field of llm nodes",
-        description: 'Answers {"models": [{"id"}], "fetched_at"}, asked of the provider at most once per 10 minutes (?refresh=true asks again); a provider error is 502 with its message (never the key).',
+        description:
+          'Answers {"models": [{"id"}], "fetched_at"}, asked of the provider at most once per 10 minutes (?refresh=true asks again); a provider error is 502 with its message (never the key).',
         params: providerParams,
         querystring: modelsQuery,
         security: bearer,
@@ -225,7 +304,11 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
     },
     async (request) => {
       const principal = request.principal!;
-      const list = await deps.models.list({ id: principal.orgId, providersVersion: principal.providersVersion }, request.params.name, request.query.refresh === 'true');
+      const list = await deps.models.list(
+        { id: principal.orgId, providersVersion: principal.providersVersion },
+        request.params.name,
+        request.query.refresh === 'true',
+      );
       return { models: list.models, fetched_at: list.fetchedAt };
     },
   );
@@ -237,7 +320,8 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
       schema: {
         tags: ['providers'],
         summary: "Test a connection: its model ids, or the provider's error",
-        description: 'Answers 200 {"ok": true, "models": [...]} or 200 {"ok": false, "error": "..."} (the provider\'s message, never the key); waits at most 10 s.',
+        description:
+          'Answers 200 {"ok": true, "models": [...]} or 200 {"ok": false, "error": "..."} (the provider\'s message, never the key); waits at most 10 s.',
         params: providerParams,
         security: bearer,
       },

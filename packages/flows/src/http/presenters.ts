@@ -93,7 +93,15 @@ export function presentRun(run: RunRecord) {
 
 /** A token as listed: never its secret. */
 export function presentToken(token: TokenRow) {
-  return { id: token.id, name: token.name, scope: token.scope, hint: token.hint, created_at: token.createdAt, last_used_at: token.lastUsedAt, revoked_at: token.revokedAt };
+  return {
+    id: token.id,
+    name: token.name,
+    scope: token.scope,
+    hint: token.hint,
+    created_at: token.createdAt,
+    last_used_at: token.lastUsedAt,
+    revoked_at: token.revokedAt,
+  };
 }
 
 /** A secret as listed: its name and dates, never its value. */

@@ -32,7 +32,8 @@ export function registerPriceRoutes(app: App, deps: { providers: ProviderRegistr
       schema: {
         tags,
         summary: "A provider's model prices (USD per million tokens)",
-        description: 'Each model says whether its price is the organization\'s own ("custom") or the dated default table\'s ("default", OpenAI and Anthropic kinds).',
+        description:
+          'Each model says whether its price is the organization\'s own ("custom") or the dated default table\'s ("default", OpenAI and Anthropic kinds).',
         params: providerParams,
         security: bearer,
       },
@@ -50,7 +51,8 @@ export function registerPriceRoutes(app: App, deps: { providers: ProviderRegistr
       schema: {
         tags,
         summary: "Set the organization's own prices of a provider's models",
-        description: 'Replaces the own prices of this provider ({"models": {}} returns to the defaults). A price that is negative or not a number is 422 invalid_prices, every problem in error.details.',
+        description:
+          'Replaces the own prices of this provider ({"models": {}} returns to the defaults). A price that is negative or not a number is 422 invalid_prices, every problem in error.details.',
         params: providerParams,
         body: pricesBody,
         security: bearer,

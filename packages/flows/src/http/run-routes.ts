@@ -40,7 +40,10 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
 
   app.post(
     '/api/llm/:org_code/flows/:slug/run',
-    { config: { scope: 'run', loadsFlow: true }, schema: { tags, summary: 'Run a flow (JSON Lines with "stream": true)', params: flowParams, body: runBody, security: bearer } },
+    {
+      config: { scope: 'run', loadsFlow: true },
+      schema: { tags, summary: 'Run a flow (JSON Lines with "stream": true)', params: flowParams, body: runBody, security: bearer },
+    },
     async (request, reply) => {
       const principal = request.principal!;
       const flow = await runs.load(principal.orgId, request.params.slug, principal.flow);
@@ -54,26 +57,46 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
 
   app.post(
     '/api/llm/:org_code/flows/:slug/run/stream',
-    { config: { scope: 'run', loadsFlow: true }, schema: { tags, summary: 'Run a flow, streaming Server-Sent Events', params: flowParams, body: runBody, security: bearer } },
+    {
+      config: { scope: 'run', loadsFlow: true },
+      schema: { tags, summary: 'Run a flow, streaming Server-Sent Events', params: flowParams, body: runBody, security: bearer },
+    },
     async (request, reply) => {
       const principal = request.principal!;
       const flow = await runs.load(principal.orgId, request.params.slug, principal.flow);
       const body = parseRunBody(request.body);
       const input = checkedInput(flow, body.input);
-      await answerRun(runs, { principal, flow, input, metadata: body.metadata, conversation: [], trigger: triggerOf(principal), traceCarrier: carrierOf(request) }, reply, 'sse');
+      await answerRun(
+        runs,
+        { principal, flow, input, metadata: body.metadata, conversation: [], trigger: triggerOf(principal), traceCarrier: carrierOf(request) },
+        reply,
+        'sse',
+      );
       return reply;
     },
   );
 
   app.post(
     '/api/llm/:org_code/flows/:slug/chat/completions',
-    { config: { scope: 'run', loadsFlow: true }, schema: { tags: ['openai'], summary: 'OpenAI-compatible chat completion', params: flowParams, body: chatBody, security: bearer } },
+    {
+      config: { scope: 'run', loadsFlow: true },
+      schema: { tags: ['openai'], summary: 'OpenAI-compatible chat completion', params: flowParams, body: chatBody, security: bearer },
+    },
     async (request, reply) => {
       const principal = request.principal!;
       const flow = await runs.load(principal.orgId, request.params.slug, principal.flow);
       const body = parseChatBody(request.body, flow.compiled.variables);
       const input = checkedInput(flow, body.input);
-      const plan = { principal, flow, input, metadata: body.metadata, conversation: body.conversation, callerSystem: body.callerSystem, trigger: triggerOf(principal), traceCarrier: carrierOf(request) };
+      const plan = {
+        principal,
+        flow,
+        input,
+        metadata: body.metadata,
+        conversation: body.conversation,
+        callerSystem: body.callerSystem,
+        trigger: triggerOf(principal),
+        traceCarrier: carrierOf(request),
+      };
       await answerRun(runs, plan, reply, body.stream ? 'sse' : 'chat');
       return reply;
     },
@@ -82,7 +105,10 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
   const model = (created: number, owner: string) => ({ id: FLOW_MODEL, object: 'model', created, owned_by: owner });
   app.get(
     '/api/llm/:org_code/flows/:slug/models',
-    { config: { scope: 'run', loadsFlow: true }, schema: { tags: ['openai'], summary: 'OpenAI-compatible model list (service-flow)', params: flowParams, security: bearer } },
+    {
+      config: { scope: 'run', loadsFlow: true },
+      schema: { tags: ['openai'], summary: 'OpenAI-compatible model list (service-flow)', params: flowParams, security: bearer },
+    },
     async (request) => {
       const principal = request.principal!;
       await runs.load(principal.orgId, request.params.slug, principal.flow);
@@ -96,7 +122,8 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
       const params = request.params as { org_code: string; slug: string; model: string };
       const principal = request.principal!;
       await runs.load(principal.orgId, params.slug, principal.flow);
-      if (params.model !== FLOW_MODEL) throw new FlowsError('not_found', `Model "${params.model}" not found; flows answer as "${FLOW_MODEL}"`, 'model_not_found', { param: 'model' });
+      if (params.model !== FLOW_MODEL)
+        throw new FlowsError('not_found', `Model "${params.model}" not found; flows answer as "${FLOW_MODEL}"`, 'model_not_found', { param: 'model' });
       return model(0, principal.orgCode);
     },
   );

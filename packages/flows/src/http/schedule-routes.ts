@@ -57,7 +57,7 @@ export function registerScheduleRoutes(app: App, deps: { schedules: FlowSchedule
         tags,
         summary: 'Create or replace a schedule',
         description:
-          "At each due time the flow's latest version runs once across all instances, recorded with \"trigger\": \"schedule\". " +
+          'At each due time the flow\'s latest version runs once across all instances, recorded with "trigger": "schedule". ' +
           'A bad cron, an unknown time zone or an input the flow refuses is 422 invalid_schedule naming each problem in error.details. "enabled": false pauses it.',
         params: scheduleParams,
         body: scheduleBody,

@@ -9,7 +9,11 @@ export const orgParams = z.object({ org_code: z.string() });
 /** Path parameters `{org_code}/flows/{slug}`. */
 export const flowParams = z.object({ org_code: z.string(), slug: z.string() });
 /** Path parameters `{org_code}/flows/{slug}/versions/{version}`. */
-export const versionParams = z.object({ org_code: z.string(), slug: z.string(), version: z.coerce.number().int().min(1).describe('a version number of the flow') });
+export const versionParams = z.object({
+  org_code: z.string(),
+  slug: z.string(),
+  version: z.coerce.number().int().min(1).describe('a version number of the flow'),
+});
 /** Path parameters `{org_code}/runs/{run_id}`. */
 export const runParams = z.object({ org_code: z.string(), run_id: z.string() });
 /** Path parameters `{org_code}/tokens/{token_id}`. */
@@ -18,9 +22,7 @@ export const tokenParams = z.object({ org_code: z.string(), token_id: z.string()
 export const providerParams = z.object({ org_code: z.string(), name: z.string() });
 
 /** Run request body, documented; checked by domain/run-request.ts for exact error messages. */
-export const runBody = z
-  .any()
-  .describe('{"input": {...}, "stream"?: boolean, "metadata"?: {...}}: input keys must match the Input node');
+export const runBody = z.any().describe('{"input": {...}, "stream"?: boolean, "metadata"?: {...}}: input keys must match the Input node');
 
 /** Chat completion request body, documented; checked by domain/run-request.ts. */
 export const chatBody = z.any().describe('OpenAI chat completion request: {"model": "service-flow", "messages": [...], "stream"?: boolean, "input"?: {...}}');
@@ -47,14 +49,23 @@ export const restoreBody = z
 export const runsQuery = z.object({
   flow: z.string().optional().describe('slug of a flow'),
   status: z.enum(RUN_STATUSES, { error: `status must be one of ${RUN_STATUSES.join(', ')}` }).optional(),
-  trigger: z.enum(RUN_TRIGGERS, { error: `trigger must be one of ${RUN_TRIGGERS.join(', ')}` }).optional().describe('what started the runs'),
+  trigger: z
+    .enum(RUN_TRIGGERS, { error: `trigger must be one of ${RUN_TRIGGERS.join(', ')}` })
+    .optional()
+    .describe('what started the runs'),
   limit: z.coerce.number().int().min(1).max(200).optional().describe('runs per page (default 50)'),
   before: z.string().optional().describe('the next_before of the previous page (or a timestamp: runs started before it)'),
 });
 
 /** Query of the statistics. */
 export const statsQuery = z.object({
-  hours: z.coerce.number().int().min(1).max(MAX_STATS_HOURS).optional().describe(`hours covered, ending with the current one (default 24, at most ${MAX_STATS_HOURS})`),
+  hours: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_STATS_HOURS)
+    .optional()
+    .describe(`hours covered, ending with the current one (default 24, at most ${MAX_STATS_HOURS})`),
 });
 
 /** Body of a knowledge-base query. */
@@ -64,9 +75,7 @@ export const kbQueryBody = z.object({
 });
 
 /** Body of token creation. */
-export const tokenBody = z
-  .object({ name: z.string().min(1).max(100).optional(), scope: z.enum(['run', 'manage']).optional() })
-  .optional();
+export const tokenBody = z.object({ name: z.string().min(1).max(100).optional(), scope: z.enum(['run', 'manage']).optional() }).optional();
 
 /** Body of a provider connection. */
 export const providerBody = z.object({
@@ -76,7 +85,9 @@ export const providerBody = z.object({
 });
 
 /** Query of a provider's model list. */
-export const modelsQuery = z.object({ refresh: z.enum(['true', 'false']).optional().describe('true: ask the provider again instead of using the 10-minute cache') });
+export const modelsQuery = z.object({
+  refresh: z.enum(['true', 'false']).optional().describe('true: ask the provider again instead of using the 10-minute cache'),
+});
 
 /** Path of one secret. */
 export const secretParams = z.object({ org_code: z.string(), name: z.string().describe('1-64 letters, digits and "_", not starting with a digit') });

@@ -24,7 +24,8 @@ export function registerSecretRoutes(app: App, secrets: SecretStore): void {
       schema: {
         tags,
         summary: 'Set or replace a secret',
-        description: 'Flows reference it as {{secrets.NAME}} in an HTTP tool\'s URL, headers or body, or an MCP tool\'s headers. The value is stored encrypted and never returned.',
+        description:
+          "Flows reference it as {{secrets.NAME}} in an HTTP tool's URL, headers or body, or an MCP tool's headers. The value is stored encrypted and never returned.",
         params: secretParams,
         body: secretBody,
         security: bearer,
@@ -35,7 +36,10 @@ export function registerSecretRoutes(app: App, secrets: SecretStore): void {
 
   app.delete(
     '/api/llm/:org_code/secrets/:name',
-    { config: { scope: 'manage' }, schema: { tags, summary: 'Delete a secret (tool calls that reference it fail from then on)', params: secretParams, security: bearer } },
+    {
+      config: { scope: 'manage' },
+      schema: { tags, summary: 'Delete a secret (tool calls that reference it fail from then on)', params: secretParams, security: bearer },
+    },
     async (request) => {
       await secrets.delete(request.principal!.orgId, request.params.name);
       return { deleted: true };

@@ -21,7 +21,8 @@ export function registerStatsRoutes(app: App, deps: StatsDeps): void {
       schema: {
         tags: ['runs'],
         summary: 'Runs per hour and per flow: counts, failures, p50/p95 latency, tokens',
-        description: 'Covers the last `hours` whole hours, the current one included; every hour is listed (zeros when idle); latency and failure rate of finished runs (null when none).',
+        description:
+          'Covers the last `hours` whole hours, the current one included; every hour is listed (zeros when idle); latency and failure rate of finished runs (null when none).',
         params: orgParams,
         querystring: statsQuery,
         security: bearer,

@@ -39,7 +39,16 @@ export interface FlowsDatabase {
   provider_connections: { org_id: number; name: string; kind: string; base_url: string | null; api_key: string | null; created_at: string; updated_at: string };
   /** Secrets for tool requests (`{{secrets.NAME}}`); `value` is AES-256-GCM sealed, never returned. */
   secrets: { org_id: number; name: string; value: string; created_at: string; updated_at: string; last_used_at: string | null };
-  flows: { id: Generated<number>; org_id: number; slug: string; name: string; description: string | null; version: number; created_at: string; updated_at: string };
+  flows: {
+    id: Generated<number>;
+    org_id: number;
+    slug: string;
+    name: string;
+    description: string | null;
+    version: number;
+    created_at: string;
+    updated_at: string;
+  };
   flow_versions: {
     flow_id: number;
     version: number;
@@ -50,22 +59,23 @@ export interface FlowsDatabase {
     /** The saver's note, at most 500 characters. */
     note: string | null;
   };
-  runs: RunUpkeepColumns & RunTriggerColumns & {
-    id: string;
-    org_id: number;
-    flow: string;
-    version: number;
-    status: string;
-    input: string;
-    metadata: string;
-    output: string | null;
-    error: string | null;
-    usage: string;
-    latency_ms: number | null;
-    started_at: string;
-    finished_at: string | null;
-    trace: string;
-  };
+  runs: RunUpkeepColumns &
+    RunTriggerColumns & {
+      id: string;
+      org_id: number;
+      flow: string;
+      version: number;
+      status: string;
+      input: string;
+      metadata: string;
+      output: string | null;
+      error: string | null;
+      usage: string;
+      latency_ms: number | null;
+      started_at: string;
+      finished_at: string | null;
+      trace: string;
+    };
 }
 
 const migrations: Record<string, VersionedMigration> = {

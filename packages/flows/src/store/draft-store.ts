@@ -27,7 +27,12 @@ export class DraftStore {
 
   /** The owner's draft of a flow, if any. */
   async get(flowId: number, owner: string): Promise<StoredDraft | undefined> {
-    const row = await this.db.selectFrom('flow_drafts').select(['definition', 'base_version', 'saved_at']).where('flow_id', '=', flowId).where('owner', '=', owner).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('flow_drafts')
+      .select(['definition', 'base_version', 'saved_at'])
+      .where('flow_id', '=', flowId)
+      .where('owner', '=', owner)
+      .executeTakeFirst();
     return row && { definition: JSON.parse(row.definition) as Record<string, unknown>, baseVersion: row.base_version, savedAt: row.saved_at };
   }
 

@@ -33,7 +33,17 @@ export class EmbeddingJobStore {
     const stamp = isoNow(now);
     return this.db.transaction().execute(async (trx) => {
       // The base's row first: a concurrent job's next batch waits for this change, then finds it is no longer the job.
-      const total = embedding ? Number((await trx.selectFrom('kb_chunks').select((eb) => eb.fn.countAll<number | string>().as('n')).where('kb_id', '=', kbId).executeTakeFirstOrThrow()).n) : 0;
+      const total = embedding
+        ? Number(
+            (
+              await trx
+                .selectFrom('kb_chunks')
+                .select((eb) => eb.fn.countAll<number | string>().as('n'))
+                .where('kb_id', '=', kbId)
+                .executeTakeFirstOrThrow()
+            ).n,
+          )
+        : 0;
       const job = embedding && total > 0 ? newJobId() : null;
       const row = await trx
         .updateTable('knowledge_bases')
@@ -60,7 +70,15 @@ export class EmbeddingJobStore {
 
   /** Up to `size` chunks of the base still without a vector, in document order. */
   async pending(kbId: string, size: number): Promise<Array<{ id: string; text: string }>> {
-    return this.db.selectFrom('kb_chunks').select(['id', 'text']).where('kb_id', '=', kbId).where('embedding', 'is', null).orderBy('document_id').orderBy('ordinal').limit(size).execute();
+    return this.db
+      .selectFrom('kb_chunks')
+      .select(['id', 'text'])
+      .where('kb_id', '=', kbId)
+      .where('embedding', 'is', null)
+      .orderBy('document_id')
+      .orderBy('ordinal')
+      .limit(size)
+      .execute();
   }
 
   /** Stores a batch's vectors and counts them, if `job` is still the base's job; false when it is not (stop). */
@@ -75,7 +93,12 @@ export class EmbeddingJobStore {
         .executeTakeFirst();
       if (!claimed) return false;
       for (const vector of vectors) {
-        await trx.updateTable('kb_chunks').set({ embedding: JSON.stringify(vector.embedding) }).where('id', '=', vector.id).where('kb_id', '=', job.kbId).execute();
+        await trx
+          .updateTable('kb_chunks')
+          .set({ embedding: JSON.stringify(vector.embedding) })
+          .where('id', '=', vector.id)
+          .where('kb_id', '=', job.kbId)
+          .execute();
       }
       return true;
     });
@@ -96,7 +119,15 @@ export class EmbeddingJobStore {
     const rows = await this.db
       .selectFrom('knowledge_bases')
       .innerJoin('orgs', 'orgs.id', 'knowledge_bases.org_id')
-      .select(['knowledge_bases.id', 'knowledge_bases.name', 'knowledge_bases.org_id', 'orgs.providers_version', 'knowledge_bases.embedding_job', 'knowledge_bases.embedding_provider', 'knowledge_bases.embedding_model'])
+      .select([
+        'knowledge_bases.id',
+        'knowledge_bases.name',
+        'knowledge_bases.org_id',
+        'orgs.providers_version',
+        'knowledge_bases.embedding_job',
+        'knowledge_bases.embedding_provider',
+        'knowledge_bases.embedding_model',
+      ])
       .where('knowledge_bases.embedding_status', '=', 'running')
       .where('knowledge_bases.embedding_heartbeat', '<', staleBefore)
       .execute();
@@ -111,7 +142,15 @@ export class EmbeddingJobStore {
         .where('embedding_job', '=', row.embedding_job)
         .returning('id')
         .executeTakeFirst();
-      if (taken) claimed.push({ job, kbId: row.id, kbName: row.name, orgId: row.org_id, providersVersion: row.providers_version, embedding: { provider: row.embedding_provider, model: row.embedding_model } });
+      if (taken)
+        claimed.push({
+          job,
+          kbId: row.id,
+          kbName: row.name,
+          orgId: row.org_id,
+          providersVersion: row.providers_version,
+          embedding: { provider: row.embedding_provider, model: row.embedding_model },
+        });
     }
     return claimed;
   }

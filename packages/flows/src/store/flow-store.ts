@@ -49,7 +49,8 @@ export class FlowStore {
     private readonly db: Kysely<FlowsDatabase>,
     dialect: DialectName,
   ) {
-    this.currentSql = dialect === 'postgres' ? 'select id, version from flows where org_id = $1 and slug = $2' : 'select id, version from flows where org_id = ? and slug = ?';
+    this.currentSql =
+      dialect === 'postgres' ? 'select id, version from flows where org_id = $1 and slug = $2' : 'select id, version from flows where org_id = ? and slug = ?';
   }
 
   /**
@@ -120,7 +121,14 @@ export class FlowStore {
       }
       await trx
         .insertInto('flow_versions')
-        .values({ flow_id: row.id, version: row.version, definition: JSON.stringify({ ...definition, slug: row.slug }), created_at: stamp, author: meta.author, note: meta.note })
+        .values({
+          flow_id: row.id,
+          version: row.version,
+          definition: JSON.stringify({ ...definition, slug: row.slug }),
+          created_at: stamp,
+          author: meta.author,
+          note: meta.note,
+        })
         .execute();
       return presentSummary(row);
     });
@@ -147,7 +155,12 @@ export class FlowStore {
 
   /** The stored definition of one version. */
   async definition(flowId: number, version: number): Promise<FlowDefinition> {
-    const row = await this.db.selectFrom('flow_versions').select('definition').where('flow_id', '=', flowId).where('version', '=', version).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('flow_versions')
+      .select('definition')
+      .where('flow_id', '=', flowId)
+      .where('version', '=', version)
+      .executeTakeFirstOrThrow();
     return JSON.parse(row.definition) as FlowDefinition;
   }
 
@@ -159,12 +172,19 @@ export class FlowStore {
       .where('flow_id', '=', flowId)
       .where('version', '=', version)
       .executeTakeFirst();
-    return row && { version: row.version, createdAt: row.created_at, author: row.author, note: row.note, definition: JSON.parse(row.definition) as FlowDefinition };
+    return (
+      row && { version: row.version, createdAt: row.created_at, author: row.author, note: row.note, definition: JSON.parse(row.definition) as FlowDefinition }
+    );
   }
 
   /** Every version of a flow without its definition, newest first. */
   async versions(flowId: number): Promise<VersionSummary[]> {
-    const rows = await this.db.selectFrom('flow_versions').select(['version', 'created_at', 'author', 'note']).where('flow_id', '=', flowId).orderBy('version', 'desc').execute();
+    const rows = await this.db
+      .selectFrom('flow_versions')
+      .select(['version', 'created_at', 'author', 'note'])
+      .where('flow_id', '=', flowId)
+      .orderBy('version', 'desc')
+      .execute();
     return rows.map((r) => ({ version: r.version, createdAt: r.created_at, author: r.author, note: r.note }));
   }
 
@@ -182,7 +202,13 @@ export class FlowStore {
   async delete(orgId: number, slug: string): Promise<void> {
     const flow = await this.require(orgId, slug);
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('runs').set({ deleted_flow_name: flow.name }).where('org_id', '=', orgId).where('flow', '=', flow.slug).where('deleted_flow_name', 'is', null).execute();
+      await trx
+        .updateTable('runs')
+        .set({ deleted_flow_name: flow.name })
+        .where('org_id', '=', orgId)
+        .where('flow', '=', flow.slug)
+        .where('deleted_flow_name', 'is', null)
+        .execute();
       await trx.deleteFrom('flow_drafts').where('flow_id', '=', flow.id).execute();
       await trx.deleteFrom('flow_versions').where('flow_id', '=', flow.id).execute();
       await trx.deleteFrom('flows').where('id', '=', flow.id).execute();
@@ -191,7 +217,15 @@ export class FlowStore {
 }
 
 function presentSummary(row: Omit<FlowsDatabase['flows'], 'id'> & { id: number }): FlowSummary {
-  return { id: row.id, slug: row.slug, name: row.name, description: row.description, version: row.version, createdAt: row.created_at, updatedAt: row.updated_at };
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    version: row.version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -78,8 +78,13 @@ export class KnowledgeStore {
   constructor(private readonly db: Kysely<FlowsDatabase>) {}
 
   /** Creates a knowledge base; 409 when the organization has one by that name. */
-  async create(orgId: number, input: { name: string; description?: string; embeddingProvider?: string; embeddingModel?: string }, now = new Date()): Promise<KnowledgeBase> {
-    if (!KB_NAME.test(input.name)) throw new AppError('invalid_request', 'A knowledge base name must be 1-80 letters, digits, ".", "_" or "-", starting with a letter or digit');
+  async create(
+    orgId: number,
+    input: { name: string; description?: string; embeddingProvider?: string; embeddingModel?: string },
+    now = new Date(),
+  ): Promise<KnowledgeBase> {
+    if (!KB_NAME.test(input.name))
+      throw new AppError('invalid_request', 'A knowledge base name must be 1-80 letters, digits, ".", "_" or "-", starting with a letter or digit');
     if ((input.embeddingProvider === undefined) !== (input.embeddingModel === undefined)) {
       throw new AppError('invalid_request', 'An embedding needs both "embedding_provider" and "embedding_model"');
     }
@@ -155,7 +160,11 @@ export class KnowledgeStore {
 
   /** Sets a knowledge base's description (null: none). */
   async describe(kbId: string, description: string | null, now = new Date()): Promise<void> {
-    await this.db.updateTable('knowledge_bases').set({ description, updated_at: isoNow(now) }).where('id', '=', kbId).execute();
+    await this.db
+      .updateTable('knowledge_bases')
+      .set({ description, updated_at: isoNow(now) })
+      .where('id', '=', kbId)
+      .execute();
   }
 
   /** Deletes a knowledge base with its documents and chunks. */
@@ -242,12 +251,20 @@ export class KnowledgeStore {
       const deleted = await trx.deleteFrom('kb_documents').where('kb_id', '=', kb.id).where('id', '=', documentId).executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) throw documentNotFound(kb.name, documentId);
       await trx.deleteFrom('kb_chunks').where('document_id', '=', documentId).execute();
-      await trx.updateTable('knowledge_bases').set({ updated_at: isoNow(now) }).where('id', '=', kb.id).execute();
+      await trx
+        .updateTable('knowledge_bases')
+        .set({ updated_at: isoNow(now) })
+        .where('id', '=', kb.id)
+        .execute();
     });
   }
 
   /** A page of one document's chunks in order, as retrieval sees them, with how many it has; 404 for an unknown document. */
-  async documentChunks(kb: KnowledgeBaseRef, documentId: string, page: { offset: number; limit: number }): Promise<{ document: KnowledgeDocument; chunks: DocumentChunk[] }> {
+  async documentChunks(
+    kb: KnowledgeBaseRef,
+    documentId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ document: KnowledgeDocument; chunks: DocumentChunk[] }> {
     const document = await this.db
       .selectFrom('kb_documents')
       .select(['id', 'source', 'content_type', 'chars', 'chunks', 'created_at'])
@@ -268,14 +285,31 @@ export class KnowledgeStore {
 
   /** The documents of a knowledge base, oldest first. */
   async documents(kbId: string): Promise<KnowledgeDocument[]> {
-    const rows = await this.db.selectFrom('kb_documents').select(['id', 'source', 'content_type', 'chars', 'chunks', 'created_at']).where('kb_id', '=', kbId).orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('kb_documents')
+      .select(['id', 'source', 'content_type', 'chars', 'chunks', 'created_at'])
+      .where('kb_id', '=', kbId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows;
   }
 
   /** Every chunk of a knowledge base, in document order (retrieval ranks them in process). */
   async chunks(kbId: string): Promise<StoredChunk[]> {
-    const rows = await this.db.selectFrom('kb_chunks').select(['text', 'source', 'tokens', 'embedding']).where('kb_id', '=', kbId).orderBy('document_id').orderBy('ordinal').execute();
-    return rows.map((r) => ({ text: r.text, source: r.source, tokens: r.tokens === '' ? [] : r.tokens.split(' '), embedding: r.embedding ? (JSON.parse(r.embedding) as number[]) : null }));
+    const rows = await this.db
+      .selectFrom('kb_chunks')
+      .select(['text', 'source', 'tokens', 'embedding'])
+      .where('kb_id', '=', kbId)
+      .orderBy('document_id')
+      .orderBy('ordinal')
+      .execute();
+    return rows.map((r) => ({
+      text: r.text,
+      source: r.source,
+      tokens: r.tokens === '' ? [] : r.tokens.split(' '),
+      embedding: r.embedding ? (JSON.parse(r.embedding) as number[]) : null,
+    }));
   }
 }
 

@@ -41,7 +41,18 @@ export class MemoryStore {
     const stamp = isoNow(now);
     await this.db
       .insertInto('memory_messages')
-      .values(messages.map((m, seq) => ({ id: sortableId(now), org_id: orgId, flow, session_id: sessionId, seq, role: m.role, content: m.content, created_at: stamp })))
+      .values(
+        messages.map((m, seq) => ({
+          id: sortableId(now),
+          org_id: orgId,
+          flow,
+          session_id: sessionId,
+          seq,
+          role: m.role,
+          content: m.content,
+          created_at: stamp,
+        })),
+      )
       .execute();
   }
 
@@ -61,7 +72,12 @@ export class MemoryStore {
 
   /** Forgets a session; returns how many messages were deleted. */
   async clear(orgId: number, flow: string, sessionId: string): Promise<number> {
-    const result = await this.db.deleteFrom('memory_messages').where('org_id', '=', orgId).where('flow', '=', flow).where('session_id', '=', sessionId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('memory_messages')
+      .where('org_id', '=', orgId)
+      .where('flow', '=', flow)
+      .where('session_id', '=', sessionId)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

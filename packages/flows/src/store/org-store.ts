@@ -120,12 +120,26 @@ export class OrgStore {
   }
 
   /** Issues a token; the secret is returned here only. */
-  async createToken(orgId: number, options: { name?: string; scope?: TokenScope } = {}, now = new Date()): Promise<{ id: string; token: string; row: TokenRow }> {
+  async createToken(
+    orgId: number,
+    options: { name?: string; scope?: TokenScope } = {},
+    now = new Date(),
+  ): Promise<{ id: string; token: string; row: TokenRow }> {
     const scope = options.scope ?? 'run';
     if (!TOKEN_SCOPES.includes(scope)) throw new AppError('invalid_request', `scope must be one of ${TOKEN_SCOPES.join(', ')}`);
     const issued = issueSecret('sbf_');
     const id = `tok_${randomBytes(9).toString('base64url')}`;
-    const row = { id, org_id: orgId, name: options.name ?? `${scope} token`, scope, token_hash: issued.hash, hint: issued.hint, created_at: isoNow(now), last_used_at: null, revoked_at: null };
+    const row = {
+      id,
+      org_id: orgId,
+      name: options.name ?? `${scope} token`,
+      scope,
+      token_hash: issued.hash,
+      hint: issued.hint,
+      created_at: isoNow(now),
+      last_used_at: null,
+      revoked_at: null,
+    };
     await this.db.insertInto('tokens').values(row).execute();
     return { id, token: issued.value, row: presentTokenRow(row) };
   }
@@ -158,13 +172,32 @@ export class OrgStore {
    * `flowSlug`, the same query also returns that flow's id and current version.
    */
   async authenticate(token: string, flowSlug?: string, now = new Date()): Promise<{ principal: Principal; touch?: Promise<void> } | undefined> {
-    type Row = { id: string; name: string; scope: string; org_id: number; last_used_at: string | null; code: string; providers_version: number; flow_id?: number | null; flow_version?: number | null };
-    const query = flowSlug === undefined ? CompiledQuery.raw(this.authSql, [hashSecret(token)]) : CompiledQuery.raw(this.authFlowSql, [flowSlug, hashSecret(token)]);
+    type Row = {
+      id: string;
+      name: string;
+      scope: string;
+      org_id: number;
+      last_used_at: string | null;
+      code: string;
+      providers_version: number;
+      flow_id?: number | null;
+      flow_version?: number | null;
+    };
+    const query =
+      flowSlug === undefined ? CompiledQuery.raw(this.authSql, [hashSecret(token)]) : CompiledQuery.raw(this.authFlowSql, [flowSlug, hashSecret(token)]);
     const { rows } = await this.db.executeQuery<Row>(query);
     const row = rows[0];
     if (!row) return undefined;
-    const principal: Principal = { tokenId: row.id, actor: `token:${row.name}`, scope: row.scope as TokenScope, orgId: row.org_id, orgCode: row.code, providersVersion: row.providers_version };
-    if (flowSlug !== undefined) principal.flow = row.flow_id === null || row.flow_id === undefined ? null : { slug: flowSlug, id: row.flow_id, version: row.flow_version! };
+    const principal: Principal = {
+      tokenId: row.id,
+      actor: `token:${row.name}`,
+      scope: row.scope as TokenScope,
+      orgId: row.org_id,
+      orgCode: row.code,
+      providersVersion: row.providers_version,
+    };
+    if (flowSlug !== undefined)
+      principal.flow = row.flow_id === null || row.flow_id === undefined ? null : { slug: flowSlug, id: row.flow_id, version: row.flow_version! };
     if (row.last_used_at !== null && now.getTime() - Date.parse(row.last_used_at) < LAST_USED_PRECISION_MS) return { principal };
     const touch = this.db
       .updateTable('tokens')
@@ -176,7 +209,11 @@ export class OrgStore {
   }
 
   /** Creates or replaces a provider connection; the API key is stored encrypted, and kept when an update gives none. */
-  async setProvider(orgId: number, input: { name: string; kind: string; baseUrl?: string; apiKey?: string | null }, now = new Date()): Promise<{ name: string; kind: ProviderKind }> {
+  async setProvider(
+    orgId: number,
+    input: { name: string; kind: string; baseUrl?: string; apiKey?: string | null },
+    now = new Date(),
+  ): Promise<{ name: string; kind: ProviderKind }> {
     if (!PROVIDER_NAME.test(input.name)) throw new AppError('invalid_request', 'Provider name must be 1-40 characters of a-z, 0-9, "_" and "-"');
     if (!PROVIDER_KINDS.includes(input.kind as ProviderKind)) throw new AppError('invalid_request', `kind must be one of ${PROVIDER_KINDS.join(', ')}`);
     if (input.baseUrl !== undefined) {
@@ -199,7 +236,11 @@ export class OrgStore {
         // No api_key in an update keeps the stored key (an edit form never sees it); null or "" removes it.
         .onConflict((oc) => oc.columns(['org_id', 'name']).doUpdateSet(input.apiKey === undefined ? values : { ...values, api_key: apiKey }))
         .execute();
-      await trx.updateTable('orgs').set((eb) => ({ providers_version: eb('providers_version', '+', 1) })).where('id', '=', orgId).execute();
+      await trx
+        .updateTable('orgs')
+        .set((eb) => ({ providers_version: eb('providers_version', '+', 1) }))
+        .where('id', '=', orgId)
+        .execute();
     });
     return { name: input.name, kind: input.kind as ProviderKind };
   }
@@ -208,7 +249,11 @@ export class OrgStore {
   async deleteProvider(orgId: number, name: string): Promise<void> {
     const result = await this.db.deleteFrom('provider_connections').where('org_id', '=', orgId).where('name', '=', name).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw new AppError('not_found', `Provider connection "${name}" not found`);
-    await this.db.updateTable('orgs').set((eb) => ({ providers_version: eb('providers_version', '+', 1) })).where('id', '=', orgId).execute();
+    await this.db
+      .updateTable('orgs')
+      .set((eb) => ({ providers_version: eb('providers_version', '+', 1) }))
+      .where('id', '=', orgId)
+      .execute();
   }
 
   /** Connections as listed (no key, only whether one is set). */
@@ -220,10 +265,23 @@ export class OrgStore {
   /** Connections with decrypted keys, for building AI SDK providers. */
   async loadProviders(orgId: number): Promise<ProviderConnection[]> {
     const rows = await this.db.selectFrom('provider_connections').selectAll().where('org_id', '=', orgId).execute();
-    return rows.map((r) => ({ name: r.name, kind: r.kind as ProviderKind, baseUrl: r.base_url, apiKey: r.api_key === null ? null : decryptCredential(this.secret, r.api_key) }));
+    return rows.map((r) => ({
+      name: r.name,
+      kind: r.kind as ProviderKind,
+      baseUrl: r.base_url,
+      apiKey: r.api_key === null ? null : decryptCredential(this.secret, r.api_key),
+    }));
   }
 }
 
 function presentTokenRow(row: FlowsDatabase['tokens']): TokenRow {
-  return { id: row.id, name: row.name, scope: row.scope as TokenScope, hint: row.hint, createdAt: row.created_at, lastUsedAt: row.last_used_at, revokedAt: row.revoked_at };
+  return {
+    id: row.id,
+    name: row.name,
+    scope: row.scope as TokenScope,
+    hint: row.hint,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  };
 }

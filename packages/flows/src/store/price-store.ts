@@ -32,8 +32,16 @@ export class PriceStore {
       await trx.deleteFrom('provider_prices').where('org_id', '=', orgId).where('provider', '=', provider).execute();
       const rows = Object.entries(table).map(([model, price]) => ({ org_id: orgId, provider, model, ...price, updated_at: stamp }));
       // Chunks keep each statement under SQLite's bound-parameter limit.
-      for (let i = 0; i < rows.length; i += 100) await trx.insertInto('provider_prices').values(rows.slice(i, i + 100)).execute();
-      await trx.updateTable('orgs').set((eb) => ({ providers_version: eb('providers_version', '+', 1) })).where('id', '=', orgId).execute();
+      for (let i = 0; i < rows.length; i += 100)
+        await trx
+          .insertInto('provider_prices')
+          .values(rows.slice(i, i + 100))
+          .execute();
+      await trx
+        .updateTable('orgs')
+        .set((eb) => ({ providers_version: eb('providers_version', '+', 1) }))
+        .where('id', '=', orgId)
+        .execute();
     });
   }
 }

@@ -100,7 +100,10 @@ export class RunStore {
    * optionally of one flow and one status, and the cursor of the next page
    * (null on the last one).
    */
-  async list(orgId: number, options: { flow?: string; status?: RunStatus; trigger?: RunTrigger; limit: number; before?: RunsBefore }): Promise<{ runs: RunRecord[]; nextBefore: string | null }> {
+  async list(
+    orgId: number,
+    options: { flow?: string; status?: RunStatus; trigger?: RunTrigger; limit: number; before?: RunsBefore },
+  ): Promise<{ runs: RunRecord[]; nextBefore: string | null }> {
     let query = this.db.selectFrom('runs').selectAll().where('org_id', '=', orgId);
     if (options.flow) query = query.where('flow', '=', options.flow);
     if (options.status) query = query.where('status', '=', options.status);
@@ -112,7 +115,11 @@ export class RunStore {
       query = query.where('started_at', '<=', startedAt).where((eb) => eb.or([eb('started_at', '<', startedAt), eb('id', '<', id)]));
     } else if (before) query = query.where('started_at', '<', before.startedAt);
     // One more row than asked says whether there is a next page.
-    const rows = await query.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(options.limit + 1).execute();
+    const rows = await query
+      .orderBy('started_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(options.limit + 1)
+      .execute();
     const page = rows.slice(0, options.limit);
     const last = page[page.length - 1];
     return { runs: page.map(fromRow), nextBefore: rows.length > options.limit ? runCursor(last.started_at, last.id) : null };

@@ -80,7 +80,14 @@ export class ScheduleStore {
   /** Creates or replaces the schedule `name` of a flow; `nextRunAt` is its first due time (null when paused). */
   async put(orgId: number, flowId: number, name: string, spec: ScheduleSpec, nextRunAt: string | null, now = new Date()): Promise<ScheduleRecord> {
     const stamp = isoNow(now);
-    const values = { cron: spec.cron, timezone: spec.timezone, input: JSON.stringify(spec.input), enabled: spec.enabled ? 1 : 0, next_run_at: nextRunAt, updated_at: stamp };
+    const values = {
+      cron: spec.cron,
+      timezone: spec.timezone,
+      input: JSON.stringify(spec.input),
+      enabled: spec.enabled ? 1 : 0,
+      next_run_at: nextRunAt,
+      updated_at: stamp,
+    };
     await this.db
       .insertInto('flow_schedules')
       .values({ org_id: orgId, flow_id: flowId, name, created_at: stamp, last_run_at: null, last_status: null, last_run_id: null, ...values })
@@ -156,8 +163,20 @@ export class ScheduleStore {
         .where('next_run_at', '=', claim.schedule.nextRunAt)
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) === 0) return false;
-      const fires = claim.skipped.map((s) => ({ schedule_id: claim.schedule.id, due_at: s.dueAt, status: 'skipped', reason: s.reason, run_id: null, recorded_at: stamp }));
-      if (fires.length > 0) await trx.insertInto('schedule_fires').values(fires).onConflict((oc) => oc.columns(['schedule_id', 'due_at']).doNothing()).execute();
+      const fires = claim.skipped.map((s) => ({
+        schedule_id: claim.schedule.id,
+        due_at: s.dueAt,
+        status: 'skipped',
+        reason: s.reason,
+        run_id: null,
+        recorded_at: stamp,
+      }));
+      if (fires.length > 0)
+        await trx
+          .insertInto('schedule_fires')
+          .values(fires)
+          .onConflict((oc) => oc.columns(['schedule_id', 'due_at']).doNothing())
+          .execute();
       if (!run) return false;
       const inserted = await trx
         .insertInto('schedule_fires')
@@ -166,7 +185,11 @@ export class ScheduleStore {
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0) return true;
       const { lastRunAt, lastStatus, lastRunId } = claim.schedule;
-      await trx.updateTable('flow_schedules').set({ last_run_at: lastRunAt, last_status: lastStatus, last_run_id: lastRunId }).where('id', '=', claim.schedule.id).execute();
+      await trx
+        .updateTable('flow_schedules')
+        .set({ last_run_at: lastRunAt, last_status: lastStatus, last_run_id: lastRunId })
+        .where('id', '=', claim.schedule.id)
+        .execute();
       return false;
     });
   }
@@ -185,7 +208,15 @@ export class ScheduleStore {
       this.db
         .deleteFrom('schedule_fires')
         .where('schedule_id', '=', scheduleId)
-        .where('due_at', '<', (eb) => eb.selectFrom('schedule_fires').select('due_at').where('schedule_id', '=', scheduleId).orderBy('due_at', 'desc').limit(1).offset(KEPT_FIRES - 1))
+        .where('due_at', '<', (eb) =>
+          eb
+            .selectFrom('schedule_fires')
+            .select('due_at')
+            .where('schedule_id', '=', scheduleId)
+            .orderBy('due_at', 'desc')
+            .limit(1)
+            .offset(KEPT_FIRES - 1),
+        )
         .execute(),
     ]);
   }

@@ -66,7 +66,10 @@ export interface RunTriggerColumns {
 /** Runs say what started them and what they cost; `?trigger=` filters the list. */
 export const runTriggerAndCostMigration: VersionedMigration = {
   async up(db) {
-    await db.schema.alterTable('runs').addColumn('trigger', 'text', (c) => c.notNull().defaultTo('api')).execute();
+    await db.schema
+      .alterTable('runs')
+      .addColumn('trigger', 'text', (c) => c.notNull().defaultTo('api'))
+      .execute();
     await db.schema.alterTable('runs').addColumn('schedule', 'text').execute();
     await db.schema.alterTable('runs').addColumn('cost_usd', 'double precision').execute();
     await db.schema.alterTable('runs').addColumn('cost_priced', 'integer').execute();

@@ -25,7 +25,12 @@ export function secretNotFound(name: string): FlowsError {
 /** Refuses a name that is not SECRET_NAME_PATTERN (it could never be referenced). */
 export function checkSecretName(name: string): void {
   if (!SECRET_NAME_PATTERN.test(name)) {
-    throw new FlowsError('invalid_request', 'Secret name must be 1-64 letters, digits and "_", not starting with a digit (e.g. GITHUB_TOKEN)', 'invalid_secret_name', { param: 'name' });
+    throw new FlowsError(
+      'invalid_request',
+      'Secret name must be 1-64 letters, digits and "_", not starting with a digit (e.g. GITHUB_TOKEN)',
+      'invalid_secret_name',
+      { param: 'name' },
+    );
   }
 }
 
@@ -45,7 +50,9 @@ export class SecretStore {
     checkSecretName(name);
     // The value is never part of a message: it may be a secret even when it is the wrong shape.
     if (typeof value !== 'string' || value.length === 0 || value.length > MAX_SECRET_LENGTH) {
-      throw new FlowsError('invalid_request', `"value" must be a non-empty string of at most ${MAX_SECRET_LENGTH} characters`, 'invalid_secret_value', { param: 'value' });
+      throw new FlowsError('invalid_request', `"value" must be a non-empty string of at most ${MAX_SECRET_LENGTH} characters`, 'invalid_secret_value', {
+        param: 'value',
+      });
     }
     const stamp = isoNow(now);
     const sealed = encryptCredential(this.key, value);
@@ -54,7 +61,12 @@ export class SecretStore {
       .values({ org_id: orgId, name, value: sealed, created_at: stamp, updated_at: stamp, last_used_at: null })
       .onConflict((oc) => oc.columns(['org_id', 'name']).doUpdateSet({ value: sealed, updated_at: stamp }))
       .execute();
-    const row = await this.db.selectFrom('secrets').select(['name', 'created_at', 'updated_at', 'last_used_at']).where('org_id', '=', orgId).where('name', '=', name).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('secrets')
+      .select(['name', 'created_at', 'updated_at', 'last_used_at'])
+      .where('org_id', '=', orgId)
+      .where('name', '=', name)
+      .executeTakeFirst();
     if (!row) throw new AppError('internal', 'Secret missing after it was saved');
     return row;
   }
@@ -92,7 +104,12 @@ export class SecretStore {
       if (row.last_used_at === null || now.getTime() - Date.parse(row.last_used_at) >= LAST_USED_PRECISION_MS) stale.push(row.name);
     }
     if (stale.length > 0) {
-      await this.db.updateTable('secrets').set({ last_used_at: isoNow(now) }).where('org_id', '=', orgId).where('name', 'in', stale).execute();
+      await this.db
+        .updateTable('secrets')
+        .set({ last_used_at: isoNow(now) })
+        .where('org_id', '=', orgId)
+        .where('name', 'in', stale)
+        .execute();
     }
     return values;
   }

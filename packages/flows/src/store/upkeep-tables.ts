@@ -70,8 +70,14 @@ export const knowledgeUpkeepMigration: VersionedMigration = {
     await db.schema.alterTable('kb_documents').addColumn('content_hash', 'text').execute();
     await db.schema.createIndex('kb_documents_kb_source').on('kb_documents').columns(['kb_id', 'source']).execute();
     await db.schema.alterTable('knowledge_bases').addColumn('embedding_status', 'text').execute();
-    await db.schema.alterTable('knowledge_bases').addColumn('embedding_done', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable('knowledge_bases').addColumn('embedding_total', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('knowledge_bases')
+      .addColumn('embedding_done', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('knowledge_bases')
+      .addColumn('embedding_total', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     await db.schema.alterTable('knowledge_bases').addColumn('embedding_error', 'text').execute();
     await db.schema.alterTable('knowledge_bases').addColumn('embedding_job', 'text').execute();
     await db.schema.alterTable('knowledge_bases').addColumn('embedding_heartbeat', 'text').execute();

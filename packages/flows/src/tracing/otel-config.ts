@@ -50,7 +50,8 @@ function httpUrl(env: Env, name: string): URL {
   } catch {
     throw new ConfigError(name, 'is not a valid URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(name, `must be an http(s) URL (traces go over OTLP/HTTP), got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(name, `must be an http(s) URL (traces go over OTLP/HTTP), got ${url.protocol}`);
   return url;
 }
 

@@ -73,7 +73,10 @@ class WarningExporter implements SpanExporter {
  * The service's tracing when an OTLP endpoint is configured, else undefined. The SDK is loaded only then,
  * so a service without tracing does not pay for its modules.
  */
-export async function createTracing(config: TracingConfig | undefined, options: { captureContent: boolean; warnIntervalMs: number; logger: Logger }): Promise<Tracing | undefined> {
+export async function createTracing(
+  config: TracingConfig | undefined,
+  options: { captureContent: boolean; warnIntervalMs: number; logger: Logger },
+): Promise<Tracing | undefined> {
   if (!config) return undefined;
   const [{ BasicTracerProvider, BatchSpanProcessor }, { resourceFromAttributes }, { W3CTraceContextPropagator }, exporters] = await Promise.all([
     import('@opentelemetry/sdk-trace-base'),
@@ -94,7 +97,8 @@ export async function createTracing(config: TracingConfig | undefined, options: 
   });
   const factory = new SpanFactory(provider.getTracer('@switchboard/flows', '1.0.0'), options.captureContent);
   const propagator = new W3CTraceContextPropagator();
-  const parentOf = (carrier: TraceCarrier | undefined): Context => (carrier?.traceparent ? propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter) : ROOT_CONTEXT);
+  const parentOf = (carrier: TraceCarrier | undefined): Context =>
+    carrier?.traceparent ? propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter) : ROOT_CONTEXT;
   options.logger.info({ otlp_url: config.url, protocol: config.protocol, capture_content: options.captureContent }, 'exporting run traces over OTLP/HTTP');
   return {
     startRun: (info, carrier) => RunTrace.start(factory, info, parentOf(carrier)),

@@ -67,7 +67,10 @@ class RunSecrets {
 
 function errorOf(error: unknown): { type: string; message: string } {
   const code = (error as { apiCode?: unknown; code?: unknown } | null)?.apiCode ?? (error as { code?: unknown } | null)?.code;
-  return { type: typeof code === 'string' ? code : error instanceof Error ? error.name : 'error', message: error instanceof Error ? error.message : String(error) };
+  return {
+    type: typeof code === 'string' ? code : error instanceof Error ? error.name : 'error',
+    message: error instanceof Error ? error.message : String(error),
+  };
 }
 
 /** Spans of one run and the settings they share. */
@@ -123,7 +126,11 @@ export class RunTrace extends Traced {
 
   /** Starts a node's span. */
   node(id: string, type: string): NodeTrace {
-    const span = this.factory.tracer.startSpan(`node ${id}`, { kind: SpanKind.INTERNAL, attributes: { 'switchboard.node.id': id, 'switchboard.node.type': type } }, this.context);
+    const span = this.factory.tracer.startSpan(
+      `node ${id}`,
+      { kind: SpanKind.INTERNAL, attributes: { 'switchboard.node.id': id, 'switchboard.node.type': type } },
+      this.context,
+    );
     return new NodeTrace(this.factory, this.secrets, span);
   }
 
@@ -177,13 +184,22 @@ export class NodeTrace extends Traced {
     const span = this.factory.tracer.startSpan(`chat ${info.model}`, { kind: SpanKind.CLIENT, attributes }, this.context);
     const call = new ModelCallTrace(this.factory, this.secrets, span, info.model);
     if (info.system) call.setContent('gen_ai.system_instructions', [{ type: 'text', content: info.system }]);
-    if (info.messages) call.setContent('gen_ai.input.messages', info.messages.map((m) => ({ role: m.role, parts: [{ type: 'text', content: m.content }] })));
+    if (info.messages)
+      call.setContent(
+        'gen_ai.input.messages',
+        info.messages.map((m) => ({ role: m.role, parts: [{ type: 'text', content: m.content }] })),
+      );
     return call;
   }
 
   /** Starts a tool call's span (`execute_tool NAME`). */
   toolCall(name: string, callId: string, args: unknown): ToolCallTrace {
-    const attributes: Attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': name, 'gen_ai.tool.call.id': callId, 'gen_ai.tool.type': 'function' };
+    const attributes: Attributes = {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': name,
+      'gen_ai.tool.call.id': callId,
+      'gen_ai.tool.type': 'function',
+    };
     const span = this.factory.tracer.startSpan(`execute_tool ${name}`, { kind: SpanKind.INTERNAL, attributes }, this.context);
     const call = new ToolCallTrace(this.factory, this.secrets, span);
     call.setContent('gen_ai.tool.call.arguments', args);
@@ -192,7 +208,12 @@ export class NodeTrace extends Traced {
 
   /** The span of a sub-flow run by an agent node (`invoke_agent SLUG`), sharing the run's secrets. */
   subRun(slug: string, version: number): RunTrace {
-    const attributes: Attributes = { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': slug, 'switchboard.flow.slug': slug, 'switchboard.flow.version': version };
+    const attributes: Attributes = {
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': slug,
+      'switchboard.flow.slug': slug,
+      'switchboard.flow.version': version,
+    };
     const span = this.factory.tracer.startSpan(`invoke_agent ${slug}`, { kind: SpanKind.INTERNAL, attributes }, this.context);
     return new RunTrace(this.factory, this.secrets, span);
   }
@@ -231,7 +252,8 @@ export class ModelCallTrace extends Traced {
       'switchboard.cost_usd': end.cost.usd,
       'switchboard.cost_priced': end.cost.priced,
     });
-    if (end.text !== undefined) this.content('gen_ai.output.messages', [{ role: 'assistant', parts: [{ type: 'text', content: end.text }], finish_reason: end.finishReason }]);
+    if (end.text !== undefined)
+      this.content('gen_ai.output.messages', [{ role: 'assistant', parts: [{ type: 'text', content: end.text }], finish_reason: end.finishReason }]);
     this.span.end();
   }
 

@@ -38,9 +38,19 @@ export class Reembedder {
       while (!this.stopping) {
         const batch = await this.jobs.pending(job.kbId, EMBEDDING_BATCH);
         if (batch.length === 0) return await this.jobs.end(job, null);
-        const vectors = await this.knowledge.embedTexts(org, job.embedding, batch.map((c) => c.text));
+        const vectors = await this.knowledge.embedTexts(
+          org,
+          job.embedding,
+          batch.map((c) => c.text),
+        );
         // false: the base's model changed again (or another instance took the job over): that job goes on.
-        if (!(await this.jobs.write(job, batch.map((c, i) => ({ id: c.id, embedding: vectors[i] }))))) return;
+        if (
+          !(await this.jobs.write(
+            job,
+            batch.map((c, i) => ({ id: c.id, embedding: vectors[i] })),
+          ))
+        )
+          return;
       }
     } catch (error) {
       const message = (error as Error).message;

@@ -96,7 +96,9 @@ describeInBrowser('the canvas builder: Run panel, untrusted text, a big flow', (
     // The agent tool is called first; its result is on the page while the answer still streams.
     const tools = panel.getByRole('list', { name: 'Tool calls' });
     await tools.getByText('Looked up: hello').waitFor();
-    expect((await tools.getByRole('listitem').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual(['helper from answer Arguments {} Result Looked up: hello']);
+    expect((await tools.getByRole('listitem').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim())).toEqual([
+      'helper from answer Arguments {} Result Looked up: hello',
+    ]);
     const answer = panel.getByRole('log', { name: 'Answer' });
     await answer.getByText('Answer streamed in').waitFor();
     // The upstream still holds its last token: what the page shows arrived as it was streamed.
@@ -108,7 +110,10 @@ describeInBrowser('the canvas builder: Run panel, untrusted text, a big flow', (
     expect(await canvas.node('output').getAttribute('data-status')).toBe(null);
 
     h.upstream.openGate();
-    await panel.getByRole('status').getByText(/^Finished in \d+ ms$/).waitFor();
+    await panel
+      .getByRole('status')
+      .getByText(/^Finished in \d+ ms$/)
+      .waitFor();
     expect((await answer.innerText()).trim()).toBe('Answer streamed in pieces');
     expect(await panel.getByLabel('Output').innerText()).toBe('Answer streamed in pieces');
     const statuses = await Promise.all(['input', 'route', 'answer', 'shout', 'helper', 'output'].map((id) => canvas.node(id).getAttribute('data-status')));
@@ -120,8 +125,18 @@ describeInBrowser('the canvas builder: Run panel, untrusted text, a big flow', (
     expect(steps).toEqual(['input', 'helper', 'route', 'answer', 'output']);
     await screenshot(page, 'canvas-run-panel');
 
-    const run = (await (await h.get(`/api/llm/acme/runs/${href.split('/').pop()}`)).json()) as { input: unknown; metadata: unknown; output: unknown; version: number };
-    expect(run).toMatchObject({ input: { message: 'hello', count: 3, tone: 'fancy', loud: false, extra: { a: 1 } }, metadata: { session_id: 'sess-1' }, output: 'Answer streamed in pieces', version: 1 });
+    const run = (await (await h.get(`/api/llm/acme/runs/${href.split('/').pop()}`)).json()) as {
+      input: unknown;
+      metadata: unknown;
+      output: unknown;
+      version: number;
+    };
+    expect(run).toMatchObject({
+      input: { message: 'hello', count: 3, tone: 'fancy', loud: false, extra: { a: 1 } },
+      metadata: { session_id: 'sess-1' },
+      output: 'Answer streamed in pieces',
+      version: 1,
+    });
   });
 
   it('offers to save first when the canvas has unsaved changes, since a run runs the saved version', async () => {
@@ -131,7 +146,10 @@ describeInBrowser('the canvas builder: Run panel, untrusted text, a big flow', (
     await panel.getByText('The canvas has unsaved changes; a run uses the saved version 1.').waitFor();
     await panel.getByRole('checkbox', { name: 'loud', exact: true }).check();
     await panel.getByRole('button', { name: 'Save and run' }).click();
-    await panel.getByRole('status').getByText(/^Finished in \d+ ms$/).waitFor();
+    await panel
+      .getByRole('status')
+      .getByText(/^Finished in \d+ ms$/)
+      .waitFor();
     expect(await panel.getByLabel('Output').innerText()).toBe('LOUDER hello');
     expect(await canvas.saveState().innerText()).toBe('Saved version 2');
     expect(await canvas.node('answer').getAttribute('data-status')).toBe('skipped');
@@ -159,7 +177,10 @@ describeInBrowser('the canvas builder: Run panel, untrusted text, a big flow', (
     const panel = await canvas.tab('Run');
     await panel.getByRole('textbox', { name: 'message', exact: true }).fill(XSS);
     await panel.getByRole('button', { name: 'Run', exact: true }).click();
-    await panel.getByRole('status').getByText(/^Finished in \d+ ms$/).waitFor();
+    await panel
+      .getByRole('status')
+      .getByText(/^Finished in \d+ ms$/)
+      .waitFor();
     expect((await panel.getByRole('log', { name: 'Answer' }).innerText()).trim()).toBe(XSS);
     expect(await panel.getByLabel('Output').innerText()).toBe(XSS);
     await canvas.node('note').click();

@@ -9,7 +9,11 @@ import { approximateHandles } from '../../web/src/canvas/handles.ts';
 import { canvasNode } from '../../web/src/canvas/convert.ts';
 import type { DefNode } from '../../web/src/canvas/definition.ts';
 
-type Definition = { name: string; nodes: Array<{ id: string; type: string; data: Record<string, unknown>; position?: { x: number; y: number } }>; edges: unknown[] } & Record<string, unknown>;
+type Definition = {
+  name: string;
+  nodes: Array<{ id: string; type: string; data: Record<string, unknown>; position?: { x: number; y: number } }>;
+  edges: unknown[];
+} & Record<string, unknown>;
 
 describeInBrowser('the canvas builder in the browser', () => {
   let h: UiHarness;
@@ -25,7 +29,8 @@ describeInBrowser('the canvas builder in the browser', () => {
     await h?.close();
   });
 
-  const getFlow = async (slug: string) => (await (await h.get(`/api/llm/acme/flows/${slug}`)).json()) as { version: number; name: string; definition: Definition };
+  const getFlow = async (slug: string) =>
+    (await (await h.get(`/api/llm/acme/flows/${slug}`)).json()) as { version: number; name: string; definition: Definition };
   /** A flow saved through the API (version 1, an Input wired to a raw Output), opened on the canvas. */
   const openNew = async (slug: string, definition?: object) => {
     await h.save(
@@ -70,7 +75,9 @@ describeInBrowser('the canvas builder in the browser', () => {
     const settings = page.getByRole('region', { name: 'Settings of llm' });
     await settings.waitFor();
     await expect.poll(() => canvas.node('llm').getAttribute('aria-invalid')).toBe('true');
-    expect(await canvas.node('llm').getAttribute('title')).toBe('Node "llm": "provider" must name a provider connection\nNode "llm": "model" must be a non-empty string');
+    expect(await canvas.node('llm').getAttribute('title')).toBe(
+      'Node "llm": "provider" must name a provider connection\nNode "llm": "model" must be a non-empty string',
+    );
     await settings.getByLabel('Provider').selectOption('local');
     await settings.getByLabel('Model').fill('echo');
     const prompt = settings.getByLabel('Prompt', { exact: true });
@@ -91,7 +98,10 @@ describeInBrowser('the canvas builder in the browser', () => {
       ['output', 'output', { format: 'raw' }],
       ['llm', 'llm', { provider: 'local', model: 'echo', prompt: 'Say: {{input.message}}' }],
     ]);
-    expect(saved.definition.edges).toEqual([{ from: 'input', to: 'llm' }, { from: 'llm', to: 'output' }]);
+    expect(saved.definition.edges).toEqual([
+      { from: 'input', to: 'llm' },
+      { from: 'llm', to: 'output' },
+    ]);
     expect(saved.definition.nodes.every((n) => Number.isFinite(n.position?.x) && Number.isFinite(n.position?.y))).toBe(true);
 
     // A token made on LLM Hub → Tokens calls the flow over plain HTTP, and the run is on the Runs page with its timeline.
@@ -132,14 +142,21 @@ describeInBrowser('the canvas builder in the browser', () => {
     await dialog.getByRole('button', { name: 'Import' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await canvas.nodeIds()).toEqual(definition.nodes.map((n) => n.id));
-    expect(await canvas.node('route').innerText()).toMatch(/Switch\s*route\s*2 cases \+ else\s*case 1\s*\{\{input\.tier\}\} equals pro\s*case 2\s*\{\{input\.question\}\} matches \^hi\s*else$/);
+    expect(await canvas.node('route').innerText()).toMatch(
+      /Switch\s*route\s*2 cases \+ else\s*case 1\s*\{\{input\.tier\}\} equals pro\s*case 2\s*\{\{input\.question\}\} matches \^hi\s*else$/,
+    );
     await expect.poll(() => canvas.problemTexts()).toEqual([]);
     expect(await canvas.save()).toBe('Saved version 2');
 
     const saved = (await getFlow('imported')).definition;
     expect(saved.nodes.map(({ position: _p, ...rest }) => rest)).toEqual(definition.nodes.map(({ position: _p, ...rest }) => rest));
     expect(saved.edges).toEqual(definition.edges);
-    expect({ name: saved.name, description: saved.description, owner: saved.owner, slug: saved.slug }).toEqual({ name: 'Every node', description: 'Uses every node type', owner: 'tests', slug: 'imported' });
+    expect({ name: saved.name, description: saved.description, owner: saved.owner, slug: saved.slug }).toEqual({
+      name: 'Every node',
+      description: 'Uses every node type',
+      owner: 'tests',
+      slug: 'imported',
+    });
     for (const [index, node] of definition.nodes.entries()) {
       if (node.position) expect(saved.nodes[index].position).toEqual(node.position);
       else expect(saved.nodes[index].position).toEqual({ x: expect.any(Number), y: expect.any(Number) });
@@ -362,7 +379,9 @@ describeInBrowser('the canvas builder in the browser', () => {
     await versions.getByRole('button', { name: 'Restore version 1' }).click();
     await page.getByRole('dialog', { name: 'Restore version 1?' }).getByRole('button', { name: 'Restore' }).click();
     await versions.getByText('Version 5').waitFor();
-    expect((await versions.getByRole('listitem').first().innerText()).replace(/\s+/g, ' ')).toMatch(/^Version 5 current .+ · user:admin@example\.com Restored version 1 /);
+    expect((await versions.getByRole('listitem').first().innerText()).replace(/\s+/g, ' ')).toMatch(
+      /^Version 5 current .+ · user:admin@example\.com Restored version 1 /,
+    );
     expect(await canvas.node('output').innerText()).toMatch(/raw$/);
     const restored = await getFlow('shared');
     expect(restored.version).toBe(5);

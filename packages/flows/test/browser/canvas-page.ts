@@ -79,9 +79,7 @@ export class CanvasPage {
   /** Waits for the toolbar to say how a save went, and answers what it says. */
   async saved(): Promise<string> {
     let text = '';
-    await expect
-      .poll(async () => (text = (await this.saveState().innerText()).trim()), { timeout: 10_000 })
-      .toMatch(/^(Saved version|Not saved)/);
+    await expect.poll(async () => (text = (await this.saveState().innerText()).trim()), { timeout: 10_000 }).toMatch(/^(Saved version|Not saved)/);
     return text;
   }
 

@@ -39,7 +39,8 @@ describeInBrowser('the canvas shows what it holds now', () => {
     const out: string[] = [];
     for (const id of await canvas.nodeIds()) {
       const box = (await canvas.node(id).boundingBox())!;
-      if (box.x < pane.x - 1 || box.y < pane.y - 1 || box.x + box.width > pane.x + pane.width + 1 || box.y + box.height > pane.y + pane.height + 1) out.push(id);
+      if (box.x < pane.x - 1 || box.y < pane.y - 1 || box.x + box.width > pane.x + pane.width + 1 || box.y + box.height > pane.y + pane.height + 1)
+        out.push(id);
     }
     return out;
   };
@@ -110,7 +111,10 @@ describeInBrowser('the canvas shows what it holds now', () => {
     const panel = await canvas.tab('Run');
     await panel.getByRole('textbox', { name: 'question', exact: true }).fill('hello');
     await panel.getByRole('button', { name: 'Run', exact: true }).click();
-    await panel.getByRole('status').getByText(/^Failed: /).waitFor();
+    await panel
+      .getByRole('status')
+      .getByText(/^Failed: /)
+      .waitFor();
     const statuses = () => Promise.all(['input', 'answer', 'output'].map((id) => canvas.node(id).getAttribute('data-status')));
     expect(await statuses()).toEqual(['finished', 'failed', 'skipped']);
 
@@ -126,7 +130,10 @@ describeInBrowser('the canvas shows what it holds now', () => {
     await canvas.tab('Run');
     await panel.getByRole('textbox', { name: 'question', exact: true }).fill('hello');
     await panel.getByRole('button', { name: 'Run', exact: true }).click();
-    await panel.getByRole('status').getByText(/^Finished in \d+ ms$/).waitFor();
+    await panel
+      .getByRole('status')
+      .getByText(/^Finished in \d+ ms$/)
+      .waitFor();
     expect(await statuses()).toEqual(['finished', 'finished', 'finished']);
   });
 
@@ -136,7 +143,12 @@ describeInBrowser('the canvas shows what it holds now', () => {
       slug: 'router',
       nodes: [
         { id: 'input', type: 'input', data: { variables: [{ name: 'tier', type: 'string', required: true }] }, position: { x: 0, y: 0 } },
-        { id: 'route', type: 'switch', data: { cases: [{ if: { left: '{{input.tier}}', op: 'equals', right: 'pro' }, then: 'pro' }], else: 'free' }, position: { x: 280, y: 0 } },
+        {
+          id: 'route',
+          type: 'switch',
+          data: { cases: [{ if: { left: '{{input.tier}}', op: 'equals', right: 'pro' }, then: 'pro' }], else: 'free' },
+          position: { x: 280, y: 0 },
+        },
         { id: 'pro', type: 'template', data: { template: 'Pro' }, position: { x: 560, y: -80 } },
         { id: 'free', type: 'template', data: { template: 'Free' }, position: { x: 560, y: 80 } },
         { id: 'output', type: 'output', data: { format: 'raw' }, position: { x: 840, y: 0 } },

@@ -42,7 +42,10 @@ describeInBrowser('Costs and schedules in the browser', () => {
   it('Runs: a Cost column (a lower bound or none before prices) and a Trigger filter in the URL', async () => {
     await (await h.post('/api/llm/acme/flows/digest/run', { input: { question: 'After prices' } }, h.runToken)).text();
     await h.put('/api/llm/acme/flows/digest/schedules/nightly', { cron: '0 3 * * *', input: { question: 'Scheduled' } });
-    await h.stores.database.db.updateTable('flow_schedules').set({ next_run_at: new Date(Date.now() - 1000).toISOString() }).execute();
+    await h.stores.database.db
+      .updateTable('flow_schedules')
+      .set({ next_run_at: new Date(Date.now() - 1000).toISOString() })
+      .execute();
     await expect.poll(async () => (await (await h.get('/api/llm/acme/runs?trigger=schedule')).json()).runs.length, { timeout: 10_000 }).toBe(1);
 
     await page.goto('/orgs/acme/runs');
@@ -73,12 +76,17 @@ describeInBrowser('Costs and schedules in the browser', () => {
 
   it('Overview: the cost tile, the cost chart and the cost per flow', async () => {
     await page.goto('/orgs/acme');
-    const tile = page.locator('.tiles > div').filter({ has: page.getByText('Cost', { exact: true }) }).locator('dd');
+    const tile = page
+      .locator('.tiles > div')
+      .filter({ has: page.getByText('Cost', { exact: true }) })
+      .locator('dd');
     await tile.waitFor();
     expect((await tile.innerText()).trim()).toBe('$0.018');
     await page.getByRole('heading', { name: 'Cost per hour', level: 3 }).waitFor();
     const perFlow = page.getByRole('region', { name: 'Per flow' }).getByRole('row');
-    expect((await perFlow.nth(1).getByRole('cell').allInnerTexts()).slice(0, 1).concat((await perFlow.nth(1).getByRole('cell').allInnerTexts()).slice(7, 8))).toEqual(['Digest', '$0.018']);
+    expect(
+      (await perFlow.nth(1).getByRole('cell').allInnerTexts()).slice(0, 1).concat((await perFlow.nth(1).getByRole('cell').allInnerTexts()).slice(7, 8)),
+    ).toEqual(['Digest', '$0.018']);
     await screenshot(page, 'overview-cost');
   });
 
@@ -88,7 +96,8 @@ describeInBrowser('Costs and schedules in the browser', () => {
     const nightly = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'nightly', level: 3 }) });
     await nightly.waitFor();
     expect(await nightly.getByRole('list', { name: 'Next five times of nightly' }).getByRole('listitem').allInnerTexts()).toHaveLength(5);
-    for (const time of await nightly.getByRole('list', { name: 'Next five times of nightly' }).getByRole('listitem').allInnerTexts()) expect(time).toMatch(/, 03:00$/);
+    for (const time of await nightly.getByRole('list', { name: 'Next five times of nightly' }).getByRole('listitem').allInnerTexts())
+      expect(time).toMatch(/, 03:00$/);
     const lastRun = nightly.getByRole('list', { name: 'Last runs of nightly' }).getByRole('link');
     expect(await lastRun.innerText()).toBe('succeeded');
 

@@ -4,7 +4,6 @@ import { describeInBrowser, screenshot } from '@switchboard/web-kit/testing';
 import { startUiHarness, type UiHarness } from '../helpers/ui-harness.ts';
 import { CanvasPage } from './canvas-page.ts';
 
-
 describeInBrowser("a newcomer's first hour in the flow builder", () => {
   let h: UiHarness;
   let page: Page;
@@ -23,7 +22,9 @@ describeInBrowser("a newcomer's first hour in the flow builder", () => {
   });
   /** The admin's draft of a flow as the service has it ('' for none). */
   const draftText = async (slug: string) => {
-    const response = await fetch(`${h.base}/api/llm/acme/flows/${slug}/draft`, { headers: { cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } });
+    const response = await fetch(`${h.base}/api/llm/acme/flows/${slug}/draft`, {
+      headers: { cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ') },
+    });
     return response.ok ? JSON.stringify((await response.json()).definition) : '';
   };
 
@@ -100,7 +101,9 @@ describeInBrowser("a newcomer's first hour in the flow builder", () => {
     await canvas.ready();
 
     // The toolbar links to the flow's API page.
-    expect(await page.getByRole('region', { name: 'Flow toolbar' }).getByRole('link', { name: 'API', exact: true }).getAttribute('href')).toBe('/orgs/newbie/flows/first-bot/api');
+    expect(await page.getByRole('region', { name: 'Flow toolbar' }).getByRole('link', { name: 'API', exact: true }).getAttribute('href')).toBe(
+      '/orgs/newbie/flows/first-bot/api',
+    );
 
     await canvas.paletteEntry('LLM').click();
     const settings = page.getByRole('region', { name: 'Settings of llm' });
@@ -115,14 +118,18 @@ describeInBrowser("a newcomer's first hour in the flow builder", () => {
     expect(new URL(page.url()).pathname).toBe('/orgs/newbie/flows/first-bot');
     expect(await settings.getByLabel('Provider').inputValue()).toBe('fake');
     const model = settings.getByRole('combobox', { name: 'Model' });
-    await expect.poll(() => model.evaluate((input) => Array.from((input as HTMLInputElement).list?.options ?? []).map((o) => o.value))).toEqual(['echo', 'slow', 'text-embedding-test']);
+    await expect
+      .poll(() => model.evaluate((input) => Array.from((input as HTMLInputElement).list?.options ?? []).map((o) => o.value)))
+      .toEqual(['echo', 'slow', 'text-embedding-test']);
     await settings.getByText('3 models of fake; any other name works too.').waitFor();
     await model.fill('echo');
     // A connection added elsewhere (another tab, the CLI) shows once the window regains focus.
     const newbie = await h.stores.orgs.requireOrg('newbie');
     await h.stores.orgs.setProvider(newbie.id, { name: 'elsewhere', kind: 'openai-compatible', baseUrl: h.upstream.url });
     await page.evaluate(() => window.dispatchEvent(new Event('focus')));
-    await expect.poll(() => settings.getByLabel('Provider').locator('option').allInnerTexts()).toEqual(['Choose a connection', 'elsewhere', 'fake', 'Add provider…']);
+    await expect
+      .poll(() => settings.getByLabel('Provider').locator('option').allInnerTexts())
+      .toEqual(['Choose a connection', 'elsewhere', 'fake', 'Add provider…']);
     await settings.getByLabel('Prompt', { exact: true }).fill('{{input.message}}');
     await settings.getByLabel('Memory window').fill('10');
     await settings.getByLabel('Connect to').selectOption('output');
@@ -144,7 +151,16 @@ describeInBrowser("a newcomer's first hour in the flow builder", () => {
     await panel.getByRole('textbox', { name: 'message', exact: true }).press('Enter');
     await conversation.getByText('Echo: Still me').waitFor();
     const lines = (await conversation.innerText()).split('\n').map((line) => line.trim());
-    expect(lines.filter((line) => line !== '' && line !== 'Run details')).toEqual(['You:', 'Hello there', 'Flow:', 'Echo: Hello there', 'You:', 'Still me', 'Flow:', 'Echo: Still me']);
+    expect(lines.filter((line) => line !== '' && line !== 'Run details')).toEqual([
+      'You:',
+      'Hello there',
+      'Flow:',
+      'Echo: Hello there',
+      'You:',
+      'Still me',
+      'Flow:',
+      'Echo: Still me',
+    ]);
     await screenshot(page, 'canvas-run-as-chat');
     // One session: the second run's model call was sent the first exchange (memory).
     const runs = (await (await h.get('/api/llm/acme/runs')).json()).runs as unknown[];

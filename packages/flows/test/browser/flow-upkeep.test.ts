@@ -84,7 +84,8 @@ describeInBrowser('keeping flows and knowledge, at every width', () => {
     await create.getByRole('button', { name: 'Create' }).click();
     await page.getByText(/embeddings of embedder \/ embed-a/).waitFor();
 
-    const upload = async (name: string, text: string) => page.getByLabel('Choose files').setInputFiles({ name, mimeType: 'text/markdown', buffer: Buffer.from(text) });
+    const upload = async (name: string, text: string) =>
+      page.getByLabel('Choose files').setInputFiles({ name, mimeType: 'text/markdown', buffer: Buffer.from(text) });
     const uploads = page.getByRole('list', { name: 'Uploads' });
     await upload('refunds.md', '# Refunds\n\nRefunds take 14 days.');
     await uploads.getByText('Added: 1 chunk').waitFor();
@@ -115,7 +116,9 @@ describeInBrowser('keeping flows and knowledge, at every width', () => {
     await change.getByLabel('Embedding model').fill('embed-b');
     await change.getByRole('button', { name: 'Save' }).click();
     await page.getByText(/embeddings of embedder \/ embed-b/).waitFor();
-    await expect.poll(() => embedder.embeddingCalls.filter((c) => c.model === 'embed-b').flatMap((c) => c.input)).toEqual(['# Refunds\n\nRefunds now take 30 days.']);
+    await expect
+      .poll(() => embedder.embeddingCalls.filter((c) => c.model === 'embed-b').flatMap((c) => c.input))
+      .toEqual(['# Refunds\n\nRefunds now take 30 days.']);
     await screenshot(page, 'knowledge-embedding-changed');
   });
 
@@ -163,7 +166,10 @@ describeInBrowser('keeping flows and knowledge, at every width', () => {
     const panel = page.getByRole('tabpanel', { name: 'Run' });
     await panel.getByRole('textbox', { name: 'question', exact: true }).fill('From my phone');
     await panel.getByRole('button', { name: 'Run', exact: true }).click();
-    await panel.getByRole('status').getByText(/^Finished in \d+ ms$/).waitFor();
+    await panel
+      .getByRole('status')
+      .getByText(/^Finished in \d+ ms$/)
+      .waitFor();
     expect((await panel.getByRole('log', { name: 'Answer' }).innerText()).trim()).toBe('Echo: From my phone');
     await screenshot(page, 'canvas-390');
 
@@ -172,7 +178,10 @@ describeInBrowser('keeping flows and knowledge, at every width', () => {
       const wrap = page.locator('.table-wrap').first();
       await wrap.waitFor();
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `${path} fits 390 px`).toBeLessThanOrEqual(390);
-      expect(await wrap.evaluate((e) => e.scrollWidth > e.clientWidth && getComputedStyle(e).overflowX !== 'visible'), `${path}'s table scrolls in its card`).toBe(true);
+      expect(
+        await wrap.evaluate((e) => e.scrollWidth > e.clientWidth && getComputedStyle(e).overflowX !== 'visible'),
+        `${path}'s table scrolls in its card`,
+      ).toBe(true);
       await screenshot(page, `${path.split('/').pop()}-390`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });

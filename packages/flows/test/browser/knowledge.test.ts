@@ -28,7 +28,8 @@ describeInBrowser('Knowledge in the browser', () => {
   let page: Page;
   const dialogs: string[] = [];
 
-  const documents = async (kb: string) => ((await (await h.get(`/api/llm/acme/knowledge-bases/${kb}`)).json()) as { document_list: ApiDocument[] }).document_list;
+  const documents = async (kb: string) =>
+    ((await (await h.get(`/api/llm/acme/knowledge-bases/${kb}`)).json()) as { document_list: ApiDocument[] }).document_list;
 
   beforeAll(async () => {
     h = await startUiHarness('sqlite');
@@ -79,7 +80,12 @@ describeInBrowser('Knowledge in the browser', () => {
       const row = page.getByRole('row').filter({ hasText: doc.source });
       await row.waitFor();
       const cells = await row.getByRole('cell').allInnerTexts();
-      expect(cells.slice(0, 4)).toEqual([doc.source, doc.source.endsWith('.md') ? 'Markdown' : 'Text', String(doc.source.endsWith('.md') ? RETURNS.length : SHIPPING.length), String(doc.chunks)]);
+      expect(cells.slice(0, 4)).toEqual([
+        doc.source,
+        doc.source.endsWith('.md') ? 'Markdown' : 'Text',
+        String(doc.source.endsWith('.md') ? RETURNS.length : SHIPPING.length),
+        String(doc.chunks),
+      ]);
     }
     const total = stored.reduce((sum, d) => sum + d.chunks, 0);
     await page.getByRole('navigation', { name: 'Knowledge bases' }).getByText(`2 documents · ${total} chunks`).waitFor();
@@ -96,7 +102,11 @@ describeInBrowser('Knowledge in the browser', () => {
       zone.dispatchEvent(new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: transfer }));
     }, pdf);
     const uploads = page.getByRole('list', { name: 'Uploads' });
-    await uploads.getByRole('listitem').filter({ hasText: 'warranty.pdf' }).getByText(/^Added: \d+ chunks?$/).waitFor();
+    await uploads
+      .getByRole('listitem')
+      .filter({ hasText: 'warranty.pdf' })
+      .getByText(/^Added: \d+ chunks?$/)
+      .waitFor();
     expect(await uploads.getByRole('listitem').filter({ hasText: 'photo.png' }).getByText('Failed: Not a text, Markdown or PDF file').isVisible()).toBe(true);
     const pdfDoc = (await documents('handbook')).find((d) => d.source === 'warranty.pdf')!;
     expect(pdfDoc.content_type).toBe('application/pdf');
@@ -111,7 +121,11 @@ describeInBrowser('Knowledge in the browser', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     const results = page.getByRole('list', { name: 'Query results' }).getByRole('listitem');
     await results.first().waitFor();
-    const expected = ((await (await h.post('/api/llm/acme/knowledge-bases/handbook/query', { query: 'refund for a return', top_k: 3 })).json()) as { results: Array<{ source: string; score: number; text: string }> }).results;
+    const expected = (
+      (await (await h.post('/api/llm/acme/knowledge-bases/handbook/query', { query: 'refund for a return', top_k: 3 })).json()) as {
+        results: Array<{ source: string; score: number; text: string }>;
+      }
+    ).results;
     expect(expected.length).toBeGreaterThan(0);
     expect(expected[0].source).toBe('returns.md');
     expect(await results.count()).toBe(expected.length);
@@ -125,7 +139,9 @@ describeInBrowser('Knowledge in the browser', () => {
   });
 
   it('shows a document named with HTML as text', async () => {
-    await page.getByLabel('Choose files').setInputFiles([{ name: `${XSS}.md`, mimeType: 'text/markdown', buffer: Buffer.from('Harmless content about gift cards.') }]);
+    await page
+      .getByLabel('Choose files')
+      .setInputFiles([{ name: `${XSS}.md`, mimeType: 'text/markdown', buffer: Buffer.from('Harmless content about gift cards.') }]);
     const row = page.getByRole('row').filter({ hasText: `${XSS}.md` });
     await row.waitFor();
     expect(await row.getByRole('cell').first().innerText()).toBe(`${XSS}.md`);

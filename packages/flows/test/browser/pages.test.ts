@@ -27,7 +27,9 @@ async function seedDayOfRuns(h: UiHarness & { busyToken?: string }, orgId: numbe
       const failed = (hour + i) % 6 === 0;
       const started = new Date(now - (hour * 3600 + i * 97) * 1000 - 60_000);
       const latency = 300 + ((hour * 131 + i * 53) % 900) + (flow === 'triage' ? 1500 : 0);
-      const usage = failed ? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 } : { prompt_tokens: 120 + i * 7, completion_tokens: 40 + hour, total_tokens: 160 + i * 7 + hour };
+      const usage = failed
+        ? { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }
+        : { prompt_tokens: 120 + i * 7, completion_tokens: 40 + hour, total_tokens: 160 + i * 7 + hour };
       rows.push({
         id: `run_seed_${hour}_${i}`,
         org_id: orgId,
@@ -50,7 +52,7 @@ async function seedDayOfRuns(h: UiHarness & { busyToken?: string }, orgId: numbe
   h.busyToken = (await h.stores.orgs.createToken(orgId, { scope: 'manage', name: 'seed' })).token;
 }
 
-describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () => {
+describeInBrowser("Overview, Flows and a flow's API page in the browser", () => {
   let h: UiHarness & { busyToken?: string };
   let page: Page;
 
@@ -58,7 +60,10 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
     h = await startUiHarness('sqlite');
     await h.stores.orgs.createOrg('fresh', 'Fresh Start');
     await seedDayOfRuns(h, (await h.stores.orgs.createOrg('busy', 'Busy Inc')).id);
-    await h.save({ ...simpleFlow({ name: 'Support bot', slug: 'support-bot', extraVariables: [{ name: 'tier', type: 'enum', values: ['free', 'pro'], default: 'free' }] }), description: 'Answers product questions' });
+    await h.save({
+      ...simpleFlow({ name: 'Support bot', slug: 'support-bot', extraVariables: [{ name: 'tier', type: 'enum', values: ['free', 'pro'], default: 'free' }] }),
+      description: 'Answers product questions',
+    });
     await h.save(simpleFlow({ name: 'Flaky bot', slug: 'flaky-bot', model: 'fail' }));
     for (let i = 0; i < 6; i++) await (await h.post('/api/llm/acme/flows/support-bot/run', { input: { question: `Question ${i}` } }, h.runToken)).text();
     for (let i = 0; i < 2; i++) await (await h.post('/api/llm/acme/flows/flaky-bot/run', { input: { question: `Doomed ${i}` } }, h.runToken)).text();
@@ -76,7 +81,14 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
   });
 
   const stats = async () => (await (await h.get('/api/llm/acme/stats?hours=24')).json()) as Stats;
-  const tile = async (label: string) => (await page.locator('.tiles > div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd').innerText()).trim();
+  const tile = async (label: string) =>
+    (
+      await page
+        .locator('.tiles > div')
+        .filter({ has: page.getByText(label, { exact: true }) })
+        .locator('dd')
+        .innerText()
+    ).trim();
 
   it('Overview: totals and the five charts of the last 24 hours, each with a title, a text alternative and its figures', async () => {
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
@@ -99,7 +111,8 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
       'Cost per hour. $0 of priced model calls over the window (calls to a model without a price count nothing: LLM Hub → Providers → Prices).',
     ]);
     expect(await tile('Cost')).toBe('$0');
-    for (const title of ['Runs per hour', 'Failure rate', 'Latency p50 / p95', 'Tokens per hour', 'Cost per hour']) await page.getByRole('heading', { name: title, level: 3 }).waitFor();
+    for (const title of ['Runs per hour', 'Failure rate', 'Latency p50 / p95', 'Tokens per hour', 'Cost per hour'])
+      await page.getByRole('heading', { name: title, level: 3 }).waitFor();
 
     // The figures behind "Runs per hour": the current hour holds every run.
     const runsChart = page.getByRole('figure').filter({ has: page.getByRole('heading', { name: 'Runs per hour' }) });
@@ -135,7 +148,8 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
     await page.getByRole('combobox', { name: 'Organization' }).selectOption('fresh');
     await page.waitForURL(`${h.base}/orgs/fresh`);
     await page.getByRole('heading', { name: 'Nothing has run yet' }).waitFor();
-    for (const name of ['Create a flow', 'Connect a model provider', 'create a run token']) expect(await page.getByRole('link', { name }).isVisible()).toBe(true);
+    for (const name of ['Create a flow', 'Connect a model provider', 'create a run token'])
+      expect(await page.getByRole('link', { name }).isVisible()).toBe(true);
     expect(await page.getByRole('img').count()).toBe(0);
     await screenshot(page, 'overview-empty');
     await page.getByRole('link', { name: 'create a run token' }).click();
@@ -149,7 +163,11 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
     await page.route('**/api/llm/acme/stats*', async (route) => {
       if (!fail) return route.continue();
       await held;
-      return route.fulfill({ status: 500, contentType: 'application/json', body: JSON.stringify({ error: { message: 'Database unavailable', type: 'api_error', code: 'internal' } }) });
+      return route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { message: 'Database unavailable', type: 'api_error', code: 'internal' } }),
+      });
     });
     await page.goto('/orgs/acme');
     await page.getByRole('status').filter({ hasText: 'Loading the last 24 hours…' }).waitFor();
@@ -167,7 +185,15 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Flows' }).click();
     const row = page.getByRole('row').filter({ hasText: 'support-bot' });
     await row.waitFor();
-    expect((await row.getByRole('cell').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '))).toEqual(['Support bot Answers product questions', 'support-bot', '1', 'just now', '6', 'API', 'DuplicateDelete']);
+    expect((await row.getByRole('cell').allInnerTexts()).map((t) => t.replace(/\s+/g, ' '))).toEqual([
+      'Support bot Answers product questions',
+      'support-bot',
+      '1',
+      'just now',
+      '6',
+      'API',
+      'DuplicateDelete',
+    ]);
     await screenshot(page, 'flows');
     await row.getByRole('link', { name: 'API of Support bot' }).click();
     await page.waitForURL(`${h.base}/orgs/acme/flows/support-bot/api`);
@@ -177,12 +203,16 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
     await page.getByRole('heading', { name: 'API of Support bot', level: 1 }).waitFor();
     expect(await page.title()).toBe('API · Support bot · Switchboard Flows');
     await screenshot(page, 'flow-api');
-    const snippets = ((await (await h.get('/api/llm/acme/flows/support-bot/snippets')).json()) as { snippets: Array<{ id: string; title: string; code: string }> }).snippets;
+    const snippets = (
+      (await (await h.get('/api/llm/acme/flows/support-bot/snippets')).json()) as { snippets: Array<{ id: string; title: string; code: string }> }
+    ).snippets;
     const schema = await (await h.get('/api/llm/acme/flows/support-bot/schema')).json();
     const flowUrl = `${h.base}/api/llm/acme/flows/support-bot`;
 
     const openai = page.getByRole('region', { name: 'OpenAI client' });
-    expect((await openai.innerText()).replace(/\s+/g, ' ')).toBe(`OpenAI client Base URL ${flowUrl} Copy Model service-flow Copy API key a token of this organization`);
+    expect((await openai.innerText()).replace(/\s+/g, ' ')).toBe(
+      `OpenAI client Base URL ${flowUrl} Copy Model service-flow Copy API key a token of this organization`,
+    );
     await openai.getByRole('button', { name: 'Copy base URL' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(flowUrl);
     await openai.getByRole('button', { name: 'Copy model' }).click();
@@ -244,7 +274,16 @@ describeInBrowser('Overview, Flows and a flow\'s API page in the browser', () =>
   it('every page fits an 800-pixel-wide window without horizontal scrolling', async () => {
     await page.setViewportSize({ width: 800, height: 800 });
     const runId = ((await (await h.get('/api/llm/acme/runs?limit=1')).json()) as { runs: Array<{ id: string }> }).runs[0].id;
-    for (const path of ['/orgs/acme', '/orgs/acme/flows', '/orgs/acme/runs', `/orgs/acme/runs/${runId}`, '/orgs/acme/knowledge', '/orgs/acme/tokens', '/orgs/acme/providers', '/orgs/acme/flows/support-bot/api']) {
+    for (const path of [
+      '/orgs/acme',
+      '/orgs/acme/flows',
+      '/orgs/acme/runs',
+      `/orgs/acme/runs/${runId}`,
+      '/orgs/acme/knowledge',
+      '/orgs/acme/tokens',
+      '/orgs/acme/providers',
+      '/orgs/acme/flows/support-bot/api',
+    ]) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await page.waitForFunction(() => !document.querySelector('[role=status] .spinner'));

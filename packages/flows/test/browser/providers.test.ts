@@ -56,7 +56,13 @@ describeInBrowser('LLM Hub → Providers in the browser', () => {
     const row = page.getByRole('row').filter({ hasText: 'broken' });
     await row.waitFor();
     expect((await row.getByRole('cell').allInnerTexts()).slice(0, 4)).toEqual(['broken', 'openai-compatible', h.upstream.url, 'Set']);
-    expect((await providers()).find((p) => p.name === 'broken')).toEqual({ name: 'broken', kind: 'openai-compatible', base_url: h.upstream.url, has_api_key: true, updated_at: expect.any(String) });
+    expect((await providers()).find((p) => p.name === 'broken')).toEqual({
+      name: 'broken',
+      kind: 'openai-compatible',
+      base_url: h.upstream.url,
+      has_api_key: true,
+      updated_at: expect.any(String),
+    });
 
     await page.getByRole('button', { name: 'Test broken' }).click();
     const dialog = page.getByRole('dialog', { name: 'Test of "broken"' });

@@ -48,7 +48,13 @@ describeInBrowser('Runs and a run with its trace timeline, in the browser', () =
       toolFlow('order-bot', 'plan:order', [
         {
           id: 'lookup',
-          data: { kind: 'http', name: 'lookup_order', description: 'Look up an order', parameters: { type: 'object', properties: { order_id: { type: 'string' } } }, request: { method: 'GET', url: 'http://127.0.0.1:9/orders/{{args.order_id}}' } },
+          data: {
+            kind: 'http',
+            name: 'lookup_order',
+            description: 'Look up an order',
+            parameters: { type: 'object', properties: { order_id: { type: 'string' } } },
+            request: { method: 'GET', url: 'http://127.0.0.1:9/orders/{{args.order_id}}' },
+          },
         },
       ]),
     );
@@ -78,7 +84,9 @@ describeInBrowser('Runs and a run with its trace timeline, in the browser', () =
     const row = page.getByRole('row').filter({ hasText: supportRun });
     await row.waitFor();
     // The flow's name replaces its slug once the flows are listed.
-    await expect.poll(async () => (await row.innerText()).replace(/\s+/g, ' ').trim()).toMatch(new RegExp(`^\\S.* ${supportRun} Support bot support-bot 1 succeeded \\d+ ms 12 \\$0\\+ API$`));
+    await expect
+      .poll(async () => (await row.innerText()).replace(/\s+/g, ' ').trim())
+      .toMatch(new RegExp(`^\\S.* ${supportRun} Support bot support-bot 1 succeeded \\d+ ms 12 \\$0\\+ API$`));
     expect(await page.getByRole('row').count()).toBe(26);
     await screenshot(page, 'runs');
 
@@ -113,7 +121,11 @@ describeInBrowser('Runs and a run with its trace timeline, in the browser', () =
     const answer = items.filter({ has: page.locator('.timeline-node', { hasText: /^answer$/ }) });
     expect(await answer.locator('.timeline-tools').innerText()).toBe('1 tool call');
     // The LLM node's bar is wider than the Input node's: width is duration on the run's axis.
-    const widthOf = async (node: string) => (await items.filter({ has: page.locator('.timeline-node', { hasText: new RegExp(`^${node}$`) }) }).locator('.timeline-bar').boundingBox())!.width;
+    const widthOf = async (node: string) =>
+      (await items
+        .filter({ has: page.locator('.timeline-node', { hasText: new RegExp(`^${node}$`) }) })
+        .locator('.timeline-bar')
+        .boundingBox())!.width;
     expect(await widthOf('answer')).toBeGreaterThan(await widthOf('input'));
 
     await answer.getByText('1 tool call, 1 failed: lookup_order').click();

@@ -119,7 +119,12 @@ describeInBrowser('LLM Hub → Secrets in the browser', () => {
       slug: 'shop',
       nodes: [
         { id: 'input', type: 'input', data: { variables: [{ name: 'question', type: 'string' }] }, position: { x: 0, y: 0 } },
-        { id: 'api', type: 'tool', data: { kind: 'http', name: 'lookup', request: { method: 'GET', url: 'https://shop.example/orders', headers: { 'X-Key': '' } } }, position: { x: 280, y: 200 } },
+        {
+          id: 'api',
+          type: 'tool',
+          data: { kind: 'http', name: 'lookup', request: { method: 'GET', url: 'https://shop.example/orders', headers: { 'X-Key': '' } } },
+          position: { x: 280, y: 200 },
+        },
         { id: 'board', type: 'tool', data: { kind: 'mcp', url: 'https://mcp.example/mcp', headers: { Authorization: '' } }, position: { x: 280, y: 350 } },
         { id: 'answer', type: 'llm', data: { provider: 'local', model: 'echo', prompt: '{{input.question}}' }, position: { x: 560, y: 0 } },
         { id: 'output', type: 'output', data: { format: 'raw' }, position: { x: 840, y: 0 } },

@@ -83,11 +83,17 @@ describeInBrowser('signing in to the flows dashboard', () => {
 
   it('refuses a cookie-authenticated write from a foreign Origin with 403, and takes it from its own origin', async () => {
     const page = await h.signedInPage('/orgs/acme/tokens');
-    const foreign = await page.context().request.post('/api/llm/acme/tokens', { data: { name: 'csrf', scope: 'manage' }, headers: { origin: 'https://evil.example' } });
+    const foreign = await page
+      .context()
+      .request.post('/api/llm/acme/tokens', { data: { name: 'csrf', scope: 'manage' }, headers: { origin: 'https://evil.example' } });
     expect(foreign.status()).toBe(403);
     const own = await page.context().request.post('/api/llm/acme/tokens', { data: { name: 'same-origin', scope: 'run' }, headers: { origin: h.base } });
     expect(own.status()).toBe(201);
-    const names = ((await (await fetch(`${h.base}/api/llm/acme/tokens`, { headers: { authorization: `Bearer ${h.manageToken}` } })).json()) as { tokens: Array<{ name: string }> }).tokens.map((t) => t.name);
+    const names = (
+      (await (await fetch(`${h.base}/api/llm/acme/tokens`, { headers: { authorization: `Bearer ${h.manageToken}` } })).json()) as {
+        tokens: Array<{ name: string }>;
+      }
+    ).tokens.map((t) => t.name);
     expect(names).toContain('same-origin');
     expect(names).not.toContain('csrf');
   });
@@ -105,7 +111,9 @@ describeInBrowser('signing in to the flows dashboard', () => {
 
     await page.getByLabel('Email').fill('nobody@example.com');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForFunction(() => document.querySelector('[role=alert]')?.textContent === 'Invalid email or password' && !document.querySelector('[aria-busy=true]'));
+    await page.waitForFunction(
+      () => document.querySelector('[role=alert]')?.textContent === 'Invalid email or password' && !document.querySelector('[aria-busy=true]'),
+    );
     expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
   });
 

@@ -114,7 +114,9 @@ describeInBrowser('LLM Hub → Tokens in the browser', () => {
     await form.getByRole('button', { name: 'Create token' }).click();
     expect(await form.getByRole('alert').innerText()).toBe('Give the token a name, for example the application that will use it.');
     await form.getByRole('button', { name: 'Cancel' }).click();
-    const tokens = (await (await fetch(`${h.base}/api/llm/acme/tokens`, { headers: { authorization: `Bearer ${h.manageToken}` } })).json()) as { tokens: unknown[] };
+    const tokens = (await (await fetch(`${h.base}/api/llm/acme/tokens`, { headers: { authorization: `Bearer ${h.manageToken}` } })).json()) as {
+      tokens: unknown[];
+    };
     expect(tokens.tokens).toHaveLength(4);
   });
 });

@@ -30,14 +30,23 @@ export async function startAgentHarness(dialect: 'sqlite' | 'postgres', env: Rec
 }
 
 /** input(question) → llm (provider tools, `model`) → output(format), with the given tool nodes wired into the llm. */
-export function toolFlow(slug: string, model: string, tools: Array<{ id: string; type?: string; data: Record<string, unknown> }>, options: { maxSteps?: number; format?: string } = {}) {
+export function toolFlow(
+  slug: string,
+  model: string,
+  tools: Array<{ id: string; type?: string; data: Record<string, unknown> }>,
+  options: { maxSteps?: number; format?: string } = {},
+) {
   return {
     name: slug,
     slug,
     nodes: [
       { id: 'input', type: 'input', data: { variables: [{ name: 'question', type: 'string', required: true }] } },
       ...tools.map((t) => ({ id: t.id, type: t.type ?? 'tool', data: t.data })),
-      { id: 'answer', type: 'llm', data: { provider: 'tools', model, prompt: '{{input.question}}', ...(options.maxSteps ? { max_steps: options.maxSteps } : {}) } },
+      {
+        id: 'answer',
+        type: 'llm',
+        data: { provider: 'tools', model, prompt: '{{input.question}}', ...(options.maxSteps ? { max_steps: options.maxSteps } : {}) },
+      },
       { id: 'output', type: 'output', data: { format: options.format ?? 'raw' } },
     ],
     edges: [{ from: 'input', to: 'answer' }, ...tools.map((t) => ({ from: t.id, to: 'answer' })), { from: 'answer', to: 'output' }],

@@ -58,7 +58,10 @@ export class EchoTool {
     server.registerTool('whoami', { description: `Says who you are (you sent ${authorization})` }, async () => ({
       content: [{ type: 'text', text: JSON.stringify({ headers: req.headers }) }],
     }));
-    server.registerTool('fail', { description: 'Always fails' }, async () => ({ isError: true, content: [{ type: 'text', text: `no access for ${authorization}` }] }));
+    server.registerTool('fail', { description: 'Always fails' }, async () => ({
+      isError: true,
+      content: [{ type: 'text', text: `no access for ${authorization}` }],
+    }));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

@@ -64,12 +64,16 @@ export class FakeUpstream {
     const id = 'chatcmpl-upstream';
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const send = (delta: Record<string, unknown>, finish: string | null) =>
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+      );
     send({ role: 'assistant', content: '' }, null);
     send({ tool_calls: [{ index: 0, id: 'call_gated_1', type: 'function', function: { name, arguments: '' } }] }, null);
     send({ tool_calls: [{ index: 0, function: { arguments: '{}' } }] }, null);
     send({}, 'tool_calls');
-    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 7, completion_tokens: 1, total_tokens: 8 } })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 7, completion_tokens: 1, total_tokens: 8 } })}\n\n`,
+    );
     res.end('data: [DONE]\n\n');
   }
 
@@ -85,18 +89,48 @@ export class FakeUpstream {
     const messages = (body.messages as Array<{ role: string; content: Array<{ type: string; text: string }> | string }>) ?? [];
     const last = [...messages].reverse().find((m) => m.role === 'user');
     const question = typeof last?.content === 'string' ? last.content : (last?.content ?? []).map((p) => p.text).join('');
-    this.calls.push({ model: String(body.model), stream: body.stream === true, body, authorization: req.headers['x-api-key'] as string | undefined, headers: req.headers, aborted: false });
+    this.calls.push({
+      model: String(body.model),
+      stream: body.stream === true,
+      body,
+      authorization: req.headers['x-api-key'] as string | undefined,
+      headers: req.headers,
+      aborted: false,
+    });
     const text = `Claude: ${question}`;
     const tokens = text.match(/\S+\s*|\s+/g) ?? [];
     if (body.stream !== true) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ id: 'msg_1', type: 'message', role: 'assistant', model: body.model, content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 4, output_tokens: tokens.length } }),
-      );
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model: body.model,
+            content: [{ type: 'text', text }],
+            stop_reason: 'end_turn',
+            stop_sequence: null,
+            usage: { input_tokens: 4, output_tokens: tokens.length },
+          }),
+        );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    send('message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: body.model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 4, output_tokens: 0 } } });
+    send('message_start', {
+      type: 'message_start',
+      message: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: body.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 4, output_tokens: 0 },
+      },
+    });
     send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     for (const token of tokens) send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: token } });
     send('content_block_stop', { type: 'content_block_stop', index: 0 });
@@ -116,13 +150,20 @@ export class FakeUpstream {
     this.calls.push({ model: '', stream: false, body: {}, authorization: req.headers.authorization, headers: req.headers, aborted: false });
     if (key.includes('wrong')) {
       const message = `Incorrect API key provided: ${key}`;
-      const body = anthropic ? { type: 'error', error: { type: 'authentication_error', message } } : { error: { message, type: 'invalid_request_error', code: 'invalid_api_key' } };
+      const body = anthropic
+        ? { type: 'error', error: { type: 'authentication_error', message } }
+        : { error: { message, type: 'invalid_request_error', code: 'invalid_api_key' } };
       res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       return;
     }
     const ids = anthropic ? ['claude-test-1', 'claude-test-2'] : ['echo', 'slow', 'text-embedding-test'];
     const body = anthropic
-      ? { data: ids.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' })), has_more: false, first_id: ids[0], last_id: ids[ids.length - 1] }
+      ? {
+          data: ids.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' })),
+          has_more: false,
+          first_id: ids[0],
+          last_id: ids[ids.length - 1],
+        }
       : { object: 'list', data: ids.map((id) => ({ id, object: 'model', created: 1, owned_by: 'fake' })) };
     const send = () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (key.includes('slow')) setTimeout(send, 3000);
@@ -167,7 +208,9 @@ export class FakeUpstream {
       });
     }
     if (model === 'fail') {
-      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'upstream exploded', type: 'server_error', code: null } }));
+      res
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'upstream exploded', type: 'server_error', code: null } }));
       return;
     }
     if (model === 'garbage') {
@@ -176,7 +219,9 @@ export class FakeUpstream {
       return;
     }
     if (model.startsWith('status:')) {
-      res.writeHead(Number(model.slice('status:'.length)), { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `answered ${model}`, type: 'invalid_request_error', code: null } }));
+      res
+        .writeHead(Number(model.slice('status:'.length)), { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: `answered ${model}`, type: 'invalid_request_error', code: null } }));
       return;
     }
     const messages = (body.messages as Array<{ role: string; content: unknown }>) ?? [];
@@ -186,19 +231,40 @@ export class FakeUpstream {
       this.callFirstTool(body, model, res);
       return;
     }
-    const text = model.startsWith('late:') ? model.split(':').slice(2).join(':') : model.startsWith('reply:') || model.startsWith('barrier:') || gated ? model.slice(model.indexOf(':') + 1) : model === 'slow' ? Array.from({ length: 50 }, (_, i) => `t${i} `).join('') : `Echo: ${String(lastUser?.content ?? '')}`;
+    const text = model.startsWith('late:')
+      ? model.split(':').slice(2).join(':')
+      : model.startsWith('reply:') || model.startsWith('barrier:') || gated
+        ? model.slice(model.indexOf(':') + 1)
+        : model === 'slow'
+          ? Array.from({ length: 50 }, (_, i) => `t${i} `).join('')
+          : `Echo: ${String(lastUser?.content ?? '')}`;
     const tokens = text.match(/\S+\s*|\s+/g) ?? [];
     const usage = { prompt_tokens: 7, completion_tokens: tokens.length, total_tokens: 7 + tokens.length };
     const id = 'chatcmpl-upstream';
     if (!call.stream) {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ id, object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage }),
-      );
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            id,
+            object: 'chat.completion',
+            created: 1,
+            model,
+            choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+            usage,
+          }),
+        );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const send = (value: unknown) => res.write(`data: ${JSON.stringify(value)}\n\n`);
-    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ id, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({
+      id,
+      object: 'chat.completion.chunk',
+      created: 1,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
     send(chunk({ role: 'assistant', content: '' }, null));
     for (const [index, token] of tokens.entries()) {
       if (model === 'fail-mid' && index === 2) {

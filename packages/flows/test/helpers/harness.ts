@@ -91,7 +91,9 @@ export interface TestFlow {
 }
 
 /** A one-llm-node flow: input(question) → llm(local, model) → output(format). */
-export function simpleFlow(options: { name?: string; slug?: string; model?: string; format?: string; template?: unknown; extraVariables?: unknown[] } = {}): TestFlow {
+export function simpleFlow(
+  options: { name?: string; slug?: string; model?: string; format?: string; template?: unknown; extraVariables?: unknown[] } = {},
+): TestFlow {
   return {
     name: options.name ?? 'Support bot',
     ...(options.slug ? { slug: options.slug } : {}),

@@ -39,7 +39,9 @@ export class ToolApi {
       } else if (url.pathname === '/hang') {
         // never answers
       } else if (url.pathname === '/orders' && req.method === 'POST') {
-        res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ received: JSON.parse(body || 'null'), authorization: req.headers.authorization ?? null }));
+        res
+          .writeHead(201, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ received: JSON.parse(body || 'null'), authorization: req.headers.authorization ?? null }));
       } else {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('no such route');
       }

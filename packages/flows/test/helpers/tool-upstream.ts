@@ -9,7 +9,10 @@ export interface PlannedCall {
 /** One chat request the fake received. */
 export interface ToolUpstreamCall {
   model: string;
-  body: { messages: Array<{ role: string; content: unknown; tool_calls?: unknown[]; tool_call_id?: string }>; tools?: Array<{ function: { name: string; parameters: unknown } }> };
+  body: {
+    messages: Array<{ role: string; content: unknown; tool_calls?: unknown[]; tool_call_id?: string }>;
+    tools?: Array<{ function: { name: string; parameters: unknown } }>;
+  };
 }
 
 /**
@@ -49,7 +52,9 @@ export class ToolUpstream {
       const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
       this.embeddingCalls.push({ model: body.model, input });
       const data = input.map((text, index) => ({ object: 'embedding', index, embedding: embedText(text) }));
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: input.length, total_tokens: input.length } }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ object: 'list', data, model: body.model, usage: { prompt_tokens: input.length, total_tokens: input.length } }));
       return;
     }
     if (!req.url?.endsWith('/chat/completions')) {
@@ -59,7 +64,8 @@ export class ToolUpstream {
     const model = String(body.model);
     this.calls.push({ model, body });
     const messages = body.messages as ToolUpstreamCall['body']['messages'];
-    const text = (value: unknown) => (typeof value === 'string' ? value : Array.isArray(value) ? value.map((p: { text?: string }) => p.text ?? '').join('') : '');
+    const text = (value: unknown) =>
+      typeof value === 'string' ? value : Array.isArray(value) ? value.map((p: { text?: string }) => p.text ?? '').join('') : '';
     let calls: PlannedCall[] = [];
     let answer = '';
     if (model.startsWith('plan:')) {
@@ -68,32 +74,60 @@ export class ToolUpstream {
       if (step < plan.length) {
         calls = plan[step].filter((c) => c.name !== '__say');
         answer = String(plan[step].find((c) => c.name === '__say')?.args.text ?? '');
-      }
-      else answer = `Results: ${messages.filter((m) => m.role === 'tool').map((m) => text(m.content)).join(' | ')}`;
+      } else
+        answer = `Results: ${messages
+          .filter((m) => m.role === 'tool')
+          .map((m) => text(m.content))
+          .join(' | ')}`;
     } else if (model === 'history') {
-      answer = `History: ${messages.filter((m) => m.role === 'user' || m.role === 'assistant').map((m) => `${m.role}:${text(m.content)}`).join(' | ')}`;
+      answer = `History: ${messages
+        .filter((m) => m.role === 'user' || m.role === 'assistant')
+        .map((m) => `${m.role}:${text(m.content)}`)
+        .join(' | ')}`;
     } else if (model === 'system') {
       answer = text(messages.find((m) => m.role === 'system')?.content);
     } else {
       answer = `Echo: ${text([...messages].reverse().find((m) => m.role === 'user')?.content)}`;
     }
     const step = this.calls.length;
-    const toolCalls = calls.map((call, index) => ({ index, id: `call_${step}_${index}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }));
+    const toolCalls = calls.map((call, index) => ({
+      index,
+      id: `call_${step}_${index}`,
+      type: 'function',
+      function: { name: call.name, arguments: JSON.stringify(call.args) },
+    }));
     const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
     const finish = calls.length > 0 ? 'tool_calls' : 'stop';
     if (body.stream !== true) {
-      const message = calls.length > 0 ? { role: 'assistant', content: answer || null, tool_calls: toolCalls.map(({ index: _i, ...rest }) => rest) } : { role: 'assistant', content: answer };
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'chatcmpl-tools', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message, finish_reason: finish }], usage }));
+      const message =
+        calls.length > 0
+          ? { role: 'assistant', content: answer || null, tool_calls: toolCalls.map(({ index: _i, ...rest }) => rest) }
+          : { role: 'assistant', content: answer };
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify({
+            id: 'chatcmpl-tools',
+            object: 'chat.completion',
+            created: 1,
+            model,
+            choices: [{ index: 0, message, finish_reason: finish }],
+            usage,
+          }),
+        );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     const send = (delta: Record<string, unknown>, finishReason: string | null) =>
-      res.write(`data: ${JSON.stringify({ id: 'chatcmpl-tools', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id: 'chatcmpl-tools', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finishReason }] })}\n\n`,
+      );
     send({ role: 'assistant', content: '' }, null);
     for (const token of calls.length > 0 ? (answer.match(/\S+\s*|\s+/g) ?? []) : []) send({ content: token }, null);
     if (calls.length > 0) {
       // Parallel calls: every call's header first, then its arguments in two pieces, as OpenAI streams them.
-      for (const call of toolCalls) send({ tool_calls: [{ index: call.index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, null);
+      for (const call of toolCalls)
+        send({ tool_calls: [{ index: call.index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, null);
       for (const call of toolCalls) {
         const half = Math.floor(call.function.arguments.length / 2);
         send({ tool_calls: [{ index: call.index, function: { arguments: call.function.arguments.slice(0, half) } }] }, null);

@@ -3,7 +3,15 @@ import { costCell, usd } from '../../web/src/cost/cost-format.ts';
 
 describe('money in the dashboard', () => {
   it('writes enough digits that a cheap run does not read as free', () => {
-    expect([usd(0), usd(12.345), usd(1234.5), usd(0.0123), usd(0.000045), usd(0.009), usd(null)]).toEqual(['$0', '$12.35', '$1,234.5', '$0.0123', '$0.000045', '$0.009', '—']);
+    expect([usd(0), usd(12.345), usd(1234.5), usd(0.0123), usd(0.000045), usd(0.009), usd(null)]).toEqual([
+      '$0',
+      '$12.35',
+      '$1,234.5',
+      '$0.0123',
+      '$0.000045',
+      '$0.009',
+      '—',
+    ]);
   });
 
   it('says when a cost is only a lower bound, and when a run has none', () => {

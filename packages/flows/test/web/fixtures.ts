@@ -66,8 +66,18 @@ export function everyNodeType(slug = 'every-node') {
           timeout_ms: 5000,
         },
       },
-      { id: 'mcp', type: 'tool', data: { kind: 'mcp', url: 'https://mcp.example/mcp', headers: { 'x-team': 'support' }, allow: ['search'] }, position: { x: 900, y: 420 } },
-      { id: 'output', type: 'output', data: { format: 'json_template', template: { answer: '{{answer.text}}', chunks: '{{docs.chunks}}' } }, position: { x: 1200, y: 120 } },
+      {
+        id: 'mcp',
+        type: 'tool',
+        data: { kind: 'mcp', url: 'https://mcp.example/mcp', headers: { 'x-team': 'support' }, allow: ['search'] },
+        position: { x: 900, y: 420 },
+      },
+      {
+        id: 'output',
+        type: 'output',
+        data: { format: 'json_template', template: { answer: '{{answer.text}}', chunks: '{{docs.chunks}}' } },
+        position: { x: 1200, y: 120 },
+      },
     ],
     edges: [
       { from: 'input', to: 'docs' },

@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { canvasToDefinition, definitionToCanvas, type Canvas } from '../../web/src/canvas/convert.ts';
 import type { Definition } from '../../web/src/canvas/definition.ts';
-import { addNode, canWire, connect, copyNodes, idProblem, pasteNodes, removeElements, renameNode, setNodeData, uniqueId } from '../../web/src/canvas/graph-edits.ts';
+import {
+  addNode,
+  canWire,
+  connect,
+  copyNodes,
+  idProblem,
+  pasteNodes,
+  removeElements,
+  renameNode,
+  setNodeData,
+  uniqueId,
+} from '../../web/src/canvas/graph-edits.ts';
 import { layoutPositions } from '../../web/src/canvas/layout.ts';
 
 function canvasOf(nodes: Array<[string, string, Record<string, unknown>?]>, edges: Array<[string, string]> = []): Canvas {
@@ -21,7 +32,16 @@ describe('wiring', () => {
     canvasOf(
       [
         ['input', 'input'],
-        ['route', 'switch', { cases: [{ if: { left: '{{input.x}}', op: 'equals', right: 'a' }, then: '' }, { if: { left: '{{input.x}}', op: 'exists' }, then: '' }] }],
+        [
+          'route',
+          'switch',
+          {
+            cases: [
+              { if: { left: '{{input.x}}', op: 'equals', right: 'a' }, then: '' },
+              { if: { left: '{{input.x}}', op: 'exists' }, then: '' },
+            ],
+          },
+        ],
         ['a', 'template', { template: 'A' }],
         ['b', 'template', { template: 'B' }],
         ['answer', 'llm', { provider: 'local', model: 'm' }],
@@ -35,11 +55,17 @@ describe('wiring', () => {
   it("sets a case's then from its handle, with the edge; rewiring the case moves the edge", () => {
     let canvas = connect(base(), { source: 'route', sourceHandle: 'case-0', target: 'a', targetHandle: 'in' });
     expect((def(canvas).nodes[1].data.cases as Array<{ then: string }>)[0].then).toBe('a');
-    expect(def(canvas).edges).toEqual([{ from: 'input', to: 'route' }, { from: 'route', to: 'a' }]);
+    expect(def(canvas).edges).toEqual([
+      { from: 'input', to: 'route' },
+      { from: 'route', to: 'a' },
+    ]);
     expect(wiring(canvas)).toContain('route:case-0>a:in');
 
     canvas = connect(canvas, { source: 'route', sourceHandle: 'case-0', target: 'b' });
-    expect(def(canvas).edges).toEqual([{ from: 'input', to: 'route' }, { from: 'route', to: 'b' }]);
+    expect(def(canvas).edges).toEqual([
+      { from: 'input', to: 'route' },
+      { from: 'route', to: 'b' },
+    ]);
     expect((def(canvas).nodes[1].data.cases as Array<{ then: string }>)[0].then).toBe('b');
 
     canvas = connect(canvas, { source: 'route', sourceHandle: 'else', target: 'a' });
@@ -50,16 +76,26 @@ describe('wiring', () => {
   it('keeps an edge two branches share until neither names its target', () => {
     let canvas = connect(base(), { source: 'route', sourceHandle: 'case-0', target: 'a' });
     canvas = connect(canvas, { source: 'route', sourceHandle: 'case-1', target: 'a' });
-    expect(def(canvas).edges).toEqual([{ from: 'input', to: 'route' }, { from: 'route', to: 'a' }]);
+    expect(def(canvas).edges).toEqual([
+      { from: 'input', to: 'route' },
+      { from: 'route', to: 'a' },
+    ]);
     canvas = connect(canvas, { source: 'route', sourceHandle: 'case-0', target: 'b' });
-    expect(def(canvas).edges).toEqual([{ from: 'input', to: 'route' }, { from: 'route', to: 'a' }, { from: 'route', to: 'b' }]);
+    expect(def(canvas).edges).toEqual([
+      { from: 'input', to: 'route' },
+      { from: 'route', to: 'a' },
+      { from: 'route', to: 'b' },
+    ]);
   });
 
   it('wires tools and agents into an llm node through its tools handle, whichever handle they were dropped on', () => {
     let canvas = connect(base(), { source: 'lookup', target: 'answer', targetHandle: 'in' });
     canvas = connect(canvas, { source: 'helper', target: 'answer', targetHandle: 'tools' });
     expect(wiring(canvas).slice(1)).toEqual(['lookup:out>answer:tools', 'helper:out>answer:tools']);
-    expect(def(canvas).edges.slice(1)).toEqual([{ from: 'lookup', to: 'answer' }, { from: 'helper', to: 'answer' }]);
+    expect(def(canvas).edges.slice(1)).toEqual([
+      { from: 'lookup', to: 'answer' },
+      { from: 'helper', to: 'answer' },
+    ]);
   });
 
   it('refuses wires into itself, a tool into anything but an llm node, anything into an Input or out of an Output, and no duplicates', () => {
@@ -99,7 +135,10 @@ describe('removing, renaming, copying', () => {
     );
     canvas = removeElements(canvas, new Set(['a']), new Set());
     expect(def(canvas).nodes.map((n) => n.id)).toEqual(['input', 'route', 'b']);
-    expect(def(canvas).edges).toEqual([{ from: 'input', to: 'route' }, { from: 'route', to: 'b' }]);
+    expect(def(canvas).edges).toEqual([
+      { from: 'input', to: 'route' },
+      { from: 'route', to: 'b' },
+    ]);
     expect(def(canvas).nodes[1].data).toEqual({ cases: [{ if: { left: 'x', op: 'exists' }, then: '' }], else: 'b' });
     const elseEdge = canvas.edges.find((e) => e.target === 'b')!;
     canvas = removeElements(canvas, new Set(), new Set([elseEdge.id]));
@@ -127,7 +166,11 @@ describe('removing, renaming, copying', () => {
     canvas = renameNode(canvas, 'answer', 'reply');
     const after = def(canvas);
     expect(after.nodes.map((n) => n.id)).toEqual(['input', 'reply', 'route', 'out']);
-    expect(after.edges).toEqual([{ from: 'input', to: 'reply' }, { from: 'reply', to: 'route' }, { from: 'route', to: 'out' }]);
+    expect(after.edges).toEqual([
+      { from: 'input', to: 'reply' },
+      { from: 'reply', to: 'route' },
+      { from: 'route', to: 'out' },
+    ]);
     expect(after.nodes[1].data).toBe(untouched);
     expect(after.nodes[2].data).toEqual({ cases: [{ if: { left: '{{reply.text}}', op: 'exists' }, then: 'out' }], else: 'reply' });
     expect(after.nodes[3].data).toEqual({ format: 'json_template', template: { a: '{{reply.text}}', b: ['{{ reply.usage }}'] } });
@@ -155,7 +198,11 @@ describe('removing, renaming, copying', () => {
     expect(after.nodes.map((n) => n.id)).toEqual(['input', 'draft', 'polish', 'draft_2', 'polish_2']);
     expect(after.nodes[4].data).toEqual({ provider: 'p', model: 'm', prompt: '{{draft_2.text}}' });
     expect(after.nodes[3].position).toEqual({ x: 140, y: 40 });
-    expect(after.edges).toEqual([{ from: 'input', to: 'draft' }, { from: 'draft', to: 'polish' }, { from: 'draft_2', to: 'polish_2' }]);
+    expect(after.edges).toEqual([
+      { from: 'input', to: 'draft' },
+      { from: 'draft', to: 'polish' },
+      { from: 'draft_2', to: 'polish_2' },
+    ]);
     expect(pasted.nodes.filter((n) => n.selected).map((n) => n.id)).toEqual(['draft_2', 'polish_2']);
     expect(pasteNodes(pasted, clip, { x: 80, y: 80 }).ids).toEqual(['draft_3', 'polish_3']);
   });
@@ -164,7 +211,12 @@ describe('removing, renaming, copying', () => {
     expect(uniqueId('llm', new Set(['llm', 'llm_2']))).toBe('llm_3');
     const first = addNode(canvasOf([['llm', 'llm']]), 'llm', { x: 5, y: 6 });
     expect(first.id).toBe('llm_2');
-    expect(def(first.canvas).nodes[1]).toEqual({ id: 'llm_2', type: 'llm', data: { provider: '', model: '', prompt: '{{input.message}}' }, position: { x: 5, y: 6 } });
+    expect(def(first.canvas).nodes[1]).toEqual({
+      id: 'llm_2',
+      type: 'llm',
+      data: { provider: '', model: '', prompt: '{{input.message}}' },
+      position: { x: 5, y: 6 },
+    });
     const tool = addNode(first.canvas, 'mcp_tool', { x: 0, y: 0 });
     expect(tool.canvas.nodes.map((n) => [n.id, n.type, Boolean(n.selected)])).toEqual([
       ['llm', 'llm', false],

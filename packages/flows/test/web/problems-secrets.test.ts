@@ -7,7 +7,11 @@ const withSecret = (name: string): Definition =>
     name: 'Shop',
     nodes: [
       { id: 'input', type: 'input', data: { variables: [{ name: 'question', type: 'string' }] } },
-      { id: 'api', type: 'tool', data: { kind: 'http', name: 'lookup', request: { method: 'GET', url: 'https://shop.example/orders', headers: { 'X-Key': `{{secrets.${name}}}` } } } },
+      {
+        id: 'api',
+        type: 'tool',
+        data: { kind: 'http', name: 'lookup', request: { method: 'GET', url: 'https://shop.example/orders', headers: { 'X-Key': `{{secrets.${name}}}` } } },
+      },
       { id: 'answer', type: 'llm', data: { provider: 'local', model: 'echo', prompt: '{{input.question}}' } },
       { id: 'output', type: 'output', data: { format: 'raw' } },
     ],

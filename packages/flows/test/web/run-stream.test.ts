@@ -50,17 +50,37 @@ describe('the run stream', () => {
       ],
       tools: [{ callId: 'c1', node: 'answer', tool: 'helper_flow', args: { q: 1 }, result: 'ok', error: undefined, done: true }],
     });
-    const done = foldRunEvent(foldRunEvent(view, { type: 'node', node: 'answer', status: 'finished', ms: 12 }), { type: 'done', output: 'Hello', usage: { total_tokens: 9 } });
+    const done = foldRunEvent(foldRunEvent(view, { type: 'node', node: 'answer', status: 'finished', ms: 12 }), {
+      type: 'done',
+      output: 'Hello',
+      usage: { total_tokens: 9 },
+    });
     expect(done).toMatchObject({ phase: 'succeeded', output: 'Hello', usage: { total_tokens: 9 } });
     const failed = foldRunEvent(view, { type: 'error', error: { message: 'upstream exploded', code: 'upstream_error' } });
     expect(failed).toMatchObject({ phase: 'failed', error: 'upstream exploded', nodes: { input: 'finished', answer: 'failed' } });
   });
 
   it('marks the branch not taken skipped, the tools called finished and tools not called nothing; the trace has the last word', () => {
-    const view = [...events, { type: 'node', node: 'answer', status: 'finished' } as RunEvent, { type: 'node', node: 'output', status: 'started' } as RunEvent].reduce(foldRunEvent, STARTED);
+    const view = [
+      ...events,
+      { type: 'node', node: 'answer', status: 'finished' } as RunEvent,
+      { type: 'node', node: 'output', status: 'started' } as RunEvent,
+    ].reduce(foldRunEvent, STARTED);
     expect(toolStatuses(flow, view.tools)).toEqual({ helper: 'finished' });
-    expect(finalStatuses(view, flow)).toEqual({ input: 'finished', route: 'skipped', answer: 'finished', fallback: 'skipped', helper: 'finished', output: 'running' });
-    expect(finalStatuses(view, flow, [{ node: 'route', status: 'succeeded' }, { node: 'output', status: 'failed' }])).toMatchObject({ route: 'finished', output: 'failed' });
+    expect(finalStatuses(view, flow)).toEqual({
+      input: 'finished',
+      route: 'skipped',
+      answer: 'finished',
+      fallback: 'skipped',
+      helper: 'finished',
+      output: 'running',
+    });
+    expect(
+      finalStatuses(view, flow, [
+        { node: 'route', status: 'succeeded' },
+        { node: 'output', status: 'failed' },
+      ]),
+    ).toMatchObject({ route: 'finished', output: 'failed' });
     const erred = foldRunEvent(foldRunEvent(STARTED, { type: 'tool_call', node: 'answer', tool: 'lookup', call_id: 'c2', args: {} }), {
       type: 'tool_result',
       node: 'answer',

@@ -5,7 +5,9 @@ const NOW = new Date('2026-03-27T12:00:00Z');
 
 describe('the Schedules tab preview', () => {
   it("shows the next five times on the zone's own clock, across its change to summer time", () => {
-    expect(previewOf('30 2 * * *', 'Europe/Paris', NOW)).toEqual({ times: ['Sat 28 Mar, 02:30', 'Sun 29 Mar, 03:00', 'Mon 30 Mar, 02:30', 'Tue 31 Mar, 02:30', 'Wed 1 Apr, 02:30'] });
+    expect(previewOf('30 2 * * *', 'Europe/Paris', NOW)).toEqual({
+      times: ['Sat 28 Mar, 02:30', 'Sun 29 Mar, 03:00', 'Mon 30 Mar, 02:30', 'Tue 31 Mar, 02:30', 'Wed 1 Apr, 02:30'],
+    });
     expect(inZone('2026-03-28T01:30:00.000Z', 'Asia/Tokyo')).toBe('Sat 28 Mar, 10:30');
   });
 

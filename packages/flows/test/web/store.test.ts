@@ -107,7 +107,10 @@ describe('builder store', () => {
   it('keeps the measured size of the nodes an import or a reload keeps (React Flow does not measure them again)', () => {
     const store = new BuilderStore(starter(), 1);
     store.applyNodeChanges([{ type: 'dimensions', id: 'input', dimensions: { width: 220, height: 51 } }]);
-    const imported = { ...starter(), nodes: [...starter().nodes, { id: 'extra', type: 'template' as const, data: { template: 'x' }, position: { x: 800, y: 0 } }] };
+    const imported = {
+      ...starter(),
+      nodes: [...starter().nodes, { id: 'extra', type: 'template' as const, data: { template: 'x' }, position: { x: 800, y: 0 } }],
+    };
     store.replaceDefinition(imported);
     expect(store.getState().nodes.map((n) => [n.id, n.measured])).toEqual([
       ['input', { width: 220, height: 51 }],
@@ -121,7 +124,7 @@ describe('builder store', () => {
     ]);
   });
 
-  it("is saved after markSaved, and load starts a new history", () => {
+  it('is saved after markSaved, and load starts a new history', () => {
     const store = new BuilderStore(starter(), 1);
     store.setMeta({ name: 'Renamed' }, 'name');
     store.markSaved(2, store.definition());
@@ -146,7 +149,9 @@ describe('builder store', () => {
     store.connect({ source: b, target: a });
     definition = store.definition();
     store.setCheckedProblems(checkDefinition(definition, new Set(['local'])), definition);
-    expect(store.getState().problems.list.map((p) => [p.node, p.message])).toEqual([['template', 'Node "template": part of a cycle ("template", "template_2")']]);
+    expect(store.getState().problems.list.map((p) => [p.node, p.message])).toEqual([
+      ['template', 'Node "template": part of a cycle ("template", "template_2")'],
+    ]);
 
     store.setServerProblems([{ param: 'nodes[0].data.flow', message: 'Node "input": only the server knows' }], definition);
     expect(store.getState().problems.list.map((p) => [p.node, p.fromServer])).toEqual([

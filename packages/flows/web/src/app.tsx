@@ -43,7 +43,14 @@ export function App() {
           })}
           <Route path="*" element={<NotFound what="Page" />} />
         </Route>
-        <Route path="*" element={<Shell org={undefined}><NotFound what="Page" /></Shell>} />
+        <Route
+          path="*"
+          element={
+            <Shell org={undefined}>
+              <NotFound what="Page" />
+            </Shell>
+          }
+        />
       </Routes>
     </SessionGate>
   );
@@ -72,11 +79,7 @@ function OrgLayout() {
   const { session } = useSession<FlowsSessionExtra>();
   const known = session.organizations.some((o) => o.org_code === org);
   if (known && org) rememberOrg(org);
-  return (
-    <Shell org={known ? org : undefined}>
-      {known ? <Outlet /> : <NotFound what="Organization" />}
-    </Shell>
-  );
+  return <Shell org={known ? org : undefined}>{known ? <Outlet /> : <NotFound what="Organization" />}</Shell>;
 }
 
 function NotFound({ what }: { what: string }) {

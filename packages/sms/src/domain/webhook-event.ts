@@ -37,7 +37,13 @@ export interface StatusEvent {
  * A gateway's delivery report: it names the message by the gateway's own id
  * (never ours), and carries a reason only when the message failed.
  */
-export function gatewayReport(report: { eventId: string | null; status: StatusEvent['status']; externalId: string; failure: string; at: string | null }): StatusEvent {
+export function gatewayReport(report: {
+  eventId: string | null;
+  status: StatusEvent['status'];
+  externalId: string;
+  failure: string;
+  at: string | null;
+}): StatusEvent {
   const { eventId, status, externalId, failure, at } = report;
   return { kind: 'status', eventId, status, messageId: null, externalId, error: status === 'failed' ? failure : null, at };
 }

@@ -48,11 +48,24 @@ function parseWebhook(request: FastifyRequest, raw: Buffer | undefined): { parse
  * Android app (X-Signature over body + X-Timestamp), httpSMS (JWT in
  * Authorization), Twilio (X-Twilio-Signature). Native needs only the secret key.
  */
-async function verifySignature(context: SmsContext, request: FastifyRequest, orgId: string, raw: Buffer, parsed: ParsedWebhook, form?: Array<[string, string]>): Promise<void> {
+async function verifySignature(
+  context: SmsContext,
+  request: FastifyRequest,
+  orgId: string,
+  raw: Buffer,
+  parsed: ParsedWebhook,
+  form?: Array<[string, string]>,
+): Promise<void> {
   if (parsed.format === 'native') return;
   const settings = await context.orgs.gatewaySettings(orgId, parsed.format);
   if (parsed.format === 'android' && settings?.signing_key) {
-    const ok = verifyTimestampSignature(settings.signing_key, raw, header(request, 'x-timestamp'), header(request, 'x-signature'), Math.floor(Date.now() / 1000));
+    const ok = verifyTimestampSignature(
+      settings.signing_key,
+      raw,
+      header(request, 'x-timestamp'),
+      header(request, 'x-signature'),
+      Math.floor(Date.now() / 1000),
+    );
     if (!ok) throw invalidCredentials();
   }
   if (parsed.format === 'httpsms' && settings?.signing_key) {

@@ -47,7 +47,10 @@ describeInBrowser('The public page (GET /) in a browser', () => {
     await page.getByRole('textbox', { name: 'org id' }).fill('acme');
     await page.getByLabel('secret key').fill(service.key);
     await page.getByRole('button', { name: 'Connect' }).click();
-    await page.getByRole('status').filter({ hasText: /^Connected\./ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Connected\./ })
+      .waitFor();
     await page.getByRole('textbox', { name: 'to' }).fill('+15551234567');
     await page.getByRole('textbox', { name: 'text' }).fill('Sent from the page');
     await page.getByRole('button', { name: 'Send' }).click();

@@ -55,10 +55,14 @@ export function resolveColumn(columns: readonly BoardColumn[], name: string | un
   const qualified = sorted.find((column) => `${column.boardName}/${column.name}`.toLowerCase() === wanted.replace(/\s*\/\s*/, '/'));
   if (qualified) return qualified;
   const valid = [...new Set(sorted.map((column) => column.name))];
-  throw new AppError('invalid_request', `Unknown column "${name}". Valid columns: ${valid.join(', ')}. Column names come from get_project_status or list_columns.`, {
-    field: 'column_name',
-    valid_values: valid,
-  });
+  throw new AppError(
+    'invalid_request',
+    `Unknown column "${name}". Valid columns: ${valid.join(', ')}. Column names come from get_project_status or list_columns.`,
+    {
+      field: 'column_name',
+      valid_values: valid,
+    },
+  );
 }
 
 /** The role of a column on its board. */

@@ -49,7 +49,8 @@ function positionOf(fields: unknown): PagePosition | undefined {
   if (tag === 'lt' && fields.length === 3 && isString(a) && isNumber(b)) return { tool: 'list_tickets', updatedAt: a, number: b };
   if (tag === 'at' && a === 't' && fields.length === 3 && isNumber(b)) return { tool: 'get_all_tickets', phase: 'tickets', number: b };
   if (tag === 'at' && a === 'd' && fields.length === 2) return { tool: 'get_all_tickets', phase: 'documents' };
-  if (tag === 'at' && a === 'd' && fields.length === 4 && isString(b) && isString(c)) return { tool: 'get_all_tickets', phase: 'documents', after: { title: b, slug: c } };
+  if (tag === 'at' && a === 'd' && fields.length === 4 && isString(b) && isString(c))
+    return { tool: 'get_all_tickets', phase: 'documents', after: { title: b, slug: c } };
   if (tag === 'ld' && fields.length === 3 && isString(a) && isString(b)) return { tool: 'list_documents', after: { title: a, slug: b } };
   if (tag === 'lm' && fields.length === 2 && isString(a)) return { tool: 'list_members', after: a };
   return undefined;

@@ -69,7 +69,8 @@ export function validName(thing: NamedThing, raw: string): string {
   const max = NAME_MAXIMA[thing];
   if (name === '') throw new AppError('invalid_request', `A ${thing} name must not be empty.`, { field: 'name' });
   if (name.length > max) throw new AppError('invalid_request', `A ${thing} name must be at most ${max} characters.`, { field: 'name' });
-  if (hasControlCharacter(name)) throw new AppError('invalid_request', `A ${thing} name must be one line: no line breaks, tabs or other control characters.`, { field: 'name' });
+  if (hasControlCharacter(name))
+    throw new AppError('invalid_request', `A ${thing} name must be one line: no line breaks, tabs or other control characters.`, { field: 'name' });
   if ((thing === 'board' || thing === 'column' || thing === 'label') && ESCAPED.test(name)) {
     throw new AppError('invalid_request', `A ${thing} name must not contain double quotes (") or backslashes (\\).`, { field: 'name' });
   }
@@ -107,34 +108,52 @@ export function assertBoardFits(project: ProjectSize, columns: number): void {
 
 /** Refuses a column more on a board of `boardColumns` columns (COLUMNS_MAX) or in a project of `projectColumns` (PROJECT_COLUMNS_MAX). */
 export function assertColumnFits(boardName: string, boardColumns: number, projectColumns: number): void {
-  if (boardColumns >= COLUMNS_MAX) throw new AppError('conflict', `A board has at most ${COLUMNS_MAX} columns and "${boardName}" has ${boardColumns}: delete an empty column first.`);
+  if (boardColumns >= COLUMNS_MAX)
+    throw new AppError('conflict', `A board has at most ${COLUMNS_MAX} columns and "${boardName}" has ${boardColumns}: delete an empty column first.`);
   if (projectColumns >= PROJECT_COLUMNS_MAX) {
-    throw new AppError('conflict', `A project has at most ${PROJECT_COLUMNS_MAX} columns on all its boards together and this one has ${projectColumns}: delete an empty column first.`);
+    throw new AppError(
+      'conflict',
+      `A project has at most ${PROJECT_COLUMNS_MAX} columns on all its boards together and this one has ${projectColumns}: delete an empty column first.`,
+    );
   }
 }
 
 /** Refuses a label more in a project of `labels` labels (LABELS_MAX). */
 export function assertLabelFits(labels: number): void {
-  if (labels >= LABELS_MAX) throw new AppError('conflict', `A project has at most ${LABELS_MAX} labels and this one has ${labels}: delete one it no longer uses first.`);
+  if (labels >= LABELS_MAX)
+    throw new AppError('conflict', `A project has at most ${LABELS_MAX} labels and this one has ${labels}: delete one it no longer uses first.`);
 }
 
 /**
  * Refuses a name another board of the project, column of the board or label of the project already has,
  * compared case-insensitively (`exceptId`: the one being renamed).
  */
-export function assertNameFree(thing: 'board' | 'column' | 'label', name: string, existing: ReadonlyArray<{ id: string; name: string }>, exceptId?: string): void {
+export function assertNameFree(
+  thing: 'board' | 'column' | 'label',
+  name: string,
+  existing: ReadonlyArray<{ id: string; name: string }>,
+  exceptId?: string,
+): void {
   const taken = existing.find((other) => other.id !== exceptId && other.name.toLowerCase() === name.toLowerCase());
   if (!taken) return;
   const where = thing === 'column' ? 'on this board' : 'in this project';
-  throw new AppError('conflict', `A ${thing} named "${taken.name}" already exists ${where} (names are compared without case). Choose another name.`, { field: 'name' });
+  throw new AppError('conflict', `A ${thing} named "${taken.name}" already exists ${where} (names are compared without case). Choose another name.`, {
+    field: 'name',
+  });
 }
 
 /** The columns of a new board: the given names (the last is the done column), or the default columns. */
 export function newBoardColumns(names: readonly string[] | undefined): Array<{ name: string; isDone: boolean }> {
   const chosen = (names ?? DEFAULT_COLUMNS).map((name) => validName('column', name));
-  if (chosen.length === 0) throw new AppError('invalid_request', 'A board needs at least one column; leave columns out for the default ones.', { field: 'columns' });
+  if (chosen.length === 0)
+    throw new AppError('invalid_request', 'A board needs at least one column; leave columns out for the default ones.', { field: 'columns' });
   if (chosen.length > COLUMNS_MAX) throw new AppError('invalid_request', `A board has at most ${COLUMNS_MAX} columns.`, { field: 'columns' });
-  for (const [i, name] of chosen.entries()) assertNameFree('column', name, chosen.slice(0, i).map((other, j) => ({ id: String(j), name: other })));
+  for (const [i, name] of chosen.entries())
+    assertNameFree(
+      'column',
+      name,
+      chosen.slice(0, i).map((other, j) => ({ id: String(j), name: other })),
+    );
   return chosen.map((name, i) => ({ name, isDone: i === chosen.length - 1 }));
 }
 
@@ -160,14 +179,22 @@ export interface ColumnState {
  * column and the previous one an ordinary column; `false` on the done column is refused, since every board
  * keeps exactly one. Returns the previous done column to unset, or undefined when nothing changes.
  */
-export function doneColumnChange(board: readonly ColumnState[], columnId: string, isDone: boolean): { from: ColumnState | undefined; to: ColumnState } | undefined {
+export function doneColumnChange(
+  board: readonly ColumnState[],
+  columnId: string,
+  isDone: boolean,
+): { from: ColumnState | undefined; to: ColumnState } | undefined {
   const column = board.find((candidate) => candidate.id === columnId)!;
   const current = board.find((candidate) => candidate.isDone);
   if (!isDone) {
     if (column.isDone) {
-      throw new AppError('conflict', `"${column.name}" is the board's done column and every board has exactly one: make another column the done column instead (is_done_column: true on it).`, {
-        field: 'is_done_column',
-      });
+      throw new AppError(
+        'conflict',
+        `"${column.name}" is the board's done column and every board has exactly one: make another column the done column instead (is_done_column: true on it).`,
+        {
+          field: 'is_done_column',
+        },
+      );
     }
     return undefined;
   }

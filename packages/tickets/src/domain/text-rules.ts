@@ -48,7 +48,10 @@ export function slugify(title: string): string {
 export function validateSlug(raw: string): string {
   const slug = raw.trim().toLowerCase();
   if (!SLUG.test(slug) || slug.length > 80) {
-    throw new AppError('invalid_request', `Slug "${raw}" is invalid: use lower-case letters, digits and single dashes (e.g. getting-started), at most 80 characters.`);
+    throw new AppError(
+      'invalid_request',
+      `Slug "${raw}" is invalid: use lower-case letters, digits and single dashes (e.g. getting-started), at most 80 characters.`,
+    );
   }
   return slug;
 }

@@ -31,7 +31,9 @@ export function parseTicketRef(raw: string | number, field = 'ticket_id'): Ticke
     const number = NUMBER_REF.exec(text);
     if (number && Number(number[1]) > 0) return { kind: 'number', number: Number(number[1]) };
   }
-  throw new AppError('invalid_request', `${field} "${String(raw)}" is not a ticket id. Use the ticket key (e.g. DEMO-12), its number (12) or its UUID.`, { field });
+  throw new AppError('invalid_request', `${field} "${String(raw)}" is not a ticket id. Use the ticket key (e.g. DEMO-12), its number (12) or its UUID.`, {
+    field,
+  });
 }
 
 /** The key of ticket number `n` in a project. */
@@ -42,7 +44,10 @@ export function ticketKey(projectKey: string, number: number): string {
 /** Refuses a parent that is itself a sub-ticket: sub-tickets are one level deep. */
 export function assertCanBeParent(parent: TicketShape): void {
   if (parent.parentId !== null) {
-    throw new AppError('conflict', `${parent.key} is a sub-ticket and cannot have sub-tickets (sub-tickets are one level deep). Use its epic as the parent instead.`);
+    throw new AppError(
+      'conflict',
+      `${parent.key} is a sub-ticket and cannot have sub-tickets (sub-tickets are one level deep). Use its epic as the parent instead.`,
+    );
   }
 }
 

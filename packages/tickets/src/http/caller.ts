@@ -1,4 +1,14 @@
-import { AppError, OAUTH_PREFIX, hashSecret, isSafeMethod, sessionTokenOf, type AuthorizationServer, type DialectName, type SessionUser, type WebSessions } from '@switchboard/core';
+import {
+  AppError,
+  OAUTH_PREFIX,
+  hashSecret,
+  isSafeMethod,
+  sessionTokenOf,
+  type AuthorizationServer,
+  type DialectName,
+  type SessionUser,
+  type WebSessions,
+} from '@switchboard/core';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '@switchboard/core';
 import { BASE_PATH, MCP_PATH, PUBLIC_PATHS } from './paths.ts';
@@ -68,11 +78,20 @@ export async function contextFor(resolver: CallerResolver, request: FastifyReque
   if (!match) throw new AppError('unauthorized', MISSING_TOKEN);
   if (match[1].startsWith(OAUTH_PREFIX.access)) return oauthContextFor(resolver, request, match[1]);
   const found = await tokenByHash(resolver.db, hashSecret(match[1]));
-  if (!found) throw new AppError('unauthorized', 'Unknown or revoked token: create a new one with `switchboard tickets token create KEY` or in Settings → MCP Connection.');
+  if (!found)
+    throw new AppError(
+      'unauthorized',
+      'Unknown or revoked token: create a new one with `switchboard tickets token create KEY` or in Settings → MCP Connection.',
+    );
   const now = new Date();
   const last = found.token.last_used_at ? Date.parse(found.token.last_used_at) : 0;
   if (now.getTime() - last >= resolver.touchMs) await touchToken(resolver.db, found.token.id, now.toISOString());
-  return context(resolver, request, found.project, `token:${found.token.name}`, { kind: 'token', tokenId: found.token.id, name: found.token.name, access: found.token.access === 'read' ? 'read' : 'write' });
+  return context(resolver, request, found.project, `token:${found.token.name}`, {
+    kind: 'token',
+    tokenId: found.token.id,
+    name: found.token.name,
+    access: found.token.access === 'read' ? 'read' : 'write',
+  });
 }
 
 /** The access an OAuth grant's scopes give: `tickets:write` writes, `tickets:read` alone only reads. */

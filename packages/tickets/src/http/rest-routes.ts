@@ -44,7 +44,12 @@ export interface ToolMount {
 export const TOKEN_MOUNT: ToolMount = { prefix: BASE_PATH, endpoints: REST_ENDPOINTS };
 
 /** The mount of the web UI's API: /api/projects/{KEY}, with a session cookie or a project token of KEY. */
-export const PROJECT_MOUNT: ToolMount = { prefix: '/api/projects/:key', tag: 'projects (web UI)', projectScoped: true, endpoints: [...REST_ENDPOINTS, ...webEndpoints, ...grantEndpoints] };
+export const PROJECT_MOUNT: ToolMount = {
+  prefix: '/api/projects/:key',
+  tag: 'projects (web UI)',
+  projectScoped: true,
+  endpoints: [...REST_ENDPOINTS, ...webEndpoints, ...grantEndpoints],
+};
 
 /** The `{KEY}` path parameter of the project routes. */
 export const projectKeyParam = z.string().describe('The project key, e.g. DEMO');

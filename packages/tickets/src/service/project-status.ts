@@ -39,7 +39,8 @@ function documentsHint(documents: ChosenDocuments<unknown>, total: number): stri
   if (documents.truncated) {
     return `documents lists ${documents.entries.length} of the ${total} documents (the README first, then the most recently updated), by slug, title and doc_type; list_documents pages through all of them.`;
   }
-  if (documents.form === 'compact') return 'documents are listed by slug, title and doc_type only: list_documents gives their dates, get_document their content.';
+  if (documents.form === 'compact')
+    return 'documents are listed by slug, title and doc_type only: list_documents gives their dates, get_document their content.';
   return undefined;
 }
 
@@ -155,7 +156,9 @@ export async function projectStatus(ctx: BoardContext) {
     for (const group of tallied.sort((a, b) => a.first - b.first)) tallies.add(group.column_id, group.ticket_type, group.priority, group.n);
     const counts = sorted.map((column) => tallies.byColumnId.get(column.id) ?? 0);
     const wanted = candidatesPerColumn(counts);
-    const candidates = await Promise.all(sorted.map((column, i) => (wanted[i] > 0 ? columnIndexCandidates(ctx.db, ctx.project.id, column.id, column.isDone, wanted[i]) : [])));
+    const candidates = await Promise.all(
+      sorted.map((column, i) => (wanted[i] > 0 ? columnIndexCandidates(ctx.db, ctx.project.id, column.id, column.isDone, wanted[i]) : [])),
+    );
     for (const [i, column] of sorted.entries()) ticketsByColumn.set(column.id, candidates[i].map(indexed));
   }
   const autoSummary = ctx.project.auto_summary === 1;
@@ -184,7 +187,12 @@ export async function projectStatus(ctx: BoardContext) {
     })),
     labels: labels.map(presentLabel),
   };
-  const indexes = sorted.map((column) => ({ column, isDone: column.isDone, tickets: ticketsByColumn.get(column.id) ?? [], total: tallies.byColumnId.get(column.id) ?? 0 }));
+  const indexes = sorted.map((column) => ({
+    column,
+    isDone: column.isDone,
+    tickets: ticketsByColumn.get(column.id) ?? [],
+    total: tallies.byColumnId.get(column.id) ?? 0,
+  }));
   if (whole) {
     const columnsOut = indexes.map((entry): StatusColumn => ({ ...presentColumn(entry.column, entry.total), tickets: [] }));
     const answer = statusAnswer(fixed, columnsOut, { entries: statusDocuments.map((doc) => doc.full) });
@@ -215,7 +223,12 @@ function cutStatus(fixed: Fixed, indexes: Array<ColumnIndex<IndexEntry> & { colu
   });
   const key = fixed.project.key;
   const longest = (descriptionCut: boolean) =>
-    statusHint({ index: true, documents: { entries: documents, form: 'compact', truncated: true }, totalDocuments: documents.length, descriptionOf: descriptionCut ? key : undefined });
+    statusHint({
+      index: true,
+      documents: { entries: documents, form: 'compact', truncated: true },
+      totalDocuments: documents.length,
+      descriptionOf: descriptionCut ? key : undefined,
+    });
   const indexNeeds = costUpTo(
     indexes.flatMap((entry) => entry.tickets.map((ticket) => ticket.entry)),
     INDEX_FLOOR,

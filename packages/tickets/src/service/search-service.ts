@@ -31,9 +31,17 @@ export async function search(ctx: BoardContext, input: { query: string; scope?: 
     scope === 'tickets' ? [] : searchIndex(ctx.db, ctx.dialect, ctx.project.id, 'document', terms, limit),
   ]);
   const [tickets, columns, documents] = await Promise.all([
-    ticketsByIds(ctx.db, ctx.project.id, ticketHits.map((hit) => hit.id)),
+    ticketsByIds(
+      ctx.db,
+      ctx.project.id,
+      ticketHits.map((hit) => hit.id),
+    ),
     ticketHits.length > 0 ? projectColumns(ctx.db, ctx.project.id) : [],
-    documentsByIds(ctx.db, ctx.project.id, documentHits.map((hit) => hit.id)),
+    documentsByIds(
+      ctx.db,
+      ctx.project.id,
+      documentHits.map((hit) => hit.id),
+    ),
   ]);
   const ticketById = new Map(tickets.map((row) => [row.id, row]));
   const documentById = new Map(documents.map((row) => [row.id, row]));

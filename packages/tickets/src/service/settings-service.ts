@@ -51,13 +51,21 @@ async function presentBoard(db: Db, projectId: string, board: BoardRow, counts?:
 
 async function requireBoard(ctx: BoardContext, trx: Db, boardId: string): Promise<BoardRow> {
   const board = await lockBoard(trx, ctx.dialect, ctx.project.id, boardId);
-  if (!board) throw new AppError('not_found', `Board "${boardId}" not found in project ${ctx.project.key}. GET /api/projects/${ctx.project.key}/settings lists the boards.`);
+  if (!board)
+    throw new AppError(
+      'not_found',
+      `Board "${boardId}" not found in project ${ctx.project.key}. GET /api/projects/${ctx.project.key}/settings lists the boards.`,
+    );
   return board;
 }
 
 async function requireColumn(ctx: BoardContext, db: Db, columnId: string): Promise<ColumnRow> {
   const column = await columnOfProject(db, ctx.project.id, columnId);
-  if (!column) throw new AppError('not_found', `Column "${columnId}" not found in project ${ctx.project.key}. GET /api/projects/${ctx.project.key}/settings lists the columns.`);
+  if (!column)
+    throw new AppError(
+      'not_found',
+      `Column "${columnId}" not found in project ${ctx.project.key}. GET /api/projects/${ctx.project.key}/settings lists the columns.`,
+    );
   return column;
 }
 
@@ -120,7 +128,14 @@ export async function createBoard(ctx: BoardContext, input: { name: string; colu
     await insertBoard(trx, { ...row, created_at: now });
     await insertColumns(
       trx,
-      columns.map((column, position) => ({ id: randomUUID(), board_id: row.id, project_id: ctx.project.id, name: column.name, position, is_done: column.isDone ? 1 : 0 })),
+      columns.map((column, position) => ({
+        id: randomUUID(),
+        board_id: row.id,
+        project_id: ctx.project.id,
+        name: column.name,
+        position,
+        is_done: column.isDone ? 1 : 0,
+      })),
     );
     log.project('board_created', now);
     return row;
@@ -164,7 +179,11 @@ async function applyColumnChanges(trx: Db, order: readonly ColumnRow[], newOrder
 async function columnAnswer(ctx: BoardContext, columnId: string) {
   const column = await requireColumn(ctx, ctx.db, columnId);
   const columns = await columnsOfBoard(ctx.db, column.board_id);
-  return presentSettingsColumn(column, columns.findIndex((c) => c.id === column.id), new Map([[column.id, await countTicketsIn(ctx.db, column.id)]]));
+  return presentSettingsColumn(
+    column,
+    columns.findIndex((c) => c.id === column.id),
+    new Map([[column.id, await countTicketsIn(ctx.db, column.id)]]),
+  );
 }
 
 /**
@@ -305,7 +324,10 @@ export async function addMember(ctx: BoardContext, input: { email: string }) {
 /** DELETE …/members/{user_id} (admin): ends a user's membership of the project. */
 export async function removeMember(ctx: BoardContext, input: { user_id: string }) {
   if (!(await ctx.members.remove(ctx.project.key, input.user_id))) {
-    throw new AppError('not_found', `User "${input.user_id}" is not a member of project ${ctx.project.key}. GET /api/projects/${ctx.project.key}/members lists them.`);
+    throw new AppError(
+      'not_found',
+      `User "${input.user_id}" is not a member of project ${ctx.project.key}. GET /api/projects/${ctx.project.key}/members lists them.`,
+    );
   }
   await recordProjectEvent(ctx, 'member_removed');
   return { removed: true as const };

@@ -14,4 +14,3 @@ export async function requireTicket(ctx: BoardContext, db: Db, raw: string | num
   if (!row) throw new AppError('not_found', `Ticket ${String(raw)} not found in project ${ctx.project.key}. Use list_tickets or search to find the right key.`);
   return row;
 }
-

@@ -82,7 +82,13 @@ export async function listTickets(ctx: BoardContext, input: ListTicketsInput) {
     columnIds = columnIds ? columnIds.filter((id) => statusIds.includes(id)) : statusIds;
   }
   // One row more than the page, to know whether anything follows it.
-  const rows = await findTickets(ctx.db, ctx.project.id, { columnIds, priority: input.priority, search: input.search?.trim() || undefined, after, limit: limit + 1 });
+  const rows = await findTickets(ctx.db, ctx.project.id, {
+    columnIds,
+    priority: input.priority,
+    search: input.search?.trim() || undefined,
+    after,
+    limit: limit + 1,
+  });
   const presented = await presentTickets(ctx, rows.slice(0, limit), columns);
   const answer = { tickets: [] as object[], count: 0, next_cursor: null as string | null };
   // count and next_cursor are counted at their widest: a page of up to 100 tickets and a cursor after its last.
@@ -102,7 +108,16 @@ export async function listTickets(ctx: BoardContext, input: ListTicketsInput) {
 
 /** A copy of `object` with `extra` set to `value` right after `field` (the fields keep the order clients see). */
 function withFieldAfter<T extends object>(object: T, field: keyof T, extra: string, value: unknown): T {
-  return Object.fromEntries(Object.entries(object).flatMap(([key, existing]) => (key === field ? [[key, existing], [extra, value]] : [[key, existing]]))) as T;
+  return Object.fromEntries(
+    Object.entries(object).flatMap(([key, existing]) =>
+      key === field
+        ? [
+            [key, existing],
+            [extra, value],
+          ]
+        : [[key, existing]],
+    ),
+  ) as T;
 }
 
 /** The largest n in 0..max for which `ok(n)` holds (ok is monotonic), or -1 when not even ok(0) does. */
@@ -125,12 +140,18 @@ function largest(max: number, ok: (n: number) => boolean): number {
 function fitTicket<T extends { description: string; sub_tickets: unknown[] }>(ticket: T, room: Cost, trailing: Cost): T {
   const fits = (candidate: object) => new AnswerRoom({ text: 0, response: 0 }, room).fits(entryCost(candidate), trailing);
   if (fits(ticket)) return ticket;
-  const clipped = (chars: number) => withFieldAfter({ ...ticket, description: clip(ticket.description, chars).text }, 'description', 'description_truncated', true);
+  const clipped = (chars: number) =>
+    withFieldAfter({ ...ticket, description: clip(ticket.description, chars).text }, 'description', 'description_truncated', true);
   const chars = largest(ticket.description.length, (n) => fits(clipped(n)));
   if (chars >= 0) return clipped(chars);
   const short = clipped(0);
   const cut = (count: number) => withFieldAfter({ ...short, sub_tickets: ticket.sub_tickets.slice(0, count) }, 'sub_tickets', 'sub_tickets_truncated', true);
-  return cut(Math.max(0, largest(ticket.sub_tickets.length, (n) => fits(cut(n)))));
+  return cut(
+    Math.max(
+      0,
+      largest(ticket.sub_tickets.length, (n) => fits(cut(n))),
+    ),
+  );
 }
 
 /** list_columns: every column of every board with its ticket count. */

@@ -69,7 +69,16 @@ function shapeOf(ctx: BoardContext, row: TicketRow, subTicketCount = 0): TicketS
 }
 
 /** Records one change of a ticket: its activity entry, and the event the live-update stream sends. */
-async function record(ctx: BoardContext, trx: Db, log: ChangeLog, ticket: Pick<TicketRow, 'id' | 'number'>, action: ActivityAction, detail: string, at: string, actor = ctx.actor) {
+async function record(
+  ctx: BoardContext,
+  trx: Db,
+  log: ChangeLog,
+  ticket: Pick<TicketRow, 'id' | 'number'>,
+  action: ActivityAction,
+  detail: string,
+  at: string,
+  actor = ctx.actor,
+) {
   await insertActivity(trx, { ticket_id: ticket.id, project_id: ctx.project.id, action, detail, actor, created_at: at });
   log.ticket(action, keyOf(ctx, ticket), at, actor);
 }
@@ -99,9 +108,13 @@ async function resolveAssignee(ctx: BoardContext, raw: string | null | undefined
   const member = members.find((m) => m.id === wanted || m.email.toLowerCase() === wanted);
   if (!member && members.length > LISTED_IN_ERRORS) {
     // A deployment's people are not bounded: past a few, the refusal names the call that lists them instead.
-    throw new AppError('invalid_request', `Unknown assignee "${raw}": not one of the project's ${members.length} people. list_members lists them (paged); pass one's email or id.`, {
-      field: 'assignee',
-    });
+    throw new AppError(
+      'invalid_request',
+      `Unknown assignee "${raw}": not one of the project's ${members.length} people. list_members lists them (paged); pass one's email or id.`,
+      {
+        field: 'assignee',
+      },
+    );
   }
   if (!member) {
     throw new AppError('invalid_request', `Unknown assignee "${raw}". Valid values: ${members.map((m) => m.email).join(', ') || '(no members)'}.`, {
@@ -133,7 +146,10 @@ export async function advanceEpic(ctx: BoardContext, trx: Db, log: ChangeLog, co
     column_id: advance.to.id,
     updated_at: now,
     completed_at: advance.to.isDone
-      ? epicCompletedAt(subs.map((sub) => sub.completed_at), now)
+      ? epicCompletedAt(
+          subs.map((sub) => sub.completed_at),
+          now,
+        )
       : completedAtAfterMove(advance.to, { completedAt: epic.completed_at, wasDone: current.isDone }, now),
   });
   await record(ctx, trx, log, epic, 'auto_moved', `moved from ${current.name} to ${advance.to.name}: ${advance.reason}`, now, 'system');
@@ -146,7 +162,8 @@ async function createIn(ctx: BoardContext, input: CreateTicketInput, parentRef: 
     const column = resolveColumn(columns, input.column_name);
     const parent = parentRef === undefined ? undefined : await requireTicket(ctx, trx, parentRef, 'parent_ticket_id', true);
     if (parent) assertCanBeParent(shapeOf(ctx, parent));
-    if (parent && input.ticket_type === 'epic') throw new AppError('conflict', 'A sub-ticket cannot be an epic (sub-tickets are one level deep). Leave ticket_type out or use task, bug or story.');
+    if (parent && input.ticket_type === 'epic')
+      throw new AppError('conflict', 'A sub-ticket cannot be an epic (sub-tickets are one level deep). Leave ticket_type out or use task, bug or story.');
     const labelIds = input.labels ? await resolveLabels(ctx, trx, input.labels) : [];
     const assignee = await resolveAssignee(ctx, input.assignee);
     const createdAt = input.created_at ? parseTimestamp(input.created_at) : now;
@@ -178,7 +195,15 @@ async function createIn(ctx: BoardContext, input: CreateTicketInput, parentRef: 
     if (parent) {
       if (needsPromotion(shapeOf(ctx, parent))) {
         await updateTicketRow(trx, parent.id, { ticket_type: 'epic', updated_at: now });
-        await record(ctx, trx, log, parent, 'promoted', `promoted from ${parent.ticket_type} to epic: sub-ticket ${ticketKey(ctx.project.key, number)} was created`, now);
+        await record(
+          ctx,
+          trx,
+          log,
+          parent,
+          'promoted',
+          `promoted from ${parent.ticket_type} to epic: sub-ticket ${ticketKey(ctx.project.key, number)} was created`,
+          now,
+        );
       }
       await advanceEpic(ctx, trx, log, columns, parent, now);
     }

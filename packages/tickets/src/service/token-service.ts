@@ -12,7 +12,13 @@ export function presentToken(row: TokenRow) {
 }
 
 /** Issues a project token into the database and returns its secret (shown once; only its SHA-256 hash is kept). */
-export async function issueToken(db: Db, projectId: string, rawName: string, now: string, access: AccessLevel = 'write'): Promise<{ row: TokenRow; token: string }> {
+export async function issueToken(
+  db: Db,
+  projectId: string,
+  rawName: string,
+  now: string,
+  access: AccessLevel = 'write',
+): Promise<{ row: TokenRow; token: string }> {
   const secret = issueSecret('sbt_');
   const row: TokenRow = {
     id: randomUUID(),

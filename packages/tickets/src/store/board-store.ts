@@ -22,7 +22,13 @@ export interface ColumnRow {
 
 /** A project's boards in order. */
 export async function listBoards(db: Db, projectId: string): Promise<BoardRow[]> {
-  return db.selectFrom('boards').select(['id', 'project_id', 'name', 'position']).where('project_id', '=', projectId).orderBy('position').orderBy('created_at').execute();
+  return db
+    .selectFrom('boards')
+    .select(['id', 'project_id', 'name', 'position'])
+    .where('project_id', '=', projectId)
+    .orderBy('position')
+    .orderBy('created_at')
+    .execute();
 }
 
 /**
@@ -56,7 +62,12 @@ export async function countColumnsOf(db: Db, projectId: string): Promise<number>
 
 /** A column of the project by id. */
 export async function columnOfProject(db: Db, projectId: string, columnId: string): Promise<ColumnRow | undefined> {
-  return db.selectFrom('board_columns').select(['id', 'board_id', 'name', 'position', 'is_done']).where('id', '=', columnId).where('project_id', '=', projectId).executeTakeFirst();
+  return db
+    .selectFrom('board_columns')
+    .select(['id', 'board_id', 'name', 'position', 'is_done'])
+    .where('id', '=', columnId)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
 }
 
 /** A board's columns in order. */
@@ -76,7 +87,11 @@ export async function renameBoard(trx: Db, boardId: string, name: string): Promi
 
 /** Inserts columns. */
 export async function insertColumns(trx: Db, rows: ReadonlyArray<Insertable<BoardColumnsTable>>): Promise<void> {
-  if (rows.length > 0) await trx.insertInto('board_columns').values([...rows]).execute();
+  if (rows.length > 0)
+    await trx
+      .insertInto('board_columns')
+      .values([...rows])
+      .execute();
 }
 
 /** Changes a column. */
@@ -120,11 +135,25 @@ export async function boardCardRows(db: Db, projectId: string, columnIds: readon
   if (columnIds.length === 0) return [];
   const columns = ['id', 'number', 'title', 'ticket_type', 'priority', 'column_id', 'parent_id', 'assignee', 'updated_at', 'completed_at'] as const;
   if (perColumn === undefined) {
-    return db.selectFrom('tickets').select(columns).where('project_id', '=', projectId).where('column_id', 'in', columnIds).orderBy('updated_at', 'desc').orderBy('number', 'desc').execute();
+    return db
+      .selectFrom('tickets')
+      .select(columns)
+      .where('project_id', '=', projectId)
+      .where('column_id', 'in', columnIds)
+      .orderBy('updated_at', 'desc')
+      .orderBy('number', 'desc')
+      .execute();
   }
   const ranked = db
     .selectFrom('tickets')
-    .select([...columns, (eb) => eb.fn.agg<number>('row_number').over((over) => over.partitionBy('column_id').orderBy('updated_at', 'desc').orderBy('number', 'desc')).as('rank')])
+    .select([
+      ...columns,
+      (eb) =>
+        eb.fn
+          .agg<number>('row_number')
+          .over((over) => over.partitionBy('column_id').orderBy('updated_at', 'desc').orderBy('number', 'desc'))
+          .as('rank'),
+    ])
     .where('project_id', '=', projectId)
     .where('column_id', 'in', columnIds)
     .as('ranked');

@@ -46,13 +46,19 @@ export async function insertEvents(trx: Db, dialect: DialectName, projectId: str
   const n = events.length;
   if (dialect === 'postgres') {
     const json = JSON.stringify(events.map((e) => ({ kind: e.kind, action: e.action, key: e.key ?? null, slug: e.slug ?? null, actor: e.actor, at: e.at })));
-    const result = await trx.executeQuery<{ seq: number }>(CompiledQuery.raw('SELECT record_events($1, $2::jsonb, $3) AS seq', [projectId, json, notifyChannel ?? null]));
+    const result = await trx.executeQuery<{ seq: number }>(
+      CompiledQuery.raw('SELECT record_events($1, $2::jsonb, $3) AS seq', [projectId, json, notifyChannel ?? null]),
+    );
     return Number(result.rows[0].seq);
   }
   const values = events.flatMap((e) => [e.kind, e.action, e.key ?? null, e.slug ?? null, e.actor, e.at]);
   const counter = await trx.executeQuery<{ seq: number }>(
     CompiledQuery.raw(
-      eventStatement('sqlite:counter', () => 'INSERT INTO event_counters (project_id, seq) VALUES (?, ?) ON CONFLICT (project_id) DO UPDATE SET seq = event_counters.seq + excluded.seq RETURNING seq'),
+      eventStatement(
+        'sqlite:counter',
+        () =>
+          'INSERT INTO event_counters (project_id, seq) VALUES (?, ?) ON CONFLICT (project_id) DO UPDATE SET seq = event_counters.seq + excluded.seq RETURNING seq',
+      ),
       [projectId, n],
     ),
   );
@@ -98,10 +104,7 @@ export async function pruneEvents(db: Db, before: string, keep: number): Promise
   const surplus = await db
     .deleteFrom('events')
     .where('seq', '<=', (eb) =>
-      eb
-        .selectFrom('event_counters as c')
-        .select(sql<number>`c.seq - ${keep}`.as('limit'))
-        .whereRef('c.project_id', '=', 'events.project_id'),
+      eb.selectFrom('event_counters as c').select(sql<number>`c.seq - ${keep}`.as('limit')).whereRef('c.project_id', '=', 'events.project_id'),
     )
     .executeTakeFirst();
   return Number(old.numDeletedRows) + Number(surplus.numDeletedRows);

@@ -146,9 +146,7 @@ const fullText: VersionedMigration = {
       ['documents', 'content'],
     ] as const) {
       const fts = `${table}_fts`;
-      await sql
-        .raw(`CREATE VIRTUAL TABLE ${fts} USING fts5(title, ${body}, content='${table}', content_rowid='seq', tokenize='porter unicode61')`)
-        .execute(db);
+      await sql.raw(`CREATE VIRTUAL TABLE ${fts} USING fts5(title, ${body}, content='${table}', content_rowid='seq', tokenize='porter unicode61')`).execute(db);
       await sql
         .raw(`CREATE TRIGGER ${table}_fts_insert AFTER INSERT ON ${table} BEGIN
           INSERT INTO ${fts}(rowid, title, ${body}) VALUES (new.seq, new.title, new.${body}); END`)
@@ -256,7 +254,10 @@ const recordEventsFunction: VersionedMigration = {
 /** A token's access level (design/mcp.md, "Read-only access"): every token made before it may write. */
 const tokenAccess: VersionedMigration = {
   async up(db) {
-    await db.schema.alterTable('api_tokens').addColumn('access', 'text', (c) => c.notNull().defaultTo('write')).execute();
+    await db.schema
+      .alterTable('api_tokens')
+      .addColumn('access', 'text', (c) => c.notNull().defaultTo('write'))
+      .execute();
   },
 };
 

@@ -71,7 +71,12 @@ export async function listProjects(db: Db, keys?: readonly string[]): Promise<Pr
 }
 
 /** Changes a project's name, description or Auto-Summary setting. */
-export async function updateProject(db: Db, id: string, changes: { name?: string; description?: string; autoSummary?: boolean }, now: string): Promise<ProjectRow> {
+export async function updateProject(
+  db: Db,
+  id: string,
+  changes: { name?: string; description?: string; autoSummary?: boolean },
+  now: string,
+): Promise<ProjectRow> {
   await db
     .updateTable('projects')
     .set({

@@ -19,7 +19,14 @@ export function queryTerms(query: string): string[] {
 }
 
 /** Full-text search over one kind of record of a project: FTS5 + bm25 on SQLite, tsvector + ts_rank on PostgreSQL. */
-export async function searchIndex(db: Db, dialect: DialectName, projectId: string, kind: 'ticket' | 'document', terms: string[], limit: number): Promise<SearchHit[]> {
+export async function searchIndex(
+  db: Db,
+  dialect: DialectName,
+  projectId: string,
+  kind: 'ticket' | 'document',
+  terms: string[],
+  limit: number,
+): Promise<SearchHit[]> {
   if (terms.length === 0) return [];
   const table = kind === 'ticket' ? 'tickets' : 'documents';
   const body = kind === 'ticket' ? 'description' : 'content';

@@ -56,7 +56,11 @@ export async function ticketByRef(db: Db, dialect: DialectName, projectId: strin
 // By id only, then the project in code: with `project_id = ?` in the SQL, SQLite (no statistics) walks the project's
 // (project_id, number) index over every ticket instead of looking each id up (3.5 ms instead of 0.05 ms for 20 ids on 10,000 tickets).
 const ticketsByIdsQuery = preparedQuery({
-  build: (db: Db, ids: readonly string[]) => db.selectFrom('tickets').select([...RELATED_COLUMNS, 'project_id']).where('id', 'in', ids),
+  build: (db: Db, ids: readonly string[]) =>
+    db
+      .selectFrom('tickets')
+      .select([...RELATED_COLUMNS, 'project_id'])
+      .where('id', 'in', ids),
   params: (ids) => [...ids],
   shape: (ids) => String(ids.length),
 });
@@ -96,7 +100,12 @@ const relatedQuery = preparedQuery({
  * these tickets in one query: ticketsByIds and subTicketsOf together, one
  * round trip fewer per ticket view (an OR of the id and parent_id indexes).
  */
-export async function relatedTicketsOf(db: Db, projectId: string, parentIds: readonly string[], ids: readonly string[]): Promise<{ parents: RelatedTicketRow[]; subTickets: RelatedTicketRow[] }> {
+export async function relatedTicketsOf(
+  db: Db,
+  projectId: string,
+  parentIds: readonly string[],
+  ids: readonly string[],
+): Promise<{ parents: RelatedTicketRow[]; subTickets: RelatedTicketRow[] }> {
   if (ids.length === 0) return { parents: await ticketsByIds(db, projectId, parentIds), subTickets: [] };
   const rows = await relatedQuery(db, parentIds, ids);
   const wantedParents = new Set(parentIds);
@@ -202,7 +211,11 @@ export async function labelsOf(db: Db, ticketIds: readonly string[]): Promise<Ma
 /** Replaces a ticket's labels. */
 export async function setTicketLabels(trx: Db, ticketId: string, labelIds: readonly string[]): Promise<void> {
   await trx.deleteFrom('ticket_labels').where('ticket_id', '=', ticketId).execute();
-  if (labelIds.length > 0) await trx.insertInto('ticket_labels').values(labelIds.map((label_id) => ({ ticket_id: ticketId, label_id }))).execute();
+  if (labelIds.length > 0)
+    await trx
+      .insertInto('ticket_labels')
+      .values(labelIds.map((label_id) => ({ ticket_id: ticketId, label_id })))
+      .execute();
 }
 
 /** Filters of list_tickets, already resolved to column ids. */
@@ -222,13 +235,13 @@ export async function findTickets(db: Db, projectId: string, filter: TicketFilte
   if (filter.priority) query = query.where('priority', '=', filter.priority);
   if (filter.search) {
     const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    query = query.where((eb) =>
-      eb.or([sql<boolean>`lower(title) LIKE ${pattern} ESCAPE '\\'`, sql<boolean>`lower(description) LIKE ${pattern} ESCAPE '\\'`]),
-    );
+    query = query.where((eb) => eb.or([sql<boolean>`lower(title) LIKE ${pattern} ESCAPE '\\'`, sql<boolean>`lower(description) LIKE ${pattern} ESCAPE '\\'`]));
   }
   const after = filter.after;
   if (after) {
-    query = query.where((eb) => eb.or([eb('updated_at', '<', after.updatedAt), eb.and([eb('updated_at', '=', after.updatedAt), eb('number', '<', after.number)])]));
+    query = query.where((eb) =>
+      eb.or([eb('updated_at', '<', after.updatedAt), eb.and([eb('updated_at', '=', after.updatedAt), eb('number', '<', after.number)])]),
+    );
   }
   return query.orderBy('updated_at', 'desc').orderBy('number', 'desc').limit(filter.limit).execute();
 }
@@ -310,7 +323,17 @@ export async function summaryIndexPage(db: Db, projectId: string, afterNumber: n
 /** The most recently updated tickets, metadata only, with their parent's number. */
 export async function recentTickets(db: Db, projectId: string, limit: number) {
   return withParentNumber(db, projectId)
-    .select(['t.number', 't.title', 't.ticket_type', 't.priority', 't.column_id', 'p.number as parent_number', 't.created_at', 't.updated_at', 't.completed_at'])
+    .select([
+      't.number',
+      't.title',
+      't.ticket_type',
+      't.priority',
+      't.column_id',
+      'p.number as parent_number',
+      't.created_at',
+      't.updated_at',
+      't.completed_at',
+    ])
     .orderBy('t.updated_at', 'desc')
     .orderBy('t.number', 'desc')
     .limit(limit)

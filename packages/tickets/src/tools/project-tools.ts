@@ -9,7 +9,16 @@ import { createDocument, deleteDocument, getDocument, updateDocument } from '../
 import { listLabels } from '../store/project-store.ts';
 import { presentLabel } from '../service/presenters.ts';
 import { READ_ONLY, changes, cursorParam, defineMcpTool, defineTool, enumParam, limitParam } from './tool.ts';
-import { allTicketsOutput, columnsOutput, documentOutput, documentPageOutput, labelsOutput, memberPageOutput, projectStatusOutput, searchOutput } from './tool-outputs.ts';
+import {
+  allTicketsOutput,
+  columnsOutput,
+  documentOutput,
+  documentPageOutput,
+  labelsOutput,
+  memberPageOutput,
+  projectStatusOutput,
+  searchOutput,
+} from './tool-outputs.ts';
 
 const docType = enumParam('doc_type', DOC_TYPES, 'One of readme, claude_md, wiki (default), changelog, custom.');
 const docId = z.string().trim().min(1).describe('The document\'s slug (e.g. "readme") or id.');
@@ -33,7 +42,10 @@ export const projectTools = [
     description:
       'Compact index of every ticket (key, title, ticket_type, column, parent key, AI summary cut to 200 characters; no descriptions or comments) and then every document with its content clipped to 3000 characters. Use it to find related epics before creating feature work. Paged: a page holds as much as fits 40,000 characters (or limit entries), tickets by number first, then documents; next_cursor is null on the last page, else call again with cursor set to it. A small project comes whole in the first page.',
     input: z.strictObject({
-      limit: limitParam(PAGE_LIMIT_MAX, `Largest number of entries (tickets, then documents) on the page, at most ${PAGE_LIMIT_MAX}; by default as many as fit 40,000 characters.`).optional(),
+      limit: limitParam(
+        PAGE_LIMIT_MAX,
+        `Largest number of entries (tickets, then documents) on the page, at most ${PAGE_LIMIT_MAX}; by default as many as fit 40,000 characters.`,
+      ).optional(),
       cursor: cursorParam('get_all_tickets').optional(),
     }),
     rest: { method: 'GET', path: '/all-tickets' },
@@ -44,8 +56,7 @@ export const projectTools = [
   defineMcpTool({
     name: 'list_columns',
     title: 'List columns',
-    description:
-      `All columns of all boards with name, is_done_column, board_name and ticket_count (a project has at most ${PROJECT_COLUMNS_MAX}, so this is always the whole list). Column names for column_name come from here or get_project_status.`,
+    description: `All columns of all boards with name, is_done_column, board_name and ticket_count (a project has at most ${PROJECT_COLUMNS_MAX}, so this is always the whole list). Column names for column_name come from here or get_project_status.`,
     input: z.strictObject({}),
     rest: { method: 'GET', path: '/columns' },
     output: columnsOutput,
@@ -55,8 +66,7 @@ export const projectTools = [
   defineMcpTool({
     name: 'search',
     title: 'Search tickets and documents',
-    description:
-      `Ranked full-text search over ticket titles and descriptions and document titles and content, with highlighted snippets (**match**). Search before creating feature work or a bug ticket: a related epic or completed sub-ticket may exist. scope: all (default), tickets, documents. At most limit results (default ${SEARCH_LIMIT.default}, maximum ${SEARCH_LIMIT.max}), best first; the answer stays under 40,000 characters, so very long titles can bring fewer.`,
+    description: `Ranked full-text search over ticket titles and descriptions and document titles and content, with highlighted snippets (**match**). Search before creating feature work or a bug ticket: a related epic or completed sub-ticket may exist. scope: all (default), tickets, documents. At most limit results (default ${SEARCH_LIMIT.default}, maximum ${SEARCH_LIMIT.max}), best first; the answer stays under 40,000 characters, so very long titles can bring fewer.`,
     input: z.strictObject({
       query: z.string().trim().min(1).describe('Words to find (all must match; prefixes match too).'),
       scope: enumParam('scope', SEARCH_SCOPES, 'all (default), tickets or documents.').optional(),
@@ -77,10 +87,13 @@ export const projectTools = [
     name: 'list_documents',
     title: 'List documents',
     description:
-      'List the project\'s wiki and documentation pages (metadata, no content), by title; optionally only one doc_type. Paged: a page holds as many as fit 40,000 characters (or limit); next_cursor is null on the last page, else call again with cursor set to it.',
+      "List the project's wiki and documentation pages (metadata, no content), by title; optionally only one doc_type. Paged: a page holds as many as fit 40,000 characters (or limit); next_cursor is null on the last page, else call again with cursor set to it.",
     input: z.strictObject({
       doc_type: docType.optional(),
-      limit: limitParam(PAGE_LIMIT_MAX, `Largest number of documents on the page, at most ${PAGE_LIMIT_MAX}; by default as many as fit 40,000 characters.`).optional(),
+      limit: limitParam(
+        PAGE_LIMIT_MAX,
+        `Largest number of documents on the page, at most ${PAGE_LIMIT_MAX}; by default as many as fit 40,000 characters.`,
+      ).optional(),
       cursor: cursorParam('list_documents').optional(),
     }),
     rest: { method: 'GET', path: '/documents' },
@@ -117,7 +130,7 @@ export const projectTools = [
   defineMcpTool({
     name: 'update_document',
     title: 'Update document',
-    description: 'Change a document\'s title or content (by slug or id); the slug stays.',
+    description: "Change a document's title or content (by slug or id); the slug stays.",
     input: z.strictObject({
       doc_id: docId,
       title: z.string().trim().min(1).max(500).describe('New title.').optional(),
@@ -132,8 +145,7 @@ export const projectTools = [
   defineMcpTool({
     name: 'list_labels',
     title: 'List labels',
-    description:
-      `All labels of the project ({id, name, color}; a project has at most ${LABELS_MAX}, so this is always the whole list); use their names in the labels parameter of create_ticket and update_ticket.`,
+    description: `All labels of the project ({id, name, color}; a project has at most ${LABELS_MAX}, so this is always the whole list); use their names in the labels parameter of create_ticket and update_ticket.`,
     input: z.strictObject({}),
     rest: { method: 'GET', path: '/labels' },
     output: labelsOutput,
@@ -146,7 +158,10 @@ export const projectTools = [
     description:
       'People of the project available for assignment ({id, name, email, role}: its members and the administrators), by email; pass an email (or the id) as assignee to create_ticket or update_ticket. Paged: a page holds as many as fit 40,000 characters (or limit); next_cursor is null on the last page, else call again with cursor set to it.',
     input: z.strictObject({
-      limit: limitParam(PAGE_LIMIT_MAX, `Largest number of people on the page, at most ${PAGE_LIMIT_MAX}; by default as many as fit 40,000 characters.`).optional(),
+      limit: limitParam(
+        PAGE_LIMIT_MAX,
+        `Largest number of people on the page, at most ${PAGE_LIMIT_MAX}; by default as many as fit 40,000 characters.`,
+      ).optional(),
       cursor: cursorParam('list_members').optional(),
     }),
     rest: { method: 'GET', path: '/members' },

@@ -6,7 +6,6 @@ import { hasControlCharacter } from '../domain/text-rules.ts';
 import { READ_ONLY, changes, cursorParam, defineMcpTool, enumParam, limitParam, ticketIdParam, timestampParam } from './tool.ts';
 import { commentOutput, deletedTicketOutput, ticketDetailOutput, ticketOutput, ticketPageOutput } from './tool-outputs.ts';
 
-
 // One line: a control character would cost six characters in every answer listing the title (get_project_status
 // lists five whole). U+0000 is left to the check every parameter gets (parseInput), which names it.
 const title = z
@@ -19,11 +18,13 @@ const title = z
 const description = z.string().max(100_000).describe('Markdown description: the what and why, acceptance criteria.');
 const columnName = z
   .string()
-  .describe('Column to create the ticket in, matched case-insensitively (e.g. "In Progress"). Take names from get_project_status or list_columns; defaults to the first column. Use the done column for finished work.');
+  .describe(
+    'Column to create the ticket in, matched case-insensitively (e.g. "In Progress"). Take names from get_project_status or list_columns; defaults to the first column. Use the done column for finished work.',
+  );
 const priority = enumParam('priority', PRIORITIES, 'One of lowest, low, medium (default), high, highest.');
 const ticketType = enumParam('ticket_type', TICKET_TYPES, 'One of task (default), bug, story, epic. Feature work is an epic with sub-tickets.');
 const createdAt = timestampParam('ISO 8601 date-time to backdate the ticket when importing history (e.g. 2024-03-01T10:00:00Z); defaults to now.');
-const labels = z.array(z.string()).describe('Label names (see list_labels); replaces the ticket\'s labels.');
+const labels = z.array(z.string()).describe("Label names (see list_labels); replaces the ticket's labels.");
 const assignee = z.string().nullable().describe('Email or id of a member (see list_members); null to unassign.');
 
 /** The ticket tools: create, sub-tickets, read, list, update, move, comment, delete. */
@@ -52,7 +53,7 @@ export const ticketTools = [
     name: 'create_sub_ticket',
     title: 'Create sub-ticket',
     description:
-      'Create a sub-ticket under a parent ticket (feature work: an epic with sub-tickets). A parent that is not an epic is promoted to epic. Sub-tickets are one level deep: a sub-ticket cannot be a parent. Priority defaults to the parent\'s. Create it in the right column (column_name, case-insensitive); created_at (ISO 8601) backdates imported history. The epic then advances automatically.',
+      "Create a sub-ticket under a parent ticket (feature work: an epic with sub-tickets). A parent that is not an epic is promoted to epic. Sub-tickets are one level deep: a sub-ticket cannot be a parent. Priority defaults to the parent's. Create it in the right column (column_name, case-insensitive); created_at (ISO 8601) backdates imported history. The epic then advances automatically.",
     input: z.strictObject({
       parent_ticket_id: ticketIdParam('The parent (epic): its key (e.g. DEMO-3), number or UUID.'),
       title,
@@ -114,7 +115,7 @@ export const ticketTools = [
     name: 'update_ticket',
     title: 'Update ticket',
     description:
-      'Change a ticket\'s title, description, priority, ticket_type or created_at (and labels or assignee). Does not move it: use move_ticket for columns. Call add_comment afterwards with a summary, files changed and functions or classes modified.',
+      "Change a ticket's title, description, priority, ticket_type or created_at (and labels or assignee). Does not move it: use move_ticket for columns. Call add_comment afterwards with a summary, files changed and functions or classes modified.",
     input: z.strictObject({
       ticket_id: ticketIdParam(),
       title: title.optional(),

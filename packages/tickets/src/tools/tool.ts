@@ -90,7 +90,9 @@ export function enumParam<const T extends readonly [string, ...string[]]>(field:
 
 /** A ticket id parameter: the key (`DEMO-12`, any case), the number (string or JSON number) or the UUID. */
 export function ticketIdParam(description = 'The ticket: its key (e.g. DEMO-12, any case), its number (12) or its UUID.') {
-  return z.union([z.string().trim().min(1), z.number().int().positive()], { error: () => 'must be a ticket key (e.g. DEMO-12), a number or a UUID' }).describe(description);
+  return z
+    .union([z.string().trim().min(1), z.number().int().positive()], { error: () => 'must be a ticket key (e.g. DEMO-12), a number or a UUID' })
+    .describe(description);
 }
 
 /** A page size parameter from 1 to `max`, refused with the range when out of it. */

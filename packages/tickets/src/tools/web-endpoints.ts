@@ -17,13 +17,22 @@ import {
 import { createProjectToken, projectTokens, revokeTokenInProject } from '../service/token-service.ts';
 import { defineTool, enumParam, limitParam } from './tool.ts';
 import { ACCESS_LEVELS } from '../domain/vocabulary.ts';
-import { BOARDS_MAX, COLUMNS_MAX, LABEL_NAME_MAX, LABELS_MAX, NAME_MAX, PROJECT_COLUMNS_MAX, PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX } from '../domain/settings-rules.ts';
+import {
+  BOARDS_MAX,
+  COLUMNS_MAX,
+  LABEL_NAME_MAX,
+  LABELS_MAX,
+  NAME_MAX,
+  PROJECT_COLUMNS_MAX,
+  PROJECT_DESCRIPTION_MAX,
+  PROJECT_NAME_MAX,
+} from '../domain/settings-rules.ts';
 
 const id = (what: string) => z.string().trim().min(1).describe(`The ${what}'s id (from GET /api/projects/{KEY}/settings).`);
 const name = (what: 'board' | 'column' | 'label') =>
   z.string().describe(`The ${what}'s name (1 to ${what === 'label' ? LABEL_NAME_MAX : NAME_MAX} characters, one line, no " or \\; unique without case).`);
 const position = z.number().int().min(0).describe('Place on the board, from 0 (the first column); past the end means last.');
-const isDone = z.boolean().describe('true makes this the board\'s done column (the previous one becomes an ordinary column).');
+const isDone = z.boolean().describe("true makes this the board's done column (the previous one becomes an ordinary column).");
 const color = z.string().describe('#rgb or #rrggbb, e.g. #e11d48.');
 
 /**
@@ -36,8 +45,11 @@ export const webEndpoints = [
     name: 'get_board',
     description: `Every ticket of one board as cards in their lanes (most recently updated first), with labels, assignee, parent and an epic's progress; with \`cards\`, only each lane's first ones (\`ticket_count\` stays the lane's whole count, \`complete\` says whether every card is there).`,
     input: z.strictObject({
-      board: z.string().describe('The board\'s name, without case; default the first board.').optional(),
-      cards: limitParam(BOARD_FIRST_CARDS_MAX, `At most this many cards per lane (1 to ${BOARD_FIRST_CARDS_MAX}): what a page shows first of a big board. Default: every card.`).optional(),
+      board: z.string().describe("The board's name, without case; default the first board.").optional(),
+      cards: limitParam(
+        BOARD_FIRST_CARDS_MAX,
+        `At most this many cards per lane (1 to ${BOARD_FIRST_CARDS_MAX}): what a page shows first of a big board. Default: every card.`,
+      ).optional(),
     }),
     rest: { method: 'GET', path: '/board' },
     mcp: false,
@@ -53,7 +65,7 @@ export const webEndpoints = [
   }),
   defineTool({
     name: 'update_settings',
-    description: 'Changes the project\'s name, description or Auto-Summary; answers the settings.',
+    description: "Changes the project's name, description or Auto-Summary; answers the settings.",
     input: z.strictObject({
       name: z.string().describe(`The project's name (1 to ${PROJECT_NAME_MAX} characters, one line).`).optional(),
       description: z.string().describe(`The project's description (at most ${PROJECT_DESCRIPTION_MAX} characters).`).optional(),
@@ -69,7 +81,10 @@ export const webEndpoints = [
     description: `Adds a board after the others, with the given columns (the last is the done column) or the default ones. A project has at most ${BOARDS_MAX} boards and ${PROJECT_COLUMNS_MAX} columns in all, a board at most ${COLUMNS_MAX} columns.`,
     input: z.strictObject({
       name: name('board'),
-      columns: z.array(z.string()).describe('Column names in order; the last is the done column. Default: Backlog, To Do, In Progress, Review, Done.').optional(),
+      columns: z
+        .array(z.string())
+        .describe('Column names in order; the last is the done column. Default: Backlog, To Do, In Progress, Review, Done.')
+        .optional(),
     }),
     rest: { method: 'POST', path: '/boards', status: 201 },
     mcp: false,
@@ -101,7 +116,7 @@ export const webEndpoints = [
   }),
   defineTool({
     name: 'delete_column',
-    description: 'Deletes an empty column that is neither the board\'s last nor its done column.',
+    description: "Deletes an empty column that is neither the board's last nor its done column.",
     input: z.strictObject({ column_id: id('column') }),
     rest: { method: 'DELETE', path: '/columns/{id}', idParam: 'column_id' },
     mcp: false,
@@ -134,7 +149,7 @@ export const webEndpoints = [
   defineTool({
     name: 'add_member',
     description: 'Makes a user of the deployment a member of the project (admin only).',
-    input: z.strictObject({ email: z.string().trim().min(1).describe('The user\'s email (a user created with `switchboard user create`).') }),
+    input: z.strictObject({ email: z.string().trim().min(1).describe("The user's email (a user created with `switchboard user create`).") }),
     rest: { method: 'POST', path: '/members' },
     mcp: false,
     access: 'admin',
@@ -142,8 +157,8 @@ export const webEndpoints = [
   }),
   defineTool({
     name: 'remove_member',
-    description: 'Ends a user\'s membership of the project (admin only).',
-    input: z.strictObject({ user_id: z.string().trim().min(1).describe('The user\'s id (from GET …/members).') }),
+    description: "Ends a user's membership of the project (admin only).",
+    input: z.strictObject({ user_id: z.string().trim().min(1).describe("The user's id (from GET …/members).") }),
     rest: { method: 'DELETE', path: '/members/{id}', idParam: 'user_id' },
     mcp: false,
     access: 'admin',
@@ -151,7 +166,7 @@ export const webEndpoints = [
   }),
   defineTool({
     name: 'list_tokens',
-    description: 'The project\'s MCP connection tokens (never their secrets), oldest first.',
+    description: "The project's MCP connection tokens (never their secrets), oldest first.",
     input: z.strictObject({}),
     rest: { method: 'GET', path: '/tokens' },
     mcp: false,
@@ -173,7 +188,7 @@ export const webEndpoints = [
   defineTool({
     name: 'revoke_token',
     description: 'Revokes a token: its next call is refused, on every instance.',
-    input: z.strictObject({ token_id: z.string().trim().min(1).describe('The token\'s id (from GET …/tokens).') }),
+    input: z.strictObject({ token_id: z.string().trim().min(1).describe("The token's id (from GET …/tokens).") }),
     rest: { method: 'DELETE', path: '/tokens/{id}', idParam: 'token_id' },
     mcp: false,
     access: 'user',

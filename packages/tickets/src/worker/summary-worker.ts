@@ -103,14 +103,23 @@ export class SummaryWorker {
         ORDER BY t.updated_at LIMIT ${limit} ${lock})
       RETURNING id, project_id, number, title, description, summary_version`.execute(db);
     if (result.rows.length === 0) return [];
-    const projects = await db.selectFrom('projects').select(['id', 'key']).where('id', 'in', [...new Set(result.rows.map((r) => r.project_id))]).execute();
+    const projects = await db
+      .selectFrom('projects')
+      .select(['id', 'key'])
+      .where('id', 'in', [...new Set(result.rows.map((r) => r.project_id))])
+      .execute();
     const keyOf = new Map(projects.map((p) => [p.id, p.key]));
     return result.rows.map((row) => ({ ...row, project_key: keyOf.get(row.project_id) ?? '?' }));
   }
 
   private async refresh(ticket: DueTicket): Promise<void> {
     const { db, dialect, signal, summarizer, logger } = this.options;
-    const input = { key: ticketKey(ticket.project_key, ticket.number), title: ticket.title, description: ticket.description, latestComment: await latestComment(db, ticket.id) };
+    const input = {
+      key: ticketKey(ticket.project_key, ticket.number),
+      title: ticket.title,
+      description: ticket.description,
+      latestComment: await latestComment(db, ticket.id),
+    };
     let summary: Summary;
     try {
       summary = await summarizer.summarize(input);

@@ -60,7 +60,9 @@ describeInBrowser('A board of 10,000 tickets', () => {
       return { p95: gaps[Math.floor(gaps.length * 0.95)]! };
     });
     // The lane's last card is its least recently updated ticket: the whole board is there.
-    const whole = (await page.evaluate(async () => (await fetch('/api/projects/DEMO/board')).json())) as { columns: Array<{ name: string; cards: Array<{ key: string }> }> };
+    const whole = (await page.evaluate(async () => (await fetch('/api/projects/DEMO/board')).json())) as {
+      columns: Array<{ name: string; cards: Array<{ key: string }> }>;
+    };
     const last = whole.columns.find((lane) => lane.name === 'Backlog')!.cards.at(-1)!.key;
     await board.card(last, 'Backlog').waitFor();
     const rendered = await board.lane('Backlog').getByRole('button').count();
@@ -73,7 +75,14 @@ describeInBrowser('A board of 10,000 tickets', () => {
 
   it('filters ten thousand cards by text', async () => {
     await page.getByRole('searchbox', { name: 'Filter' }).fill('Ticket 00042');
-    await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('main')
+          .getByRole('button', { name: /^DEMO-\d+ / })
+          .count(),
+      )
+      .toBe(1);
   });
 
   it('keeps a change that arrives while the whole board is on its way (the older whole board does not undo it)', async () => {
@@ -83,15 +92,12 @@ describeInBrowser('A board of 10,000 tickets', () => {
     let answered!: () => void;
     const read = new Promise<void>((resolve) => (answered = resolve));
     const wholeBoard = (url: URL) => url.pathname === '/api/projects/DEMO/board' && !url.searchParams.has('cards');
-    await page.route(
-      wholeBoard,
-      async (route) => {
-        const response = await route.fetch();
-        answered();
-        await held;
-        await route.fulfill({ response });
-      },
-    );
+    await page.route(wholeBoard, async (route) => {
+      const response = await route.fetch();
+      answered();
+      await held;
+      await route.fulfill({ response });
+    });
     await page.goto('/projects/DEMO/board');
     const moved = (await board.lane('Backlog').getByRole('button').first().innerText()).split(/\s/)[0]!;
     await read;
@@ -109,12 +115,21 @@ describeInBrowser('A board of 10,000 tickets', () => {
 
   it('says so when the rest of the board cannot be read after its first cards, and Retry reads it', async () => {
     const wholeBoard = (url: URL) => url.pathname === '/api/projects/DEMO/board' && !url.searchParams.has('cards');
-    await page.route(wholeBoard, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'service_unavailable', message: 'The database is not answering.' } }) }));
+    await page.route(wholeBoard, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { code: 'service_unavailable', message: 'The database is not answering.' } }),
+      }),
+    );
     await page.goto('/projects/DEMO/board');
     const alert = page.getByRole('alert').filter({ hasText: 'Not every card could be loaded' });
     await alert.waitFor();
     expect((await alert.innerText()).replace(/\s+/g, ' ').trim()).toBe('Not every card could be loaded: The database is not answering. Retry');
-    await board.lane('Backlog').getByText(/^3,9\d\d more not shown$/).waitFor();
+    await board
+      .lane('Backlog')
+      .getByText(/^3,9\d\d more not shown$/)
+      .waitFor();
     await screenshot(page, 'board-10k-partial-error');
     await page.unroute(wholeBoard);
     await alert.getByRole('button', { name: 'Retry' }).click();

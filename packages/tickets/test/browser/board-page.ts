@@ -28,7 +28,10 @@ export class BoardScreen {
 
   /** The live indicator's text once the stream is up. */
   async waitLive(): Promise<void> {
-    await this.page.getByRole('status').filter({ hasText: /^Live$/ }).waitFor({ timeout: 15_000 });
+    await this.page
+      .getByRole('status')
+      .filter({ hasText: /^Live$/ })
+      .waitFor({ timeout: 15_000 });
   }
 
   /** Drags a card with the mouse, in small steps as a hand does, onto the middle of a lane. */

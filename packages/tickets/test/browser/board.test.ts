@@ -89,7 +89,9 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
     await board.card('DEMO-2', 'Done').getByText('2/2').waitFor();
     expect(await board.card('DEMO-2').getByRole('progressbar').getAttribute('aria-valuenow')).toBe('2');
     // The card's name says the progress once, in words (it read '… 2/2 2' with the figures and the bar's value).
-    expect(await page.getByRole('main').getByRole('button', { name: 'DEMO-2 epic medium priority Checkout 2 of 2 sub-tickets done', exact: true }).count()).toBe(1);
+    expect(
+      await page.getByRole('main').getByRole('button', { name: 'DEMO-2 epic medium priority Checkout 2 of 2 sub-tickets done', exact: true }).count(),
+    ).toBe(1);
     expect((await h.call('get_ticket', { ticket_id: 'DEMO-3' })).column).toBe('Done');
     expect((await h.call('get_ticket', { ticket_id: 'DEMO-2' })).column).toBe('Done');
   });
@@ -98,7 +100,8 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
     await board.drag('DEMO-2', 'Backlog');
     const alert = page.getByRole('alert').filter({ hasText: 'DEMO-2 could not move to Backlog' });
     await alert.waitFor();
-    const refusal = 'DEMO-2 could not move to Backlog: DEMO-2 is an epic with 2 sub-ticket(s); epics advance automatically as their sub-tickets move. Move its sub-tickets instead.';
+    const refusal =
+      'DEMO-2 could not move to Backlog: DEMO-2 is an epic with 2 sub-ticket(s); epics advance automatically as their sub-tickets move. Move its sub-tickets instead.';
     expect(await alert.getByText('could not move to').innerText()).toBe(refusal);
     // What a screen reader hears of the drop: the move asked for, then the refusal (the alert), never that it was dropped there.
     expect(await announcements(page, 'DEMO-2')).toEqual(['Moving DEMO-2 to Backlog…']);
@@ -126,7 +129,14 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
   });
 
   it('filters by type, priority, label, assignee and text, kept in the URL; / focuses the text', async () => {
-    await h.call('create_ticket', { title: 'Crash on login', ticket_type: 'bug', priority: 'highest', column_name: 'To Do', assignee: h.email, labels: ['backend', 'urgent'] });
+    await h.call('create_ticket', {
+      title: 'Crash on login',
+      ticket_type: 'bug',
+      priority: 'highest',
+      column_name: 'To Do',
+      assignee: h.email,
+      labels: ['backend', 'urgent'],
+    });
     await board.card('DEMO-5', 'To Do').waitFor();
     await board.card('DEMO-5').getByText('urgent').waitFor();
     // A card's name says its priority in words, without the glyphs drawn beside it.
@@ -134,18 +144,46 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
     expect(await page.getByRole('button', { name: 'DEMO-1 story high priority Write the release notes', exact: true }).count()).toBe(1);
     expect(await page.getByRole('main').getByRole('button', { name: /[▲▼]/ }).count()).toBe(0);
     await page.getByRole('combobox', { name: 'Label' }).selectOption('urgent');
-    await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('main')
+          .getByRole('button', { name: /^DEMO-\d+ / })
+          .count(),
+      )
+      .toBe(1);
     await page.getByRole('combobox', { name: 'Label' }).selectOption('');
     await page.getByRole('combobox', { name: 'Type' }).selectOption('bug');
     await page.waitForURL(/type=bug/);
-    await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('main')
+          .getByRole('button', { name: /^DEMO-\d+ / })
+          .count(),
+      )
+      .toBe(1);
     expect(await board.count('To Do')).toBe('1 of 1');
     await page.getByRole('combobox', { name: 'Type' }).selectOption('');
     await page.getByRole('combobox', { name: 'Assignee' }).selectOption(h.email);
-    await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('main')
+          .getByRole('button', { name: /^DEMO-\d+ / })
+          .count(),
+      )
+      .toBe(1);
     await page.getByRole('combobox', { name: 'Assignee' }).selectOption('');
     await page.getByRole('combobox', { name: 'Priority' }).selectOption('high');
-    await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('main')
+          .getByRole('button', { name: /^DEMO-\d+ / })
+          .count(),
+      )
+      .toBe(1);
     await page.getByRole('combobox', { name: 'Priority' }).selectOption('');
     await page.locator('body').click({ position: { x: 640, y: 790 } });
     await page.keyboard.press('/');
@@ -153,10 +191,24 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
     expect(await filter.evaluate((element) => element === document.activeElement)).toBe(true);
     await page.keyboard.type('payment');
     await page.waitForURL(/q=payment/);
-    await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('main')
+          .getByRole('button', { name: /^DEMO-\d+ / })
+          .count(),
+      )
+      .toBe(1);
     await page.reload();
     expect(await page.getByRole('searchbox', { name: 'Filter' }).inputValue()).toBe('payment');
-    await expect.poll(() => page.getByRole('main').getByRole('button', { name: /^DEMO-\d+ / }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('main')
+          .getByRole('button', { name: /^DEMO-\d+ / })
+          .count(),
+      )
+      .toBe(1);
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.waitForURL(/\/board$/);
     await screenshot(page, 'board');
@@ -164,7 +216,11 @@ describeInBrowser('Board: drag and drop, New ticket, filters', () => {
 
   it('opens the board last shown in this browser, and reads it with the page itself (one read, asked for in the HTML)', async () => {
     const created = await page.evaluate(async () => {
-      const response = await fetch('/api/projects/DEMO/boards', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ops & on-call', columns: ['Waiting', 'Handled'] }) });
+      const response = await fetch('/api/projects/DEMO/boards', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Ops & on-call', columns: ['Waiting', 'Handled'] }),
+      });
       return response.status;
     });
     expect(created).toBe(201);

@@ -75,7 +75,9 @@ describeInBrowser('Documents and Search', () => {
     const results = page.getByRole('list', { name: 'Results' }).getByRole('listitem');
     await results.first().waitFor();
     // In the service's order (best first), each with its snippet's matches marked.
-    const ranked = (await h.call('search', { query: 'checkout' })).results.map((r: { key?: string; title: string }) => (r.key ? `${r.key} ${r.title}` : r.title));
+    const ranked = (await h.call('search', { query: 'checkout' })).results.map((r: { key?: string; title: string }) =>
+      r.key ? `${r.key} ${r.title}` : r.title,
+    );
     expect(ranked).toHaveLength(2);
     const links = await page.getByRole('list', { name: 'Results' }).getByRole('link').allInnerTexts();
     expect(links.map((text) => text.replace(/\s+/g, ' ').trim())).toEqual(ranked);

@@ -62,7 +62,10 @@ function liveScenario(label: string, options: Parameters<typeof startUiHarness>[
 
     // Commented, while the ticket is open in the panel beside the board.
     await board.card('DEMO-1').click();
-    await board.panel('DEMO-1').getByRole('heading', { name: /Comments/ }).waitFor();
+    await board
+      .panel('DEMO-1')
+      .getByRole('heading', { name: /Comments/ })
+      .waitFor();
     visible = whenVisible(board.panel('DEMO-1').getByText('Fixed the **login** redirect'.replace(/\*\*/g, '')));
     await h.call('add_comment', { ticket_id: 'DEMO-1', content: 'Fixed the **login** redirect' });
     const commentMs = await latencyAfter(visible, performance.now());
@@ -118,7 +121,8 @@ function liveScenario(label: string, options: Parameters<typeof startUiHarness>[
     await subTickets.getByText('No sub-tickets.', { exact: false }).waitFor();
     const rest = boardCaller(h.board);
     const created: Array<{ key: string; title: string }> = [];
-    for (const title of ['Cart', 'Payment', 'Receipt']) created.push(await rest('create_sub_ticket', { parent_ticket_id: epic.key, title, column_name: 'Backlog' }));
+    for (const title of ['Cart', 'Payment', 'Receipt'])
+      created.push(await rest('create_sub_ticket', { parent_ticket_id: epic.key, title, column_name: 'Backlog' }));
     await board.card(epic.key).getByText('0/3').waitFor();
     await subTickets.getByRole('heading', { name: 'Sub-tickets 0/3 done' }).waitFor({ timeout: 2000 });
     const links = await subTickets.getByRole('link').allInnerTexts();

@@ -51,9 +51,15 @@ describeInBrowser('A resource list a page at a time (Settings → Members)', () 
       // The last member on the second page, removed as a person does: Remove, then Remove in the dialog.
       const email = (await shownEmails()).filter((shown) => shown !== 'admin@example.com').at(-1)!;
       await page.getByRole('button', { name: `Remove ${email}` }).click();
-      await page.getByRole('dialog', { name: `Remove ${email}?` }).getByRole('button', { name: 'Remove', exact: true }).click();
+      await page
+        .getByRole('dialog', { name: `Remove ${email}?` })
+        .getByRole('button', { name: 'Remove', exact: true })
+        .click();
       await page.getByRole('cell', { name: email, exact: true }).waitFor({ state: 'detached' });
-      if (left > 1) await pager().getByText(`Page 2 of 2 (51–${49 + left} of ${49 + left})`).waitFor();
+      if (left > 1)
+        await pager()
+          .getByText(`Page 2 of 2 (51–${49 + left} of ${49 + left})`)
+          .waitFor();
     }
     await pager().waitFor({ state: 'detached' });
     expect(await page.getByRole('row').count()).toBe(51);

@@ -45,7 +45,9 @@ describeInBrowser('Settings', () => {
     await board.getByRole('button', { name: 'Add column' }).click();
     await board.getByRole('cell', { name: 'Shipped', exact: true }).waitFor();
     await board.getByRole('button', { name: 'Move Shipped left' }).click();
-    await expect.poll(async () => (await h.call('list_columns')).columns.map((c: { name: string }) => c.name).join(',')).toBe('Backlog,To Do,In Progress,Code review,Shipped,Done');
+    await expect
+      .poll(async () => (await h.call('list_columns')).columns.map((c: { name: string }) => c.name).join(','))
+      .toBe('Backlog,To Do,In Progress,Code review,Shipped,Done');
     await board.getByRole('radio', { name: 'Shipped is the done column' }).check();
     await expect.poll(async () => (await h.call('list_columns')).columns.find((c: { is_done_column: boolean }) => c.is_done_column).name).toBe('Shipped');
     await board.getByRole('radio', { name: 'Done is the done column' }).check();

@@ -113,7 +113,10 @@ describeInBrowser('Ticket panel at /tickets/KEY-N', () => {
     const panel = board.panel('DEMO-1');
     await panel.getByRole('combobox', { name: 'Priority' }).selectOption('highest');
     await panel.getByRole('combobox', { name: 'Assignee' }).selectOption(h.email);
-    await board.card('DEMO-1').getByRole('img', { name: /Assigned to Ada Admin/ }).waitFor();
+    await board
+      .card('DEMO-1')
+      .getByRole('img', { name: /Assigned to Ada Admin/ })
+      .waitFor();
     const ticket = await h.call('get_ticket', { ticket_id: 'DEMO-1' });
     expect(ticket.priority).toBe('highest');
     expect(ticket.assignee.email).toBe(h.email);

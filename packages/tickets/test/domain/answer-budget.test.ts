@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ANSWER_BUDGET, AnswerRoom, answerCost, entryCost, fillInTurns, replacingNullCost } from '../../src/domain/answer-budget.ts';
 import { decodeCursor, encodeCursor } from '../../src/domain/cursor.ts';
-import { DESCRIPTION_ROOM, MOST_INDEX_ENTRIES, candidatesPerColumn, chooseDocuments, clipDescription, cutIndexes, keepOrder, type IndexedTicket } from '../../src/domain/status-rules.ts';
+import {
+  DESCRIPTION_ROOM,
+  MOST_INDEX_ENTRIES,
+  candidatesPerColumn,
+  chooseDocuments,
+  clipDescription,
+  cutIndexes,
+  keepOrder,
+  type IndexedTicket,
+} from '../../src/domain/status-rules.ts';
 
 /** The JSON-RPC response a tool result travels in (the shape the MCP server writes), and its text. */
 function mcpResponse(answer: unknown): { text: string; response: string } {
@@ -58,7 +67,7 @@ describe('answer costs', () => {
 });
 
 describe('cursors', () => {
-  it('round-trip each tool\'s position as an opaque string', () => {
+  it("round-trip each tool's position as an opaque string", () => {
     const positions = [
       { tool: 'list_tickets', updatedAt: '2026-01-01T00:00:00.000Z', number: 12 },
       { tool: 'get_all_tickets', phase: 'tickets', number: 250 },
@@ -92,7 +101,7 @@ describe('get_project_status cuts', () => {
     completedAt,
   });
 
-  it('keeps an open column\'s most recently updated tickets and a done column\'s most recently completed, listed by number', () => {
+  it("keeps an open column's most recently updated tickets and a done column's most recently completed, listed by number", () => {
     const open = [ticket(1, '2026-01-05'), ticket(2, '2026-01-09'), ticket(3, '2026-01-01'), ticket(4, '2026-01-09')];
     const done = [ticket(5, '2026-01-09', '2026-01-02'), ticket(6, '2026-01-01', '2026-01-08'), ticket(7, '2026-01-03', '2026-01-05')];
     expect([...open].sort(keepOrder(false)).map((t) => t.number)).toEqual([4, 2, 1, 3]);
@@ -112,7 +121,9 @@ describe('get_project_status cuts', () => {
       { entries: [{ key: 'D-6' }, { key: 'D-7' }], truncated: true },
     ]);
     // A column read only in part (its best candidates) is cut even when all the candidates fit.
-    expect(cutIndexes([{ isDone: false, tickets: open.slice(0, 1), total: 9 }], new AnswerRoom({ text: 0, response: 0 }))).toEqual([{ entries: [{ key: 'D-1' }], truncated: true }]);
+    expect(cutIndexes([{ isDone: false, tickets: open.slice(0, 1), total: 9 }], new AnswerRoom({ text: 0, response: 0 }))).toEqual([
+      { entries: [{ key: 'D-1' }], truncated: true },
+    ]);
   });
 
   it('reads no more candidates per column than taking turns could keep', () => {
@@ -129,12 +140,24 @@ describe('get_project_status cuts', () => {
       isReadme: i === 0,
       updatedAt: `2026-01-0${i + 1}`,
     }));
-    const sum = (entries: unknown[]) => entries.reduce((total: { text: number; response: number }, entry) => {
-      const cost = entryCost(entry);
-      return { text: total.text + cost.text, response: total.response + cost.response };
-    }, { text: 0, response: 0 });
-    expect(chooseDocuments(documents, sum(documents.map((doc) => doc.full)))).toEqual({ entries: documents.map((doc) => doc.full), form: 'full', truncated: false });
-    expect(chooseDocuments(documents, sum(documents.map((doc) => doc.compact)))).toEqual({ entries: documents.map((doc) => doc.compact), form: 'compact', truncated: false });
+    const sum = (entries: unknown[]) =>
+      entries.reduce(
+        (total: { text: number; response: number }, entry) => {
+          const cost = entryCost(entry);
+          return { text: total.text + cost.text, response: total.response + cost.response };
+        },
+        { text: 0, response: 0 },
+      );
+    expect(chooseDocuments(documents, sum(documents.map((doc) => doc.full)))).toEqual({
+      entries: documents.map((doc) => doc.full),
+      form: 'full',
+      truncated: false,
+    });
+    expect(chooseDocuments(documents, sum(documents.map((doc) => doc.compact)))).toEqual({
+      entries: documents.map((doc) => doc.compact),
+      form: 'compact',
+      truncated: false,
+    });
     const three = sum(documents.slice(0, 3).map((doc) => doc.compact));
     expect(chooseDocuments(documents, three)).toEqual({ entries: [0, 3, 4].map((i) => documents[i].compact), form: 'compact', truncated: true });
   });
@@ -152,4 +175,3 @@ describe('get_project_status cuts', () => {
     expect(clipDescription('\u0001'.repeat(5000)).text).toHaveLength(461);
   });
 });
-

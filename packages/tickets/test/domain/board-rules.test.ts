@@ -34,7 +34,9 @@ describe('resolveColumn', () => {
     expect(resolveColumn([...main, twin], 'review').id).toBe('m3');
   });
   it('refuses an unknown name listing the valid names', () => {
-    expect(() => resolveColumn(columns, 'Doing it')).toThrow('Unknown column "Doing it". Valid columns: Backlog, To Do, In Progress, Review, Done, Inbox, Doing, Shipped.');
+    expect(() => resolveColumn(columns, 'Doing it')).toThrow(
+      'Unknown column "Doing it". Valid columns: Backlog, To Do, In Progress, Review, Done, Inbox, Doing, Shipped.',
+    );
   });
 });
 

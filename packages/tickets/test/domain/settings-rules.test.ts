@@ -35,7 +35,7 @@ describe('settings rules', () => {
     expect(() => validName('board', 'back\\slash')).toThrow('A board name must not contain double quotes (") or backslashes (\\).');
     expect(validName('project', 'The "Phoenix" rewrite')).toBe('The "Phoenix" rewrite');
     expect(validName('label', 'x'.repeat(50))).toBe('x'.repeat(50));
-    expect(validName('column', ' Ünïcödé 😀 / it\'s fine ')).toBe('Ünïcödé 😀 / it\'s fine');
+    expect(validName('column', " Ünïcödé 😀 / it's fine ")).toBe("Ünïcödé 😀 / it's fine");
     expect(() => validName('project', 'x'.repeat(201))).toThrow('A project name must be at most 200 characters.');
     expect(() => validName('token', 'x'.repeat(101))).toThrow('A token name must be at most 100 characters.');
     expect(() => validDescription('x'.repeat(10_001))).toThrow('A project description must be at most 10000 characters.');
@@ -43,19 +43,25 @@ describe('settings rules', () => {
 
   it('bounds boards, columns and labels per project so that every listing fits its answer', () => {
     expect(() => assertBoardFits({ boards: 9, columns: 35 }, 5)).not.toThrow();
-    expect(() => assertBoardFits({ boards: 10, columns: 10 }, 1)).toThrow('A project has at most 10 boards and this one has 10: add columns to one of them instead.');
+    expect(() => assertBoardFits({ boards: 10, columns: 10 }, 1)).toThrow(
+      'A project has at most 10 boards and this one has 10: add columns to one of them instead.',
+    );
     expect(() => assertBoardFits({ boards: 3, columns: 36 }, 5)).toThrow(
       'A project has at most 40 columns on all its boards together and this one has 36: a board of 5 more would pass that. Give the board fewer columns, or delete empty ones first.',
     );
     expect(() => assertColumnFits('Main', 29, 39)).not.toThrow();
     expect(() => assertColumnFits('Main', 30, 30)).toThrow('A board has at most 30 columns and "Main" has 30: delete an empty column first.');
-    expect(() => assertColumnFits('Ops', 5, 40)).toThrow('A project has at most 40 columns on all its boards together and this one has 40: delete an empty column first.');
+    expect(() => assertColumnFits('Ops', 5, 40)).toThrow(
+      'A project has at most 40 columns on all its boards together and this one has 40: delete an empty column first.',
+    );
     expect(() => assertLabelFits(49)).not.toThrow();
     expect(() => assertLabelFits(50)).toThrow('A project has at most 50 labels and this one has 50: delete one it no longer uses first.');
   });
 
   it('compares names without case, except with the one being renamed', () => {
-    expect(() => assertNameFree('column', 'doing', columns)).toThrow('A column named "Doing" already exists on this board (names are compared without case). Choose another name.');
+    expect(() => assertNameFree('column', 'doing', columns)).toThrow(
+      'A column named "Doing" already exists on this board (names are compared without case). Choose another name.',
+    );
     expect(() => assertNameFree('column', 'DOING', columns, 'b')).not.toThrow();
     expect(() => assertNameFree('board', 'Ops', [])).not.toThrow();
   });
@@ -91,9 +97,13 @@ describe('settings rules', () => {
   });
 
   it('deletes only an empty column that is neither the last nor the done column', () => {
-    expect(() => assertColumnDeletable({ ...columns[1], ticketCount: 2 }, 3)).toThrow('Column "Doing" still holds 2 ticket(s): move them to another column first.');
+    expect(() => assertColumnDeletable({ ...columns[1], ticketCount: 2 }, 3)).toThrow(
+      'Column "Doing" still holds 2 ticket(s): move them to another column first.',
+    );
     expect(() => assertColumnDeletable({ ...columns[1], ticketCount: 0 }, 1)).toThrow('"Doing" is the board\'s last column; a board needs at least one.');
-    expect(() => assertColumnDeletable({ ...columns[2], ticketCount: 0 }, 3)).toThrow('"Done" is the board\'s done column: make another column the done column first.');
+    expect(() => assertColumnDeletable({ ...columns[2], ticketCount: 0 }, 3)).toThrow(
+      '"Done" is the board\'s done column: make another column the done column first.',
+    );
     expect(() => assertColumnDeletable({ ...columns[1], ticketCount: 0 }, 3)).not.toThrow();
   });
 });

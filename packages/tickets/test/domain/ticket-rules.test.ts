@@ -69,7 +69,9 @@ describe('values', () => {
     expect(clip('abc', 3)).toEqual({ text: 'abc', truncated: false });
   });
   it('makes an extractive summary of at most 200 characters from title and first sentences', () => {
-    expect(extractiveSummary('Add login', `## Goal\nUsers sign in with **email**. Then more. ${'x'.repeat(300)}`)).toBe('Add login. Users sign in with email. Then more.');
+    expect(extractiveSummary('Add login', `## Goal\nUsers sign in with **email**. Then more. ${'x'.repeat(300)}`)).toBe(
+      'Add login. Users sign in with email. Then more.',
+    );
     expect(extractiveSummary('T', 'y'.repeat(500)).length).toBeLessThanOrEqual(200);
   });
 });

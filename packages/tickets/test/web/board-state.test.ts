@@ -19,7 +19,11 @@ describe('moveCard (the optimistic move)', () => {
 
   it('answers the same view for an unknown card, an unknown lane or the lane the card is in', () => {
     const before = board();
-    for (const [key, column] of [['A-9', 'Done'], ['A-1', 'Nowhere'], ['A-1', 'To Do']]) {
+    for (const [key, column] of [
+      ['A-9', 'Done'],
+      ['A-1', 'Nowhere'],
+      ['A-1', 'To Do'],
+    ]) {
       const { view, from } = moveCard(before, key!, column!);
       expect(view).toBe(before);
       expect(from).toBeUndefined();

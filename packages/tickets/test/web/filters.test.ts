@@ -15,7 +15,13 @@ describe('board filters in the URL', () => {
 describe('cardMatcher', () => {
   const ada = { id: 'u1', name: 'Ada', email: 'ada@example.com' };
   const cards = [
-    card('DEMO-1', { title: 'Fix the login page', ticket_type: 'bug', priority: 'high', labels: [{ id: 'l1', name: 'Frontend', color: '#f00' }], assignee: ada }),
+    card('DEMO-1', {
+      title: 'Fix the login page',
+      ticket_type: 'bug',
+      priority: 'high',
+      labels: [{ id: 'l1', name: 'Frontend', color: '#f00' }],
+      assignee: ada,
+    }),
     card('DEMO-2', { title: 'Checkout flow', ticket_type: 'epic' }),
     card('DEMO-12', { title: 'Login API', priority: 'high' }),
   ];

@@ -2,7 +2,19 @@ import type { BoardCard, BoardView, Ticket } from '../../web/src/api/types.ts';
 
 /** A card with defaults. */
 export function card(key: string, extra: Partial<BoardCard> = {}): BoardCard {
-  return { key, title: `Title of ${key}`, ticket_type: 'task', priority: 'medium', labels: [], assignee: null, parent: null, progress: null, updated_at: '2025-01-01T00:00:00Z', completed_at: null, ...extra };
+  return {
+    key,
+    title: `Title of ${key}`,
+    ticket_type: 'task',
+    priority: 'medium',
+    labels: [],
+    assignee: null,
+    parent: null,
+    progress: null,
+    updated_at: '2025-01-01T00:00:00Z',
+    completed_at: null,
+    ...extra,
+  };
 }
 
 /** A board Main with To Do (A-1, A-2), In Progress (A-3), Done (empty). */

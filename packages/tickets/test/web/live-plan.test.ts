@@ -3,7 +3,14 @@ import type { ChangeEvent } from '../../web/src/api/types.ts';
 import { panelNeedsRead, planRefresh, relatedTickets } from '../../web/src/live/live-plan.ts';
 import { board, card } from './fixtures.ts';
 
-const event = (seq: number, extra: Partial<ChangeEvent>): ChangeEvent => ({ seq, kind: 'ticket', action: 'updated', actor: 'token:agent', at: '2025-01-01T00:00:00Z', ...extra });
+const event = (seq: number, extra: Partial<ChangeEvent>): ChangeEvent => ({
+  seq,
+  kind: 'ticket',
+  action: 'updated',
+  actor: 'token:agent',
+  at: '2025-01-01T00:00:00Z',
+  ...extra,
+});
 
 describe('planRefresh (what a batch of live changes asks to read again)', () => {
   it('reads each changed ticket once, in the order first named, upper-cased', () => {
@@ -30,7 +37,10 @@ describe('planRefresh (what a batch of live changes asks to read again)', () => 
   });
 
   it('collects changed documents by slug', () => {
-    const plan = planRefresh([event(1, { kind: 'document', slug: 'readme' }), event(2, { kind: 'document', slug: 'readme' }), event(3, { kind: 'document', slug: 'api' })], 0);
+    const plan = planRefresh(
+      [event(1, { kind: 'document', slug: 'readme' }), event(2, { kind: 'document', slug: 'readme' }), event(3, { kind: 'document', slug: 'api' })],
+      0,
+    );
     expect(plan).toMatchObject({ documents: true, slugs: ['readme', 'api'], tickets: [], board: false });
   });
 });
@@ -50,7 +60,7 @@ describe('panelNeedsRead (an open ticket panel follows the tickets the board rea
   const sub = (key: string) => ({ id: key, key, title: key, column: 'To Do', priority: 'medium', ticket_type: 'task' });
   const epic = { parent: null, sub_tickets: [sub('A-2')] };
 
-  it('reads the panel\'s ticket again when the board read it: a new sub-ticket\'s read names its epic', () => {
+  it("reads the panel's ticket again when the board read it: a new sub-ticket's read names its epic", () => {
     // A-3 was created under A-1: its event names A-3 only; the board read A-3, then its epic A-1.
     expect(panelNeedsRead('A-1', epic, ['A-3', 'A-1'])).toBe(true);
     expect(panelNeedsRead('a-1', epic, ['A-1'])).toBe(true);

@@ -29,11 +29,23 @@ describe('board shortcuts', () => {
 
 describe('isSafeUrl (links and images in rendered Markdown)', () => {
   it('keeps http(s), mailto, paths and fragments', () => {
-    for (const url of ['https://example.com/a?b#c', 'http://x', 'mailto:a@b.c', '/tickets/DEMO-1', '#heading', 'docs/page', '?q=1']) expect(isSafeUrl(url), url).toBe(true);
+    for (const url of ['https://example.com/a?b#c', 'http://x', 'mailto:a@b.c', '/tickets/DEMO-1', '#heading', 'docs/page', '?q=1'])
+      expect(isSafeUrl(url), url).toBe(true);
   });
 
   it('drops javascript:, vbscript:, data: and their disguises', () => {
-    for (const url of ['javascript:alert(1)', 'JavaScript:alert(1)', ' javascript:alert(1)', 'java\tscript:alert(1)', 'java\nscript:x', '\u0001javascript:x', 'vbscript:msgbox', 'data:text/html,<script>', 'file:///etc/passwd', ''])
+    for (const url of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      ' javascript:alert(1)',
+      'java\tscript:alert(1)',
+      'java\nscript:x',
+      '\u0001javascript:x',
+      'vbscript:msgbox',
+      'data:text/html,<script>',
+      'file:///etc/passwd',
+      '',
+    ])
       expect(isSafeUrl(url), JSON.stringify(url)).toBe(false);
   });
 
@@ -81,7 +93,9 @@ describe('MCP connection snippets', () => {
   const url = 'http://127.0.0.1:8103/api/mcp/v1/mcp';
   it('gives Claude Code, Cursor and VS Code their exact formats', () => {
     const [claude, cursor, vscode] = mcpSnippets(url, 'sbt_abc');
-    expect(claude!.code).toBe('claude mcp add --transport http switchboard-tickets http://127.0.0.1:8103/api/mcp/v1/mcp --header "Authorization: Bearer sbt_abc"');
+    expect(claude!.code).toBe(
+      'claude mcp add --transport http switchboard-tickets http://127.0.0.1:8103/api/mcp/v1/mcp --header "Authorization: Bearer sbt_abc"',
+    );
     expect(JSON.parse(cursor!.code)).toEqual({ mcpServers: { 'switchboard-tickets': { url, headers: { Authorization: 'Bearer sbt_abc' } } } });
     expect(JSON.parse(vscode!.code)).toEqual({ servers: { 'switchboard-tickets': { type: 'http', url, headers: { Authorization: 'Bearer sbt_abc' } } } });
     expect(defaultMcpUrl('https://board.example.com/')).toBe('https://board.example.com/api/mcp/v1/mcp');

@@ -55,7 +55,8 @@ function ToCurrentProject({ section }: { section: string }) {
 /** Which project and page a URL names: `/projects/{KEY}/…` or `/tickets/{KEY-N}`. */
 function parseLocation(pathname: string): { project: string | undefined; section: string; ticket?: string } {
   const parts = pathname.split('/').filter(Boolean).map(decodeURIComponent);
-  if (parts[0] === 'tickets' && parts[1] && parts.length === 2) return { project: projectOfTicketKey(parts[1]), section: 'board', ticket: parts[1].toUpperCase() };
+  if (parts[0] === 'tickets' && parts[1] && parts.length === 2)
+    return { project: projectOfTicketKey(parts[1]), section: 'board', ticket: parts[1].toUpperCase() };
   if (parts[0] === 'projects' && parts[1]) return { project: parts[1].toUpperCase(), section: parts[2] ?? '' };
   return { project: undefined, section: '' };
 }
@@ -89,11 +90,39 @@ function ProjectFrame() {
           </LazyPage>
         ) : (
           <Routes>
-            <Route path="/projects/:key/documents" element={<LazyPage><DocumentsPage /></LazyPage>} />
-            <Route path="/projects/:key/documents/:slug" element={<LazyPage><DocumentsPage /></LazyPage>} />
-            <Route path="/projects/:key/search" element={<LazyPage><SearchPage /></LazyPage>} />
+            <Route
+              path="/projects/:key/documents"
+              element={
+                <LazyPage>
+                  <DocumentsPage />
+                </LazyPage>
+              }
+            />
+            <Route
+              path="/projects/:key/documents/:slug"
+              element={
+                <LazyPage>
+                  <DocumentsPage />
+                </LazyPage>
+              }
+            />
+            <Route
+              path="/projects/:key/search"
+              element={
+                <LazyPage>
+                  <SearchPage />
+                </LazyPage>
+              }
+            />
             <Route path="/projects/:key/settings" element={<Navigate to={paths.settings(project)} replace />} />
-            <Route path="/projects/:key/settings/:tab" element={<LazyPage><SettingsPage /></LazyPage>} />
+            <Route
+              path="/projects/:key/settings/:tab"
+              element={
+                <LazyPage>
+                  <SettingsPage />
+                </LazyPage>
+              }
+            />
             <Route path="*" element={<NotFound what="Page" />} />
           </Routes>
         )}

@@ -43,9 +43,18 @@ export function ProjectProvider({ projectKey, name, children }: { projectKey: st
     const controller = new AbortController();
     const { signal } = controller;
     void Promise.all([
-      client.labels(signal).then((r) => r.labels).catch(() => undefined),
-      client.members(signal).then((r) => r.members).catch(() => undefined),
-      client.columns(signal).then((r) => r.columns).catch(() => undefined),
+      client
+        .labels(signal)
+        .then((r) => r.labels)
+        .catch(() => undefined),
+      client
+        .members(signal)
+        .then((r) => r.members)
+        .catch(() => undefined),
+      client
+        .columns(signal)
+        .then((r) => r.columns)
+        .catch(() => undefined),
     ]).then(([labels, members, columns]) => {
       if (signal.aborted) return;
       setMeta((current) => ({ labels: labels ?? current.labels, members: members ?? current.members, columns: columns ?? current.columns }));

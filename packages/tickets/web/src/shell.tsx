@@ -45,7 +45,12 @@ function LiveIndicator() {
   const status = useLiveStatus();
   const label = status === 'live' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…';
   return (
-    <span className={`live-indicator ${status}`} role="status" aria-live="polite" title={status === 'live' ? 'Changes by anyone appear here as they happen' : 'Changes will appear once the connection is back'}>
+    <span
+      className={`live-indicator ${status}`}
+      role="status"
+      aria-live="polite"
+      title={status === 'live' ? 'Changes by anyone appear here as they happen' : 'Changes will appear once the connection is back'}
+    >
       <span className="live-dot" aria-hidden="true" />
       {label}
     </span>

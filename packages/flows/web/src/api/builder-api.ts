@@ -49,7 +49,11 @@ export function builderApi(base: string) {
     save: (definition: Definition, options: SaveOptions = {}) =>
       api<SavedFlow>(`${base}/flows`, {
         method: 'POST',
-        body: { ...definition, ...(options.baseVersion !== undefined ? { base_version: options.baseVersion } : {}), ...(options.note ? { note: options.note } : {}) },
+        body: {
+          ...definition,
+          ...(options.baseVersion !== undefined ? { base_version: options.baseVersion } : {}),
+          ...(options.note ? { note: options.note } : {}),
+        },
       }),
     versions: (slug: string, signal?: AbortSignal) => api<{ versions: VersionSummary[] }>(`${flowPath(slug)}/versions`, { signal }),
     version: (slug: string, version: number, signal?: AbortSignal) => api<VersionDetail>(`${flowPath(slug)}/versions/${version}`, { signal }),
@@ -71,12 +75,19 @@ export function builderApi(base: string) {
     putDraft: async (slug: string, definition: Definition, baseVersion: number, leaving = false) => {
       if (!leaving) return api<{ saved_at: string }>(`${flowPath(slug)}/draft`, { method: 'PUT', body: { definition, base_version: baseVersion } });
       const body = JSON.stringify({ definition, base_version: baseVersion });
-      await fetch(`${flowPath(slug)}/draft`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body, credentials: 'same-origin', keepalive: body.length < KEEPALIVE_LIMIT });
+      await fetch(`${flowPath(slug)}/draft`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body,
+        credentials: 'same-origin',
+        keepalive: body.length < KEEPALIVE_LIMIT,
+      });
       return undefined;
     },
     deleteDraft: (slug: string) => api<void>(`${flowPath(slug)}/draft`, { method: 'DELETE' }),
     /** A provider connection's models (cached by the service for 10 minutes). */
-    models: (provider: string, signal?: AbortSignal) => api<{ models: Array<{ id: string }>; fetched_at: string }>(`${base}/providers/${encodeURIComponent(provider)}/models`, { signal }),
+    models: (provider: string, signal?: AbortSignal) =>
+      api<{ models: Array<{ id: string }>; fetched_at: string }>(`${base}/providers/${encodeURIComponent(provider)}/models`, { signal }),
     flows: (signal?: AbortSignal) => api<{ flows: Array<{ slug: string; name: string }> }>(`${base}/flows`, { signal }),
     providers: (signal?: AbortSignal) => api<{ providers: Array<{ name: string; kind: string }> }>(`${base}/providers`, { signal }),
     knowledgeBases: (signal?: AbortSignal) => api<{ knowledge_bases: Array<{ name: string }> }>(`${base}/knowledge-bases`, { signal }),

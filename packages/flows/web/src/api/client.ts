@@ -17,10 +17,12 @@ export function orgApi(orgCode: string) {
     fromTemplate: (body: { name?: string; template: string; bindings: Record<string, string> }) => api<Flow>(`${base}/flows`, { method: 'POST', body }),
     duplicate: (slug: string, name: string) => api<Flow>(`${base}/flows/${encodeURIComponent(slug)}/duplicate`, { method: 'POST', body: { name } }),
     deleteFlow: (slug: string) => api<{ deleted: true }>(`${base}/flows/${encodeURIComponent(slug)}`, { method: 'DELETE' }),
-    knowledgeBaseNames: (signal?: AbortSignal) => api<{ knowledge_bases: Array<{ name: string }> }>(`${base}/knowledge-bases`, { signal }).then((a) => a.knowledge_bases.map((kb) => kb.name)),
+    knowledgeBaseNames: (signal?: AbortSignal) =>
+      api<{ knowledge_bases: Array<{ name: string }> }>(`${base}/knowledge-bases`, { signal }).then((a) => a.knowledge_bases.map((kb) => kb.name)),
     secretNames: (signal?: AbortSignal) => api<{ secrets: Array<{ name: string }> }>(`${base}/secrets`, { signal }).then((a) => a.secrets.map((s) => s.name)),
     setSecret: (name: string, value: string) => api<unknown>(`${base}/secrets/${encodeURIComponent(name)}`, { method: 'PUT', body: { value } }),
-    models: (provider: string, signal?: AbortSignal) => api<{ models: Array<{ id: string }> }>(`${base}/providers/${encodeURIComponent(provider)}/models`, { signal }).then((a) => a.models.map((m) => m.id)),
+    models: (provider: string, signal?: AbortSignal) =>
+      api<{ models: Array<{ id: string }> }>(`${base}/providers/${encodeURIComponent(provider)}/models`, { signal }).then((a) => a.models.map((m) => m.id)),
   };
 }
 

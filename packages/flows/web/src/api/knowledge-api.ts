@@ -53,7 +53,8 @@ export function knowledgeApi(base: string) {
   return {
     list: (signal?: AbortSignal) => api<{ knowledge_bases: KnowledgeBase[] }>(`${base}/knowledge-bases`, { signal }),
     get: (name: string, signal?: AbortSignal) => api<KnowledgeBase & { document_list: KnowledgeDocument[] }>(kb(name), { signal }),
-    create: (body: { name: string; description?: string; embedding_provider?: string; embedding_model?: string }) => api<KnowledgeBase>(`${base}/knowledge-bases`, { method: 'POST', body }),
+    create: (body: { name: string; description?: string; embedding_provider?: string; embedding_model?: string }) =>
+      api<KnowledgeBase>(`${base}/knowledge-bases`, { method: 'POST', body }),
     /** Changes the embedding model (null and null: keywords only); every chunk is embedded again in the background. */
     setEmbedding: (name: string, embedding: { provider: string; model: string } | null) =>
       api<KnowledgeBase>(kb(name), { method: 'PATCH', body: { embedding_provider: embedding?.provider ?? null, embedding_model: embedding?.model ?? null } }),
@@ -65,7 +66,8 @@ export function knowledgeApi(base: string) {
         { signal },
       ),
     remove: (name: string) => api<{ deleted: true }>(kb(name), { method: 'DELETE' }),
-    query: (name: string, query: string, topK: number) => api<{ results: QueryResult[] }>(`${kb(name)}/query`, { method: 'POST', body: { query, top_k: topK } }),
+    query: (name: string, query: string, topK: number) =>
+      api<{ results: QueryResult[] }>(`${kb(name)}/query`, { method: 'POST', body: { query, top_k: topK } }),
     /** Uploads one file with its own request, reporting the share sent. */
     upload: (name: string, document: DocumentBody, onProgress: (sent: number) => void, signal?: AbortSignal) =>
       sendJsonWithProgress<UploadAnswer>(`${kb(name)}/documents`, { documents: [document] }, { onProgress, signal }),

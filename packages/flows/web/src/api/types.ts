@@ -64,7 +64,13 @@ export interface TraceEntry {
 
 /** One model call's messages, as a run's trace records them. */
 export interface ModelCall {
-  messages: Array<{ role: 'system' | 'user' | 'assistant' | 'tool'; content: string; tool?: string; call_id?: string; tool_calls?: Array<{ call_id: string; tool: string; args: unknown }> }>;
+  messages: Array<{
+    role: 'system' | 'user' | 'assistant' | 'tool';
+    content: string;
+    tool?: string;
+    call_id?: string;
+    tool_calls?: Array<{ call_id: string; tool: string; args: unknown }>;
+  }>;
 }
 
 /** Token counts. */

@@ -43,14 +43,31 @@ let clipboard: Clip | undefined;
 const CHECK_DELAY_MS = 200;
 
 /** The builder of `flow`. */
-export function Builder({ flow, draft, place, client, org }: { flow: SavedFlow; draft: Draft | null; place: Placer | undefined; client: BuilderApi; org: string }) {
+export function Builder({
+  flow,
+  draft,
+  place,
+  client,
+  org,
+}: {
+  flow: SavedFlow;
+  draft: Draft | null;
+  place: Placer | undefined;
+  client: BuilderApi;
+  org: string;
+}) {
   // A draft opens on top of the saved version (Undo goes back to it); a save of it is based on the version it was edited from.
   const [store] = useState(() => {
     const opened = new BuilderStore(flow.definition, draft?.base_version ?? flow.version, undefined, place);
     if (draft) opened.replaceDefinition(draft.definition, place);
     return opened;
   });
-  const restored = draft ? { savedAt: draft.saved_at, behind: draft.base_version !== null && draft.base_version < flow.version ? { base: draft.base_version, latest: flow.version } : undefined } : undefined;
+  const restored = draft
+    ? {
+        savedAt: draft.saved_at,
+        behind: draft.base_version !== null && draft.base_version < flow.version ? { base: draft.base_version, latest: flow.version } : undefined,
+      }
+    : undefined;
   return (
     <BuilderContext.Provider value={store}>
       <ReactFlowProvider>
@@ -60,7 +77,19 @@ export function Builder({ flow, draft, place, client, org }: { flow: SavedFlow; 
   );
 }
 
-function BuilderLayout({ store, client, org, slug, restored }: { store: BuilderStore; client: BuilderApi; org: string; slug: string; restored: RestoredDraft | undefined }) {
+function BuilderLayout({
+  store,
+  client,
+  org,
+  slug,
+  restored,
+}: {
+  store: BuilderStore;
+  client: BuilderApi;
+  org: string;
+  slug: string;
+  restored: RestoredDraft | undefined;
+}) {
   const flowView = useReactFlow();
   const fit = useFitCanvas();
   const notify = useToast();
@@ -132,7 +161,10 @@ function BuilderLayout({ store, client, org, slug, restored }: { store: BuilderS
     notify(from ? `Created flow "${created}" from ${from}.` : `Created flow "${created}": its canvas starts with an Input and an Output node.`);
     // The browser keeps a history entry's state across a reload (and back and forward): said once, it goes.
     // void: under BrowserRouter navigate() returns nothing; the promise its type allows is a data router's.
-    void navigate({ pathname: location.pathname, search: location.search, hash: location.hash }, { replace: true, state: Object.keys(rest).length > 0 ? rest : null });
+    void navigate(
+      { pathname: location.pathname, search: location.search, hash: location.hash },
+      { replace: true, state: Object.keys(rest).length > 0 ? rest : null },
+    );
   }, [location, notify, navigate]);
 
   const showNode = useCallback(
@@ -214,7 +246,10 @@ function BuilderLayout({ store, client, org, slug, restored }: { store: BuilderS
     (kind: NodeKind) => {
       const pane = document.querySelector('.builder-canvas')?.getBoundingClientRect();
       const center = pane ? flowView.screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 2 }) : { x: 0, y: 0 };
-      const id = store.addNode(kind, freeSpot(store.getState().nodes, { x: Math.round(center.x - NODE_SIZE.width / 2), y: Math.round(center.y - NODE_SIZE.height / 2) }));
+      const id = store.addNode(
+        kind,
+        freeSpot(store.getState().nodes, { x: Math.round(center.x - NODE_SIZE.width / 2), y: Math.round(center.y - NODE_SIZE.height / 2) }),
+      );
       setTab('settings');
       return id;
     },
@@ -277,10 +312,22 @@ function BuilderLayout({ store, client, org, slug, restored }: { store: BuilderS
         drawers={
           narrow && !phone ? (
             <>
-              <Button small variant="ghost" aria-expanded={drawer === 'palette'} aria-controls="builder-palette" onClick={() => setDrawer(drawer === 'palette' ? undefined : 'palette')}>
+              <Button
+                small
+                variant="ghost"
+                aria-expanded={drawer === 'palette'}
+                aria-controls="builder-palette"
+                onClick={() => setDrawer(drawer === 'palette' ? undefined : 'palette')}
+              >
                 Palette
               </Button>
-              <Button small variant="ghost" aria-expanded={drawer === 'panel'} aria-controls="builder-panel" onClick={() => setDrawer(drawer === 'panel' ? undefined : 'panel')}>
+              <Button
+                small
+                variant="ghost"
+                aria-expanded={drawer === 'panel'}
+                aria-controls="builder-panel"
+                onClick={() => setDrawer(drawer === 'panel' ? undefined : 'panel')}
+              >
                 Panel
               </Button>
             </>
@@ -315,7 +362,9 @@ function BuilderLayout({ store, client, org, slug, restored }: { store: BuilderS
             {tab === 'versions' ? <VersionsPanel client={client} slug={slug} onRestored={(version) => setSaveState({ kind: 'saved', version })} /> : null}
           </div>
           <div role="tabpanel" id="panel-schedules" aria-labelledby="tab-schedules" hidden={tab !== 'schedules'} className="tab-panel">
-            {tab === 'schedules' ? <SchedulesPanel base={`/api/llm/${encodeURIComponent(org)}`} org={org} slug={slug} exampleInput={exampleInput(savedVariables(store))} /> : null}
+            {tab === 'schedules' ? (
+              <SchedulesPanel base={`/api/llm/${encodeURIComponent(org)}`} org={org} slug={slug} exampleInput={exampleInput(savedVariables(store))} />
+            ) : null}
           </div>
         </aside>
       </div>
@@ -352,7 +401,12 @@ function freeSpot(nodes: ReadonlyArray<{ position: { x: number; y: number }; mea
     nodes.some((n) => {
       const width = n.measured?.width ?? NODE_SIZE.width;
       const height = n.measured?.height ?? NODE_SIZE.height;
-      return at.x < n.position.x + width + 16 && n.position.x < at.x + NODE_SIZE.width + 16 && y < n.position.y + height + 16 && n.position.y < y + NODE_SIZE.height + 16;
+      return (
+        at.x < n.position.x + width + 16 &&
+        n.position.x < at.x + NODE_SIZE.width + 16 &&
+        y < n.position.y + height + 16 &&
+        n.position.y < y + NODE_SIZE.height + 16
+      );
     });
   let y = at.y;
   for (let step = 0; step < 40 && overlaps(y); step += 1) y += NODE_SIZE.height + 24;

@@ -48,7 +48,11 @@ export function ConnectionsField({ id }: { id: string }) {
             {outgoing.map((edge) => (
               <li key={edge.id}>
                 <span className="mono">{edge.target}</span>
-                {edge.sourceHandle?.startsWith('case-') ? <span className="badge">case {Number(edge.sourceHandle.slice(5)) + 1}</span> : edge.sourceHandle === 'else' ? <span className="badge">else</span> : null}
+                {edge.sourceHandle?.startsWith('case-') ? (
+                  <span className="badge">case {Number(edge.sourceHandle.slice(5)) + 1}</span>
+                ) : edge.sourceHandle === 'else' ? (
+                  <span className="badge">else</span>
+                ) : null}
                 <Button small variant="ghost" aria-label={`Remove connection to ${edge.target}`} onClick={() => store.remove([], [edge.id])}>
                   ✕
                 </Button>
@@ -60,7 +64,9 @@ export function ConnectionsField({ id }: { id: string }) {
               className="select"
               aria-label={isTool ? 'Make it a tool of' : 'Connect to'}
               value=""
-              onChange={(event) => event.target.value && store.connect({ source: id, target: event.target.value, sourceHandle: 'out', targetHandle: isTool ? 'tools' : 'in' })}
+              onChange={(event) =>
+                event.target.value && store.connect({ source: id, target: event.target.value, sourceHandle: 'out', targetHandle: isTool ? 'tools' : 'in' })
+              }
             >
               <option value="">{isTool ? 'Make it a tool of…' : 'Connect to…'}</option>
               {candidates.map((n) => (

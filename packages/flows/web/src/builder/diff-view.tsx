@@ -6,7 +6,12 @@ import { Loading } from '@switchboard/web-kit';
 export function canonicalJson(value: unknown): string {
   const sort = (item: unknown): unknown => {
     if (Array.isArray(item)) return item.map(sort);
-    if (item && typeof item === 'object') return Object.fromEntries(Object.keys(item).sort().map((key) => [key, sort((item as Record<string, unknown>)[key])]));
+    if (item && typeof item === 'object')
+      return Object.fromEntries(
+        Object.keys(item)
+          .sort()
+          .map((key) => [key, sort((item as Record<string, unknown>)[key])]),
+      );
     return item;
   };
   return JSON.stringify(sort(value), null, 2);
@@ -52,9 +57,7 @@ export function DiffView({ before, after, beforeLabel, afterLabel }: { before: u
       <div className="diff-legend">
         <span className="diff-del-mark">− {beforeLabel}</span>
         <span className="diff-add-mark">+ {afterLabel}</span>
-        <span className="faint">
-          {added === 0 && removed === 0 ? 'No differences' : `${added} line${added === 1 ? '' : 's'} added, ${removed} removed`}
-        </span>
+        <span className="faint">{added === 0 && removed === 0 ? 'No differences' : `${added} line${added === 1 ? '' : 's'} added, ${removed} removed`}</span>
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the diff scrolls, and focus is how a keyboard scrolls it. */}
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the label names that scrolled block when it takes focus (and for getByLabel in the tests). */}

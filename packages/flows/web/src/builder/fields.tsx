@@ -270,7 +270,18 @@ export function JsonField({
     onChange(parsed);
   };
   if (options) return <RefField label={label} hint={hint} error={error} value={text} onChange={apply} options={options} multiline rows={rows} />;
-  return <TextAreaField label={label} hint={hint} error={error} className="code" rows={rows} spellCheck={false} value={text} onChange={(event) => apply(event.target.value)} />;
+  return (
+    <TextAreaField
+      label={label}
+      hint={hint}
+      error={error}
+      className="code"
+      rows={rows}
+      spellCheck={false}
+      value={text}
+      onChange={(event) => apply(event.target.value)}
+    />
+  );
 }
 
 /** Name/value rows (headers, an agent's input mapping): values offer references. */
@@ -314,7 +325,12 @@ export function PairsField({
               options={options}
             />
           </div>
-          <Button small variant="ghost" aria-label={`Remove ${label.toLowerCase()} ${name || index + 1}`} onClick={() => set(entries.filter((_e, i) => i !== index))}>
+          <Button
+            small
+            variant="ghost"
+            aria-label={`Remove ${label.toLowerCase()} ${name || index + 1}`}
+            onClick={() => set(entries.filter((_e, i) => i !== index))}
+          >
             ✕
           </Button>
         </div>

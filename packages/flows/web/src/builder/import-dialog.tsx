@@ -9,7 +9,9 @@ function shapeProblem(value: unknown): string | undefined {
   const candidate = value as Record<string, unknown>;
   if (!Array.isArray(candidate.nodes)) return 'The definition has no "nodes" array.';
   if (candidate.edges !== undefined && !Array.isArray(candidate.edges)) return '"edges" must be an array.';
-  const bad = candidate.nodes.findIndex((n) => n === null || typeof n !== 'object' || typeof (n as { id?: unknown }).id !== 'string' || typeof (n as { type?: unknown }).type !== 'string');
+  const bad = candidate.nodes.findIndex(
+    (n) => n === null || typeof n !== 'object' || typeof (n as { id?: unknown }).id !== 'string' || typeof (n as { type?: unknown }).type !== 'string',
+  );
   if (bad >= 0) return `Node ${bad} needs a string "id" and "type".`;
   const ids = (candidate.nodes as Array<{ id: string }>).map((n) => n.id);
   const duplicate = ids.find((id, index) => ids.indexOf(id) !== index);
@@ -24,7 +26,15 @@ const ON_CANVAS = {
 };
 
 /** The import dialog; `onImport` gets the parsed definition (a rejection's message is shown in the dialog). */
-export function ImportDialog({ onImport, onClose, words = ON_CANVAS }: { onImport: (definition: Definition) => void | Promise<void>; onClose: () => void; words?: { title: string; intro: string } }) {
+export function ImportDialog({
+  onImport,
+  onClose,
+  words = ON_CANVAS,
+}: {
+  onImport: (definition: Definition) => void | Promise<void>;
+  onClose: () => void;
+  words?: { title: string; intro: string };
+}) {
   const [text, setText] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -69,7 +79,15 @@ export function ImportDialog({ onImport, onClose, words = ON_CANVAS }: { onImpor
     >
       <p className="muted">{words.intro}</p>
       <FormError>{error}</FormError>
-      <TextAreaField label="Definition JSON" className="code" rows={14} spellCheck={false} value={text} onChange={(e) => setText(e.target.value)} placeholder='{"name": "…", "nodes": [...], "edges": [...]}' />
+      <TextAreaField
+        label="Definition JSON"
+        className="code"
+        rows={14}
+        spellCheck={false}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        placeholder='{"name": "…", "nodes": [...], "edges": [...]}'
+      />
       <label className="field">
         <span className="field-label">Or read a file</span>
         <input type="file" accept="application/json,.json" aria-label="JSON file" onChange={(e) => void readFile(e)} />

@@ -10,7 +10,14 @@ export function Palette({ onAdd }: { onAdd: (kind: NodeKind) => void }) {
   return (
     <section className="palette" aria-label="Palette">
       <h2 className="panel-heading">Nodes</h2>
-      <input className="input" type="search" aria-label="Search nodes" placeholder="Search nodes" value={query} onChange={(event) => setQuery(event.target.value)} />
+      <input
+        className="input"
+        type="search"
+        aria-label="Search nodes"
+        placeholder="Search nodes"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+      />
       <ul className="palette-list">
         {kinds.map((info) => (
           <li key={info.kind}>

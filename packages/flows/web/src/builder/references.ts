@@ -15,7 +15,8 @@ export function referenceOptions(nodes: readonly DefNode[], edges: readonly DefE
   const options: ReferenceOption[] = [];
   const input = nodes.find((n) => n.type === 'input');
   const variables = Array.isArray(input?.data.variables) ? (input!.data.variables as Array<{ name?: unknown; type?: unknown }>) : [];
-  for (const variable of variables) if (typeof variable?.name === 'string') options.push({ value: `input.${variable.name}`, detail: `Input variable (${String(variable.type ?? '')})` });
+  for (const variable of variables)
+    if (typeof variable?.name === 'string') options.push({ value: `input.${variable.name}`, detail: `Input variable (${String(variable.type ?? '')})` });
 
   const self = nodes.find((n) => n.id === nodeId);
   const built = buildGraph(nodes as DefNode[], edges as DefEdge[]);

@@ -39,9 +39,20 @@ export function inputOf(variables: InputVariable[], values: Values): { input: Re
 }
 
 /** One input field of the form, by the variable's type. */
-export function VariableInput({ variable, value, error, onChange }: { variable: InputVariable; value: string | boolean; error?: string; onChange: (value: string | boolean) => void }) {
+export function VariableInput({
+  variable,
+  value,
+  error,
+  onChange,
+}: {
+  variable: InputVariable;
+  value: string | boolean;
+  error?: string;
+  onChange: (value: string | boolean) => void;
+}) {
   const label = variable.name;
-  const hint = [variable.description, variable.type === 'integer' || variable.type === 'number' ? variable.type : undefined].filter(Boolean).join(' · ') || undefined;
+  const hint =
+    [variable.description, variable.type === 'integer' || variable.type === 'number' ? variable.type : undefined].filter(Boolean).join(' · ') || undefined;
   switch (variable.type) {
     case 'boolean':
       return (
@@ -55,7 +66,15 @@ export function VariableInput({ variable, value, error, onChange }: { variable: 
       return (
         <Field label={label} required={variable.required} hint={hint} error={error}>
           {({ id, describedBy, invalid }) => (
-            <select id={id} className="select" value={String(value)} required={variable.required} aria-describedby={describedBy} aria-invalid={invalid || undefined} onChange={(e) => onChange(e.target.value)}>
+            <select
+              id={id}
+              className="select"
+              value={String(value)}
+              required={variable.required}
+              aria-describedby={describedBy}
+              aria-invalid={invalid || undefined}
+              onChange={(e) => onChange(e.target.value)}
+            >
               {variable.required ? null : <option value="">(not set)</option>}
               {(variable.values ?? []).map((v) => (
                 <option key={JSON.stringify(v)} value={JSON.stringify(v)}>
@@ -104,7 +123,16 @@ export function VariableInput({ variable, value, error, onChange }: { variable: 
         </Field>
       );
     default:
-      return <TextField label={label} required={variable.required} value={String(value)} error={error} hint={hint} maxLength={variable.max_length} onChange={(e) => onChange(e.target.value)} />;
+      return (
+        <TextField
+          label={label}
+          required={variable.required}
+          value={String(value)}
+          error={error}
+          hint={hint}
+          maxLength={variable.max_length}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
   }
 }
-

@@ -137,14 +137,26 @@ export function RunPanel({ client, org, slug, onSave }: { client: BuilderApi; or
         <FormError>{formError}</FormError>
         {variables.length === 0 ? <p className="faint small">The Input node declares no variables.</p> : null}
         {variables.map((variable) => (
-          <VariableInput key={variable.name} variable={variable} value={values[variable.name] ?? ''} error={problems[variable.name]} onChange={(value) => setValues((all) => ({ ...all, [variable.name]: value }))} />
+          <VariableInput
+            key={variable.name}
+            variable={variable}
+            value={values[variable.name] ?? ''}
+            error={problems[variable.name]}
+            onChange={(value) => setValues((all) => ({ ...all, [variable.name]: value }))}
+          />
         ))}
         {chat ? (
           <p className="faint small">
             Session <span className="mono">{chatSession}</span>: the flow's memory keeps this conversation until New chat.
           </p>
         ) : (
-          <TextField label="Session ID" value={session} onChange={(e) => setSession(e.target.value)} hint="metadata.session_id: runs with the same id share memory" className="code" />
+          <TextField
+            label="Session ID"
+            value={session}
+            onChange={(e) => setSession(e.target.value)}
+            hint="metadata.session_id: runs with the same id share memory"
+            className="code"
+          />
         )}
         <div className="row">
           <Button type="submit" variant="primary" busy={running}>
@@ -166,4 +178,3 @@ export function RunPanel({ client, org, slug, onSave }: { client: BuilderApi; or
     </section>
   );
 }
-

@@ -38,7 +38,8 @@ export function RunResult({ view, latency, org }: { view: RunView; latency: numb
             {view.tools.map((call) => (
               <li key={call.callId}>
                 <div>
-                  <strong className="mono">{call.tool}</strong> <span className="faint">from {call.node}</span> {call.done ? null : <span className="badge accent">calling…</span>}
+                  <strong className="mono">{call.tool}</strong> <span className="faint">from {call.node}</span>{' '}
+                  {call.done ? null : <span className="badge accent">calling…</span>}
                   {call.error !== undefined ? <span className="badge danger">error</span> : null}
                 </div>
                 <div className="faint small">Arguments</div>
@@ -79,9 +80,7 @@ export function RunResult({ view, latency, org }: { view: RunView; latency: numb
           </dl>
         </>
       ) : null}
-      {view.runId ? (
-        <Link to={`/orgs/${org}/runs/${encodeURIComponent(view.runId)}`}>Open run {view.runId}</Link>
-      ) : null}
+      {view.runId ? <Link to={`/orgs/${org}/runs/${encodeURIComponent(view.runId)}`}>Open run {view.runId}</Link> : null}
     </div>
   );
 }

@@ -52,7 +52,9 @@ export interface RunView {
 export const STARTED: RunView = { phase: 'running', answer: '', nodes: {}, steps: [], tools: [] };
 
 function step(view: RunView, node: string, status: NodeStatus, ms?: number): RunView {
-  const steps = view.steps.some((s) => s.node === node) ? view.steps.map((s) => (s.node === node ? { node, status, ms } : s)) : [...view.steps, { node, status, ms }];
+  const steps = view.steps.some((s) => s.node === node)
+    ? view.steps.map((s) => (s.node === node ? { node, status, ms } : s))
+    : [...view.steps, { node, status, ms }];
   return { ...view, nodes: { ...view.nodes, [node]: status }, steps };
 }
 
@@ -113,7 +115,11 @@ export function toolStatuses(definition: Pick<Definition, 'nodes' | 'edges'>, to
  * that never started is `skipped` (a branch not taken; tools that were not
  * called have no state); the run record's trace, when read, corrects the rest.
  */
-export function finalStatuses(view: RunView, definition: Pick<Definition, 'nodes' | 'edges'>, trace?: ReadonlyArray<{ node: string; status: string }>): Record<string, NodeStatus> {
+export function finalStatuses(
+  view: RunView,
+  definition: Pick<Definition, 'nodes' | 'edges'>,
+  trace?: ReadonlyArray<{ node: string; status: string }>,
+): Record<string, NodeStatus> {
   const { toolNodes } = toolWiring(definition.nodes, definition.edges);
   const called = toolStatuses(definition, view.tools);
   const statuses: Record<string, NodeStatus> = {};

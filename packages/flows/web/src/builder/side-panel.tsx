@@ -83,7 +83,16 @@ function NodeSettings({ data, choices }: { data: CanvasNodeData; choices: Settin
         </div>
       ) : null}
       <IdField id={node.id} />
-      <Form key={node.id} node={node} set={set} references={context.references} otherIds={context.otherIds} tools={context.tools} choices={choices} slug={slug} />
+      <Form
+        key={node.id}
+        node={node}
+        set={set}
+        references={context.references}
+        otherIds={context.otherIds}
+        tools={context.tools}
+        choices={choices}
+        slug={slug}
+      />
       <ConnectionsField id={node.id} />
       <div>
         <Button small variant="danger" onClick={() => store.remove([node.id])}>
@@ -140,7 +149,12 @@ function FlowSettings() {
         </span>
       </div>
       <TextField label="Name" value={meta.name} maxLength={200} onChange={(e) => store.setMeta({ name: e.target.value }, 'name')} />
-      <TextAreaField label="Description" rows={2} value={meta.description ?? ''} onChange={(e) => store.setMeta({ description: e.target.value === '' ? undefined : e.target.value }, 'description')} />
+      <TextAreaField
+        label="Description"
+        rows={2}
+        value={meta.description ?? ''}
+        onChange={(e) => store.setMeta({ description: e.target.value === '' ? undefined : e.target.value }, 'description')}
+      />
       <div className="field">
         <span className="field-label">Slug</span>
         <code className="inline-code">{meta.slug ?? 'given on first save'}</code>

@@ -145,7 +145,16 @@ export class BuilderStore {
     this.serverProblems = [];
     const s = this.state;
     const nodes = keepMeasured(canvas.nodes, s.nodes);
-    this.set({ ...canvas, nodes, revision: s.revision + 1, structure: s.structure + 1, dirty: true, canUndo: this.past.length > 0, canRedo: this.future.length > 0, ...NO_STATUS });
+    this.set({
+      ...canvas,
+      nodes,
+      revision: s.revision + 1,
+      structure: s.structure + 1,
+      dirty: true,
+      canUndo: this.past.length > 0,
+      canRedo: this.future.length > 0,
+      ...NO_STATUS,
+    });
     this.refreshDirty();
   }
 
@@ -229,7 +238,14 @@ export class BuilderStore {
           if (typeof c.resizing === 'boolean') next.resizing = c.resizing;
         }
       }
-      if (next.selected === node.selected && next.position === node.position && next.measured === node.measured && next.dragging === node.dragging && next.width === node.width) next = node;
+      if (
+        next.selected === node.selected &&
+        next.position === node.position &&
+        next.measured === node.measured &&
+        next.dragging === node.dragging &&
+        next.width === node.width
+      )
+        next = node;
       return next;
     });
     const canvas = { ...this.canvas(), nodes };
@@ -365,7 +381,11 @@ export class BuilderStore {
   private publishProblems(): void {
     const client = indexProblems(this.clientProblems, this.checkedDefinition);
     const known = new Set(this.clientProblems.map((p) => p.message));
-    const server = indexProblems(this.serverProblems.filter((p) => !known.has(p.message)), this.checkedDefinition, true);
+    const server = indexProblems(
+      this.serverProblems.filter((p) => !known.has(p.message)),
+      this.checkedDefinition,
+      true,
+    );
     const byNode = { ...client.byNode };
     for (const [id, message] of Object.entries(server.byNode)) byNode[id] = byNode[id] ? `${byNode[id]}\n${message}` : message;
     this.set({ problems: client.list.length + server.list.length === 0 ? NO_PROBLEMS : { list: [...client.list, ...server.list], byNode } });

@@ -13,7 +13,11 @@ import type { BuilderStore } from './store.ts';
 export function useDraftAutosave(store: BuilderStore, client: BuilderApi, slug: string, exists: boolean): { autosave: DraftAutosave; state: DraftState } {
   const [state, setState] = useState<DraftState>({ kind: 'none' });
   const ref = useRef<DraftAutosave | undefined>(undefined);
-  ref.current ??= new DraftAutosave(store, { put: (definition, base, leaving) => client.putDraft(slug, definition, base, leaving), remove: () => client.deleteDraft(slug) }, { exists });
+  ref.current ??= new DraftAutosave(
+    store,
+    { put: (definition, base, leaving) => client.putDraft(slug, definition, base, leaving), remove: () => client.deleteDraft(slug) },
+    { exists },
+  );
   const autosave = ref.current;
   useEffect(() => {
     autosave.onState = setState;

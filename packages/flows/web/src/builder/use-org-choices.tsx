@@ -8,7 +8,10 @@ import { providerForm } from '../components/provider-form.ts';
 import type { SettingsChoices } from './settings/settings-props.ts';
 
 /** The organization's choices for the open flow, the names validation checks against, and the providers dialog to render. */
-export function useOrgChoices(client: BuilderApi, org: string): {
+export function useOrgChoices(
+  client: BuilderApi,
+  org: string,
+): {
   choices: SettingsChoices;
   providerNames: ReadonlySet<string> | undefined;
   secretNames: ReadonlySet<string> | undefined;
@@ -68,7 +71,10 @@ export function useOrgChoices(client: BuilderApi, org: string): {
     if (providers.error) return { has: () => true } as unknown as ReadonlySet<string>;
     return undefined;
   }, [providers.data, providers.error]);
-  const secretNames = useMemo<ReadonlySet<string> | undefined>(() => (secrets.data ? new Set(secrets.data.secrets.map((s) => s.name)) : undefined), [secrets.data]);
+  const secretNames = useMemo<ReadonlySet<string> | undefined>(
+    () => (secrets.data ? new Set(secrets.data.secrets.map((s) => s.name)) : undefined),
+    [secrets.data],
+  );
 
   const close = (name: string | undefined) => {
     adding?.(name);
@@ -81,7 +87,9 @@ export function useOrgChoices(client: BuilderApi, org: string): {
       onDone={(saved, values) => {
         const name = String(values.name).trim();
         // Shown at once in every Provider select; the list is read again behind it.
-        setProviders((current) => ({ providers: [...(current?.providers ?? []).filter((p) => p.name !== name), { name, kind: (saved as { kind: string }).kind }] }));
+        setProviders((current) => ({
+          providers: [...(current?.providers ?? []).filter((p) => p.name !== name), { name, kind: (saved as { kind: string }).kind }],
+        }));
         models.current.delete(name);
         reloadProviders();
         close(name);

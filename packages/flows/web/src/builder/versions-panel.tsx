@@ -19,7 +19,8 @@ export function VersionsPanel({ client, slug, onRestored }: { client: BuilderApi
   if (versions.error) return <ErrorState error={versions.error} onRetry={versions.reload} />;
   if (!versions.data) return <Loading label="Loading versions…" />;
   const list = versions.data.versions;
-  const toggle = (version: number, on: boolean) => setCompare((chosen) => (on ? [...chosen.filter((v) => v !== version), version].slice(-2) : chosen.filter((v) => v !== version)));
+  const toggle = (version: number, on: boolean) =>
+    setCompare((chosen) => (on ? [...chosen.filter((v) => v !== version), version].slice(-2) : chosen.filter((v) => v !== version)));
   return (
     <section className="panel-section" aria-label="Version history">
       <div className="row between">
@@ -119,7 +120,19 @@ function VersionItem({
 }
 
 /** One version, read-only. */
-function VersionDialog({ client, slug, version, onClose, onRestore }: { client: BuilderApi; slug: string; version: number; onClose: () => void; onRestore: () => void }) {
+function VersionDialog({
+  client,
+  slug,
+  version,
+  onClose,
+  onRestore,
+}: {
+  client: BuilderApi;
+  slug: string;
+  version: number;
+  onClose: () => void;
+  onRestore: () => void;
+}) {
   const detail = useResource((signal) => client.version(slug, version, signal), [slug, version]);
   const current = useBuilder((s) => s.version);
   return (
@@ -171,7 +184,19 @@ function CompareDialog({ client, slug, versions, onClose }: { client: BuilderApi
 }
 
 /** Restores a version as the newest (after confirming when the canvas has unsaved changes). */
-function RestoreDialog({ client, slug, version, onClose, onDone }: { client: BuilderApi; slug: string; version: number; onClose: () => void; onDone: (saved: number) => void }) {
+function RestoreDialog({
+  client,
+  slug,
+  version,
+  onClose,
+  onDone,
+}: {
+  client: BuilderApi;
+  slug: string;
+  version: number;
+  onClose: () => void;
+  onDone: (saved: number) => void;
+}) {
   const store = useBuilderStore();
   const dirty = useBuilder((s) => s.dirty);
   const notify = useToast();

@@ -73,7 +73,14 @@ export function canvasEdge(edge: DefEdge, id: string, byId: ReadonlyMap<string, 
 export function canvasNode(node: DefNode, position: XY): CanvasNode {
   const { position: _saved, ...rest } = node;
   // The initial size lets the canvas fit and cull nodes before it has measured them (big flows draw only those in view).
-  return { id: node.id, type: kindOf(node), position: { x: position.x, y: position.y }, data: { node: rest as DefNode }, initialWidth: NODE_SIZE.width, initialHeight: NODE_SIZE.height };
+  return {
+    id: node.id,
+    type: kindOf(node),
+    position: { x: position.x, y: position.y },
+    data: { node: rest as DefNode },
+    initialWidth: NODE_SIZE.width,
+    initialHeight: NODE_SIZE.height,
+  };
 }
 
 /**

@@ -136,7 +136,8 @@ export function removeElements(canvas: Canvas, nodeIds: ReadonlySet<string>, edg
     const from = nodes.find((n) => n.id === removed.source)?.data.node;
     if (from?.type !== 'switch' || edges.some((e) => e.source === removed.source && e.target === removed.target)) continue;
     const data = { ...from.data };
-    if (Array.isArray(data.cases)) data.cases = (data.cases as Array<Record<string, unknown>>).map((c) => (c?.then === removed.target ? { ...c, then: '' } : c));
+    if (Array.isArray(data.cases))
+      data.cases = (data.cases as Array<Record<string, unknown>>).map((c) => (c?.then === removed.target ? { ...c, then: '' } : c));
     if (data.else === removed.target) delete data.else;
     nodes = replaceNode(nodes, from.id, (node) => ({ ...node, data }));
   }
@@ -172,7 +173,12 @@ export function renameReferences<T>(value: T, oldId: string, newId: string): T {
 function renameBranches(data: Record<string, unknown>, rename: (id: string) => string | undefined): Record<string, unknown> {
   let next = data;
   if (Array.isArray(data.cases) && data.cases.some((c) => typeof c?.then === 'string' && rename(c.then) !== undefined)) {
-    next = { ...next, cases: (data.cases as Array<Record<string, unknown>>).map((c) => (typeof c?.then === 'string' && rename(c.then) !== undefined ? { ...c, then: rename(c.then) } : c)) };
+    next = {
+      ...next,
+      cases: (data.cases as Array<Record<string, unknown>>).map((c) =>
+        typeof c?.then === 'string' && rename(c.then) !== undefined ? { ...c, then: rename(c.then) } : c,
+      ),
+    };
   }
   if (typeof data.else === 'string' && rename(data.else) !== undefined) next = { ...next, else: rename(data.else) };
   return next;

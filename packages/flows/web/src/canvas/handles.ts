@@ -13,7 +13,15 @@ const FIRST_BRANCH = 57.5;
 const BRANCH_ROW = 23.6;
 const SIZE = 10;
 
-const handle = (id: string, type: 'source' | 'target', position: Position, x: number, y: number): NodeHandle => ({ id, type, position, x, y, width: SIZE, height: SIZE });
+const handle = (id: string, type: 'source' | 'target', position: Position, x: number, y: number): NodeHandle => ({
+  id,
+  type,
+  position,
+  x,
+  y,
+  width: SIZE,
+  height: SIZE,
+});
 
 /** The handles a node of this kind and data draws, in node coordinates (as React Flow measures them). */
 export function approximateHandles(node: CanvasNode): NodeHandle[] {

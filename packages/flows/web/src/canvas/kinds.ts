@@ -29,9 +29,30 @@ export const KINDS: readonly KindInfo[] = [
     idBase: 'input',
     defaults: () => ({ variables: [{ name: 'message', type: 'string', required: true }] }),
   },
-  { kind: 'llm', name: 'LLM', blurb: 'A chat model call, with tools', type: 'llm', idBase: 'llm', defaults: () => ({ provider: '', model: '', prompt: '{{input.message}}' }) },
-  { kind: 'retrieval', name: 'Retrieval', blurb: 'Search a knowledge base', type: 'retrieval', idBase: 'retrieval', defaults: () => ({ knowledge_base: '', query: '', top_k: 4 }) },
-  { kind: 'switch', name: 'Switch', blurb: 'Route by conditions', type: 'switch', idBase: 'switch', defaults: () => ({ cases: [{ if: { left: '', op: 'equals', right: '' }, then: '' }] }) },
+  {
+    kind: 'llm',
+    name: 'LLM',
+    blurb: 'A chat model call, with tools',
+    type: 'llm',
+    idBase: 'llm',
+    defaults: () => ({ provider: '', model: '', prompt: '{{input.message}}' }),
+  },
+  {
+    kind: 'retrieval',
+    name: 'Retrieval',
+    blurb: 'Search a knowledge base',
+    type: 'retrieval',
+    idBase: 'retrieval',
+    defaults: () => ({ knowledge_base: '', query: '', top_k: 4 }),
+  },
+  {
+    kind: 'switch',
+    name: 'Switch',
+    blurb: 'Route by conditions',
+    type: 'switch',
+    idBase: 'switch',
+    defaults: () => ({ cases: [{ if: { left: '', op: 'equals', right: '' }, then: '' }] }),
+  },
   { kind: 'agent', name: 'Agent', blurb: 'Run another flow (or a tool)', type: 'agent', idBase: 'agent', defaults: () => ({ flow: '', input: {} }) },
   {
     kind: 'http_tool',
@@ -39,7 +60,13 @@ export const KINDS: readonly KindInfo[] = [
     blurb: 'A request the model can make',
     type: 'tool',
     idBase: 'http_tool',
-    defaults: () => ({ kind: 'http', name: 'tool', description: '', parameters: { type: 'object', properties: {} }, request: { method: 'GET', url: 'https://' } }),
+    defaults: () => ({
+      kind: 'http',
+      name: 'tool',
+      description: '',
+      parameters: { type: 'object', properties: {} },
+      request: { method: 'GET', url: 'https://' },
+    }),
   },
   { kind: 'mcp_tool', name: 'MCP tool', blurb: "An MCP server's tools", type: 'tool', idBase: 'mcp_tool', defaults: () => ({ kind: 'mcp', url: 'https://' }) },
   { kind: 'template', name: 'Template', blurb: 'Text with references', type: 'template', idBase: 'template', defaults: () => ({ template: '' }) },
@@ -62,7 +89,11 @@ export function filterKinds(query: string): KindInfo[] {
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value));
-const firstLine = (value: string) => value.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+const firstLine = (value: string) =>
+  value
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim() ?? '';
 
 /** The one-line summary of a node's settings shown on the canvas. */
 export function summaryOf(node: Pick<DefNode, 'type' | 'data'>): string {

@@ -11,7 +11,6 @@ export interface LayoutNode {
   height: number;
 }
 
-
 /**
  * Top-left positions for `nodes`, laid out left to right along `edges`
  * (`toolEdges` are laid out as if the llm node came first, so its tools sit
@@ -41,7 +40,11 @@ export function layoutPositions(nodes: readonly LayoutNode[], edges: ReadonlyArr
  * Places nodes saved without a position: the whole flow with dagre when none
  * has one (an imported or hand-written definition), else a row under the others.
  */
-export function placeMissing(missing: ReadonlyArray<{ id: string; type: string }>, all: ReadonlyArray<{ id: string; type: string; position?: XY }>, edges: ReadonlyArray<{ from: string; to: string }>): Map<string, XY> {
+export function placeMissing(
+  missing: ReadonlyArray<{ id: string; type: string }>,
+  all: ReadonlyArray<{ id: string; type: string; position?: XY }>,
+  edges: ReadonlyArray<{ from: string; to: string }>,
+): Map<string, XY> {
   if (missing.length === all.length) {
     const types = new Map(all.map((n) => [n.id, n.type]));
     return layoutPositions(

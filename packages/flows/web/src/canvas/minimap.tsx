@@ -30,13 +30,28 @@ function minimapView(state: Pick<ReactFlowState, 'transform' | 'width' | 'height
   const frameWidth = scale * width;
   const frameHeight = scale * height;
   return {
-    frame: { x: bounds.x - (frameWidth - bounds.width) / 2 - offset, y: bounds.y - (frameHeight - bounds.height) / 2 - offset, width: frameWidth + offset * 2, height: frameHeight + offset * 2 },
+    frame: {
+      x: bounds.x - (frameWidth - bounds.width) / 2 - offset,
+      y: bounds.y - (frameHeight - bounds.height) / 2 - offset,
+      width: frameWidth + offset * 2,
+      height: frameHeight + offset * 2,
+    },
     view,
   };
 }
 
 /** The minimap: each node as a rectangle in `color(node)`, the pane's view clear, the rest veiled; drag to pan, wheel to zoom. */
-export function CanvasMiniMap({ width, height, color, ariaLabel }: { width: number; height: number; color: (node: { type?: string }) => string; ariaLabel: string }) {
+export function CanvasMiniMap({
+  width,
+  height,
+  color,
+  ariaLabel,
+}: {
+  width: number;
+  height: number;
+  color: (node: { type?: string }) => string;
+  ariaLabel: string;
+}) {
   const store = useStoreApi();
   const canvas = useRef<HTMLCanvasElement>(null);
   const scale = useRef(1);
@@ -85,7 +100,14 @@ export function CanvasMiniMap({ width, height, color, ariaLabel }: { width: numb
     draw();
     // React Flow updates its node lookup in place: a new `nodes` array (nodes added, imported, moved or measured) says it changed.
     const unsubscribe = store.subscribe((state, previous) => {
-      if (state.nodes !== previous.nodes || state.nodeLookup !== previous.nodeLookup || state.transform !== previous.transform || state.width !== previous.width || state.height !== previous.height) schedule();
+      if (
+        state.nodes !== previous.nodes ||
+        state.nodeLookup !== previous.nodeLookup ||
+        state.transform !== previous.transform ||
+        state.width !== previous.width ||
+        state.height !== previous.height
+      )
+        schedule();
     });
     return () => {
       unsubscribe();
@@ -96,10 +118,24 @@ export function CanvasMiniMap({ width, height, color, ariaLabel }: { width: numb
   // Pan and zoom: React Flow's minimap handler, given the pane's pan-zoom once React Flow has it.
   useEffect(() => {
     let handler: XYMinimapInstance | undefined;
-    const update = (state: ReactFlowState) => handler!.update({ translateExtent: state.translateExtent, width: state.width, height: state.height, pannable: true, zoomable: true, inversePan: false, zoomStep: 1 });
+    const update = (state: ReactFlowState) =>
+      handler!.update({
+        translateExtent: state.translateExtent,
+        width: state.width,
+        height: state.height,
+        pannable: true,
+        zoomable: true,
+        inversePan: false,
+        zoomStep: 1,
+      });
     const attach = (state: ReactFlowState) => {
       if (handler || !state.panZoom) return;
-      handler = XYMinimap({ domNode: canvas.current!, panZoom: state.panZoom, getTransform: () => store.getState().transform, getViewScale: () => scale.current });
+      handler = XYMinimap({
+        domNode: canvas.current!,
+        panZoom: state.panZoom,
+        getTransform: () => store.getState().transform,
+        getViewScale: () => scale.current,
+      });
       update(state);
     };
     attach(store.getState());

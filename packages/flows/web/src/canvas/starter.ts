@@ -5,7 +5,12 @@ export function starterDefinition(name: string): FlowDefinition {
   return {
     name,
     nodes: [
-      { id: 'input', type: 'input', data: { variables: [{ name: 'message', type: 'string', required: true, description: 'The user message' }] }, position: { x: 80, y: 160 } },
+      {
+        id: 'input',
+        type: 'input',
+        data: { variables: [{ name: 'message', type: 'string', required: true, description: 'The user message' }] },
+        position: { x: 80, y: 160 },
+      },
       { id: 'output', type: 'output', data: { format: 'raw' }, position: { x: 520, y: 160 } },
     ],
     edges: [{ from: 'input', to: 'output' }],

@@ -43,7 +43,10 @@ export function useUploads(send: Send, onAdded: () => void) {
   const addedRef = useRef(onAdded);
   addedRef.current = onAdded;
 
-  const update = useCallback((key: number, change: Partial<UploadItem>) => setItems((list) => list.map((item) => (item.key === key ? { ...item, ...change } : item))), []);
+  const update = useCallback(
+    (key: number, change: Partial<UploadItem>) => setItems((list) => list.map((item) => (item.key === key ? { ...item, ...change } : item))),
+    [],
+  );
 
   const pump = useCallback(() => {
     while (active.current < PARALLEL && queue.current.length > 0) {
@@ -53,12 +56,14 @@ export function useUploads(send: Send, onAdded: () => void) {
       void (async () => {
         try {
           const body = await documentBodyOf(file);
-          const answer = await sendRef.current(
-            body,
-            (sent) => update(key, sent >= 1 ? { progress: 1, state: 'indexing' } : { progress: sent }),
-          );
+          const answer = await sendRef.current(body, (sent) => update(key, sent >= 1 ? { progress: 1, state: 'indexing' } : { progress: sent }));
           const added = answer.added[0];
-          update(key, { progress: 1, state: 'done', chunks: added?.chunks ?? answer.chunks, outcome: added?.unchanged ? 'unchanged' : added?.replaced ? 'replaced' : 'added' });
+          update(key, {
+            progress: 1,
+            state: 'done',
+            chunks: added?.chunks ?? answer.chunks,
+            outcome: added?.unchanged ? 'unchanged' : added?.replaced ? 'replaced' : 'added',
+          });
           addedRef.current();
         } catch (reason) {
           const error = reason as Error & { status?: number };

@@ -23,7 +23,14 @@ export function embeddingFields<V extends EmbeddingValues & Record<string, strin
         options: [{ value: NONE, label: 'None: keyword search (BM25)' }, ...providers.map((p) => ({ value: p, label: p }))],
         hint: 'With a model, retrieval also ranks chunks by meaning (an OpenAI or OpenAI-compatible connection).',
       },
-      values.embeddingProvider !== NONE ? { name: 'embeddingModel' as Extract<keyof V, string>, label: 'Embedding model', placeholder: 'text-embedding-3-small, nomic-embed-text…', required: true } : null,
+      values.embeddingProvider !== NONE
+        ? {
+            name: 'embeddingModel' as Extract<keyof V, string>,
+            label: 'Embedding model',
+            placeholder: 'text-embedding-3-small, nomic-embed-text…',
+            required: true,
+          }
+        : null,
     ],
   ];
 }
@@ -76,7 +83,17 @@ export function ReembeddingProgress({ kb, onPoll, onRetry }: { kb: KnowledgeBase
 }
 
 /** A document's chunks as retrieval sees them, twenty at a time. */
-export function ChunksDialog({ knowledge, kb, document, onClose }: { knowledge: Knowledge; kb: KnowledgeBase; document: KnowledgeDocument; onClose: () => void }) {
+export function ChunksDialog({
+  knowledge,
+  kb,
+  document,
+  onClose,
+}: {
+  knowledge: Knowledge;
+  kb: KnowledgeBase;
+  document: KnowledgeDocument;
+  onClose: () => void;
+}) {
   const [offset, setOffset] = useState(0);
   const page = useResource((signal) => knowledge.chunks(kb.name, document.id, offset, signal), [kb.name, document.id, offset]);
   return (

@@ -34,14 +34,34 @@ export function newFlowForm(client: OrgApi, choices: NewFlowChoices, base: strin
     title: 'New flow',
     submitLabel: 'Create',
     wide: true,
-    initial: { template: BLANK, name: '', provider: choices.providers[0] ?? '', model: '', knowledgeBase: choices.knowledgeBases[0] ?? '', url: '', secret: '' },
+    initial: {
+      template: BLANK,
+      name: '',
+      provider: choices.providers[0] ?? '',
+      model: '',
+      knowledgeBase: choices.knowledgeBases[0] ?? '',
+      url: '',
+      secret: '',
+    },
     fields: (values) => {
       const template = find(values.template);
       const needs = new Set(template?.needs ?? []);
       const missingSecret = secretsOf(template).find((name) => !choices.secrets.includes(name));
       return [
-        { kind: 'custom', name: 'template', render: (v, set) => <StartFrom templates={choices.templates} value={String(v.template)} onChange={(id) => set({ template: id })} /> },
-        { name: 'name', label: 'Name', placeholder: template ? template.definition.name : 'Support bot', maxLength: 200, required: !template, autoFocus: true, hint: template ? `Leave empty for "${template.definition.name}".` : undefined },
+        {
+          kind: 'custom',
+          name: 'template',
+          render: (v, set) => <StartFrom templates={choices.templates} value={String(v.template)} onChange={(id) => set({ template: id })} />,
+        },
+        {
+          name: 'name',
+          label: 'Name',
+          placeholder: template ? template.definition.name : 'Support bot',
+          maxLength: 200,
+          required: !template,
+          autoFocus: true,
+          hint: template ? `Leave empty for "${template.definition.name}".` : undefined,
+        },
         needs.has('provider')
           ? [
               {
@@ -49,9 +69,18 @@ export function newFlowForm(client: OrgApi, choices: NewFlowChoices, base: strin
                 label: 'Provider',
                 kind: 'select',
                 options: choices.providers.map((p) => ({ value: p, label: p })),
-                hint: choices.providers.length === 0 ? <NoneYet what="provider connections" to={`${base}/providers`} page="LLM Hub → Providers" /> : template?.hints.provider,
+                hint:
+                  choices.providers.length === 0 ? (
+                    <NoneYet what="provider connections" to={`${base}/providers`} page="LLM Hub → Providers" />
+                  ) : (
+                    template?.hints.provider
+                  ),
               },
-              { kind: 'custom', name: 'model', render: (v, set) => <ModelInput client={client} provider={String(v.provider)} value={String(v.model)} onChange={(model) => set({ model })} /> },
+              {
+                kind: 'custom',
+                name: 'model',
+                render: (v, set) => <ModelInput client={client} provider={String(v.provider)} value={String(v.model)} onChange={(model) => set({ model })} />,
+              },
             ]
           : null,
         needs.has('knowledge_base')
@@ -60,12 +89,24 @@ export function newFlowForm(client: OrgApi, choices: NewFlowChoices, base: strin
               label: 'Knowledge base',
               kind: 'select',
               options: choices.knowledgeBases.map((kb) => ({ value: kb, label: kb })),
-              hint: choices.knowledgeBases.length === 0 ? <NoneYet what="knowledge bases" to={`${base}/knowledge`} page="Knowledge" /> : template?.hints.knowledge_base,
+              hint:
+                choices.knowledgeBases.length === 0 ? (
+                  <NoneYet what="knowledge bases" to={`${base}/knowledge`} page="Knowledge" />
+                ) : (
+                  template?.hints.knowledge_base
+                ),
             }
           : null,
         needs.has('url') ? { name: 'url', label: 'URL', type: 'url', placeholder: 'https://…', required: true, hint: template?.hints.url } : null,
         missingSecret
-          ? { name: 'secret', label: missingSecret, type: 'password', autoComplete: 'off', required: true, hint: `${template?.hints[`secret:${missingSecret}`] ?? ''} Stored encrypted as the secret ${missingSecret}; never shown again.` }
+          ? {
+              name: 'secret',
+              label: missingSecret,
+              type: 'password',
+              autoComplete: 'off',
+              required: true,
+              hint: `${template?.hints[`secret:${missingSecret}`] ?? ''} Stored encrypted as the secret ${missingSecret}; never shown again.`,
+            }
           : null,
       ];
     },
@@ -138,14 +179,28 @@ function ModelInput({ client, provider, value, onChange }: { client: OrgApi; pro
       <label className="field-label" htmlFor={id}>
         Model
       </label>
-      <input id={id} className="input code" aria-autocomplete="list" aria-describedby={`${id}-hint`} list={`${id}-list`} value={value} autoComplete="off" placeholder="gpt-4o-mini, llama3.2…" onChange={(e) => onChange(e.target.value)} />
+      <input
+        id={id}
+        className="input code"
+        aria-autocomplete="list"
+        aria-describedby={`${id}-hint`}
+        list={`${id}-list`}
+        value={value}
+        autoComplete="off"
+        placeholder="gpt-4o-mini, llama3.2…"
+        onChange={(e) => onChange(e.target.value)}
+      />
       <datalist id={`${id}-list`}>
         {(shown?.ids ?? []).map((model) => (
           <option key={model} value={model} />
         ))}
       </datalist>
       <span className="hint" id={`${id}-hint`}>
-        {shown?.error ? `The models could not be listed (${shown.error}); type the name.` : shown ? `${shown.ids.length} models of ${provider}; any other name works too.` : ''}
+        {shown?.error
+          ? `The models could not be listed (${shown.error}); type the name.`
+          : shown
+            ? `${shown.ids.length} models of ${provider}; any other name works too.`
+            : ''}
       </span>
     </div>
   );

@@ -21,7 +21,15 @@ export function providerForm(hub: Hub, provider: ProviderInfo | undefined) {
     fields: (values) => [
       provider
         ? null
-        : { name: 'name', label: 'Name', placeholder: 'local', maxLength: 40, pattern: '[a-z0-9_\\-]+', hint: '1 to 40 characters of a-z, 0-9, _ and -. LLM nodes name the connection by it.', required: true },
+        : {
+            name: 'name',
+            label: 'Name',
+            placeholder: 'local',
+            maxLength: 40,
+            pattern: '[a-z0-9_\\-]+',
+            hint: '1 to 40 characters of a-z, 0-9, _ and -. LLM nodes name the connection by it.',
+            required: true,
+          },
       { name: 'kind', label: 'Kind', kind: 'select', options: KINDS, hint: KINDS.find((k) => k.value === values.kind)?.hint },
       {
         name: 'baseUrl',
@@ -57,4 +65,3 @@ export function providerForm(hub: Hub, provider: ProviderInfo | undefined) {
     done: (_saved, values) => `Provider "${values.name.trim()}" saved`,
   });
 }
-

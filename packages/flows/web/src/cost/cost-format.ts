@@ -18,5 +18,5 @@ export function usd(value: number | null | undefined): string {
 export function costCell(cost: RunCost | null | undefined): { text: string; title: string } {
   if (!cost) return { text: '—', title: 'Recorded before costs were kept' };
   if (!cost.priced) return { text: `${usd(cost.usd)}+`, title: 'At least this much: a model this run called has no price (LLM Hub → Providers → Prices)' };
-  return { text: usd(cost.usd), title: 'What the run\'s model calls cost, its sub-agents included' };
+  return { text: usd(cost.usd), title: "What the run's model calls cost, its sub-agents included" };
 }

@@ -27,7 +27,9 @@ export function rowsOf(prices: ProviderPrices): Row[] {
 }
 
 /** The organization's own prices among the rows: those it added, and defaults whose figures were changed. */
-export function ownPrices(rows: Array<Pick<Row, 'model' | 'input' | 'output' | 'custom' | 'base'>>): Record<string, { input_per_mtok: number; output_per_mtok: number }> | string {
+export function ownPrices(
+  rows: Array<Pick<Row, 'model' | 'input' | 'output' | 'custom' | 'base'>>,
+): Record<string, { input_per_mtok: number; output_per_mtok: number }> | string {
   const own: Record<string, { input_per_mtok: number; output_per_mtok: number }> = {};
   for (const row of rows) {
     const model = row.model.trim();
@@ -37,7 +39,8 @@ export function ownPrices(rows: Array<Pick<Row, 'model' | 'input' | 'output' | '
     }
     const input = Number(row.input);
     const output = Number(row.output);
-    if (row.input.trim() === '' || row.output.trim() === '' || !Number.isFinite(input) || !Number.isFinite(output)) return `The prices of "${model}" must be numbers.`;
+    if (row.input.trim() === '' || row.output.trim() === '' || !Number.isFinite(input) || !Number.isFinite(output))
+      return `The prices of "${model}" must be numbers.`;
     if (input < 0 || output < 0) return `The prices of "${model}" must not be negative.`;
     const changed = !row.base || row.base.input_per_mtok !== input || row.base.output_per_mtok !== output;
     if (row.custom || changed) own[model] = { input_per_mtok: input, output_per_mtok: output };

@@ -66,14 +66,32 @@ export function PricesDialog({ base, name, onClose }: { base: string; name: stri
                   {row.base ? (
                     row.model
                   ) : (
-                    <input className="input" aria-label="Model" value={row.model} placeholder="model id" onChange={(e) => change(row.key, { model: e.target.value })} />
+                    <input
+                      className="input"
+                      aria-label="Model"
+                      value={row.model}
+                      placeholder="model id"
+                      onChange={(e) => change(row.key, { model: e.target.value })}
+                    />
                   )}
                 </td>
                 <td className="num">
-                  <input className="input num" aria-label={`Input price of ${row.model || 'the new model'}`} inputMode="decimal" value={row.input} onChange={(e) => change(row.key, { input: e.target.value })} />
+                  <input
+                    className="input num"
+                    aria-label={`Input price of ${row.model || 'the new model'}`}
+                    inputMode="decimal"
+                    value={row.input}
+                    onChange={(e) => change(row.key, { input: e.target.value })}
+                  />
                 </td>
                 <td className="num">
-                  <input className="input num" aria-label={`Output price of ${row.model || 'the new model'}`} inputMode="decimal" value={row.output} onChange={(e) => change(row.key, { output: e.target.value })} />
+                  <input
+                    className="input num"
+                    aria-label={`Output price of ${row.model || 'the new model'}`}
+                    inputMode="decimal"
+                    value={row.output}
+                    onChange={(e) => change(row.key, { output: e.target.value })}
+                  />
                 </td>
                 <td>{row.custom ? 'Yours' : `Default${asOf ? ` (${asOf})` : ''}`}</td>
                 <td className="actions-cell">

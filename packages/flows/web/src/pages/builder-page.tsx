@@ -12,10 +12,13 @@ export default function BuilderPage() {
   const client = useMemo(() => builderApi(`/api/llm/${encodeURIComponent(org)}`), [org]);
   // Nodes without a position (a flow saved by the API) are laid out: dagre loads alongside.
   // The user's draft comes with the flow: the canvas opens on it.
-  const flow = useResource(async (signal) => {
-    const [saved, draft] = await Promise.all([client.flow(slug, signal), client.draft(slug, signal)]);
-    return { saved, draft, place: await placerFor(draft?.definition ?? saved.definition) };
-  }, [client, slug]);
+  const flow = useResource(
+    async (signal) => {
+      const [saved, draft] = await Promise.all([client.flow(slug, signal), client.draft(slug, signal)]);
+      return { saved, draft, place: await placerFor(draft?.definition ?? saved.definition) };
+    },
+    [client, slug],
+  );
   useTitle(flow.data?.saved.name ?? 'Flow', 'Switchboard Flows');
   if (flow.error) {
     const flows = `/orgs/${encodeURIComponent(org)}/flows`;

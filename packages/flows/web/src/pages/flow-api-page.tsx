@@ -106,8 +106,8 @@ export default function FlowApiPage() {
         </Link>
       </PageHeader>
       <p className="muted page-intro">
-        Call this flow with a token of the organization (scope <strong>run</strong>; create one under <Link to={`${base}/tokens`}>LLM Hub → Tokens</Link>). The snippets read it
-        from the environment variable <code className="inline-code">{tokenVar}</code>; version {flow.data.version} is what runs now.
+        Call this flow with a token of the organization (scope <strong>run</strong>; create one under <Link to={`${base}/tokens`}>LLM Hub → Tokens</Link>). The
+        snippets read it from the environment variable <code className="inline-code">{tokenVar}</code>; version {flow.data.version} is what runs now.
       </p>
 
       <div className="grid-2 api-top">
@@ -124,7 +124,8 @@ export default function FlowApiPage() {
             </dd>
             <dt>Streaming</dt>
             <dd className="muted">
-              <code className="inline-code">"stream": true</code> for JSON Lines, or <code className="inline-code">POST …/run/stream</code> for Server-Sent Events
+              <code className="inline-code">"stream": true</code> for JSON Lines, or <code className="inline-code">POST …/run/stream</code> for Server-Sent
+              Events
             </dd>
           </dl>
         </section>
@@ -176,7 +177,8 @@ export default function FlowApiPage() {
       <section className="section" aria-labelledby="api-schema">
         <h2 id="api-schema">Input schema</h2>
         <p className="muted">
-          The JSON Schema of <code className="inline-code">input</code>, from the flow's Input node: unknown keys, missing required variables and wrong types are refused with 422.
+          The JSON Schema of <code className="inline-code">input</code>, from the flow's Input node: unknown keys, missing required variables and wrong types
+          are refused with 422.
         </p>
         <CodeBlock title="Input JSON Schema" code={JSON.stringify(schema.data, null, 2)} language="json" />
       </section>

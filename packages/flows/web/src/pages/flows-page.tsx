@@ -30,7 +30,8 @@ export default function FlowsPage() {
   );
   const [importing, setImporting] = useState(false);
   const canvas = (slug: string) => `${base}/flows/${encodeURIComponent(slug)}`;
-  const opened = (created: NewFlow) => navigate(canvas(created.flow.slug), { state: { created: created.flow.slug, from: created.template ? `the template "${created.template}"` : undefined } });
+  const opened = (created: NewFlow) =>
+    navigate(canvas(created.flow.slug), { state: { created: created.flow.slug, from: created.template ? `the template "${created.template}"` : undefined } });
   return (
     <>
       <ResourceList<FlowSummary, NewFlow>
@@ -42,7 +43,11 @@ export default function FlowsPage() {
             {create}
           </PageHeader>
         )}
-        search={{ label: 'Search flows', placeholder: 'Search by name, slug or description', text: (flow) => `${flow.name} ${flow.slug} ${flow.description ?? ''}` }}
+        search={{
+          label: 'Search flows',
+          placeholder: 'Search by name, slug or description',
+          text: (flow) => `${flow.name} ${flow.slug} ${flow.description ?? ''}`,
+        }}
         rowKey={(flow) => flow.slug}
         columns={[
           {
@@ -83,7 +88,9 @@ export default function FlowsPage() {
                 title: `Duplicate "${flow.name}"`,
                 submitLabel: 'Duplicate',
                 initial: { name: `${flow.name} (copy)` },
-                fields: () => [{ name: 'name', label: 'Name', maxLength: 200, required: true, hint: 'The copy is a new flow with its own slug, starting at version 1.' }],
+                fields: () => [
+                  { name: 'name', label: 'Name', maxLength: 200, required: true, hint: 'The copy is a new flow with its own slug, starting at version 1.' },
+                ],
                 check: (values) => (values.name.trim() ? undefined : 'Give the copy a name.'),
                 submit: (values) => client.duplicate(flow.slug, values.name.trim()),
                 done: (copy) => `Duplicated as "${copy.name}" (${copy.slug})`,
@@ -97,7 +104,8 @@ export default function FlowsPage() {
               title: (flow) => `Delete flow "${flow.name}"?`,
               message: (flow) => (
                 <>
-                  Its endpoint stops answering and its versions and drafts go. Its runs stay readable under Runs, marked with the name <strong>{flow.name}</strong>.
+                  Its endpoint stops answering and its versions and drafts go. Its runs stay readable under Runs, marked with the name{' '}
+                  <strong>{flow.name}</strong>.
                 </>
               ),
               confirmLabel: 'Delete',
@@ -115,7 +123,12 @@ export default function FlowsPage() {
                 after: opened,
               }
         }
-        empty={{ title: 'No flows yet', offerCreate: true, children: 'A flow is an LLM agent drawn on a canvas and callable at one endpoint. Create one to start, from a template or blank, or import a definition.' }}
+        empty={{
+          title: 'No flows yet',
+          offerCreate: true,
+          children:
+            'A flow is an LLM agent drawn on a canvas and callable at one endpoint. Create one to start, from a template or blank, or import a definition.',
+        }}
       />
       {importing ? (
         <ImportDialog

@@ -1,6 +1,24 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { ApiError, Button, EmptyState, ErrorState, FormError, Loading, PageHeader, ResourceList, SelectField, TextField, FormDialog, count, counted, form, useConfirm, useResource, useTitle } from '@switchboard/web-kit';
+import {
+  ApiError,
+  Button,
+  EmptyState,
+  ErrorState,
+  FormError,
+  Loading,
+  PageHeader,
+  ResourceList,
+  SelectField,
+  TextField,
+  FormDialog,
+  count,
+  counted,
+  form,
+  useConfirm,
+  useResource,
+  useTitle,
+} from '@switchboard/web-kit';
 import { useOrg } from '../api/use-org.ts';
 import { knowledgeApi, type KnowledgeBase, type QueryResult } from '../api/knowledge-api.ts';
 import { DropZone, UploadList, useUploads } from '../components/document-upload.tsx';
@@ -20,7 +38,10 @@ export default function KnowledgePage() {
   const knowledge = useMemo(() => knowledgeApi(client.base), [client.base]);
   const list = useResource((signal) => knowledge.list(signal).then((answer) => answer.knowledge_bases), [org]);
   // Connections that may embed (Anthropic has no embedding models).
-  const providers = useResource((signal) => client.providers(signal).then((answer) => answer.providers.filter((p) => p.kind !== 'anthropic').map((p) => p.name)), [org]);
+  const providers = useResource(
+    (signal) => client.providers(signal).then((answer) => answer.providers.filter((p) => p.kind !== 'anthropic').map((p) => p.name)),
+    [org],
+  );
   const [params, setParams] = useSearchParams();
   const selected = params.get('kb') ?? list.data?.[0]?.name ?? '';
   return (
@@ -34,7 +55,11 @@ export default function KnowledgePage() {
             <ul>
               {bases.map((kb) => (
                 <li key={kb.id}>
-                  <Link to={`${base}/knowledge?kb=${encodeURIComponent(kb.name)}`} aria-current={kb.name === selected ? 'page' : undefined} className={kb.name === selected ? 'active' : undefined}>
+                  <Link
+                    to={`${base}/knowledge?kb=${encodeURIComponent(kb.name)}`}
+                    aria-current={kb.name === selected ? 'page' : undefined}
+                    className={kb.name === selected ? 'active' : undefined}
+                  >
                     <span className="kb-name">{kb.name}</span>
                     <span className="faint">
                       {counted(kb.documents, 'document')} · {counted(kb.chunks, 'chunk')}
@@ -44,7 +69,11 @@ export default function KnowledgePage() {
               ))}
             </ul>
           </nav>
-          <div className="kb-detail">{selected ? <KnowledgeBaseDetail key={selected} name={selected} knowledge={knowledge} providers={providers.data ?? []} onChanged={list.reload} /> : null}</div>
+          <div className="kb-detail">
+            {selected ? (
+              <KnowledgeBaseDetail key={selected} name={selected} knowledge={knowledge} providers={providers.data ?? []} onChanged={list.reload} />
+            ) : null}
+          </div>
         </div>
       )}
       create={{
@@ -86,14 +115,25 @@ export default function KnowledgePage() {
 }
 
 /** One knowledge base: its documents, uploads, **Try a query**, delete. */
-function KnowledgeBaseDetail({ name, knowledge, providers, onChanged }: { name: string; knowledge: Knowledge; providers: readonly string[]; onChanged: () => void }) {
+function KnowledgeBaseDetail({
+  name,
+  knowledge,
+  providers,
+  onChanged,
+}: {
+  name: string;
+  knowledge: Knowledge;
+  providers: readonly string[];
+  onChanged: () => void;
+}) {
   const { org, base } = useOrg();
   const detail = useResource((signal) => knowledge.get(name, signal), [org, name]);
   const [changing, setChanging] = useState(false);
   const navigate = useNavigate();
   const deleting = useConfirm<KnowledgeBase>({
     title: (kb) => `Delete knowledge base "${kb.name}"?`,
-    message: (kb) => `Its ${kb.documents} documents and ${kb.chunks} chunks are deleted. Flows whose Retrieval nodes use it fail until a knowledge base of that name exists again.`,
+    message: (kb) =>
+      `Its ${kb.documents} documents and ${kb.chunks} chunks are deleted. Flows whose Retrieval nodes use it fail until a knowledge base of that name exists again.`,
     confirmLabel: 'Delete',
     run: () => knowledge.remove(name),
     done: () => `Knowledge base "${name}" deleted`,
@@ -154,7 +194,11 @@ function KnowledgeBaseDetail({ name, knowledge, providers, onChanged }: { name: 
           )}{' '}
           · Retrieval nodes name it <code className="inline-code">{kb.name}</code>
         </div>
-        <ReembeddingProgress kb={kb} onPoll={detail.reload} onRetry={() => void knowledge.setEmbedding(kb.name, kb.embedding).then(detail.reload, detail.reload)} />
+        <ReembeddingProgress
+          kb={kb}
+          onPoll={detail.reload}
+          onRetry={() => void knowledge.setEmbedding(kb.name, kb.embedding).then(detail.reload, detail.reload)}
+        />
         <DropZone onFiles={uploads.add} />
         <UploadList items={uploads.items} onClear={uploads.clearFinished} />
       </section>
@@ -175,14 +219,19 @@ function KnowledgeBaseDetail({ name, knowledge, providers, onChanged }: { name: 
             { header: 'Added', time: (doc) => doc.created_at },
           ]}
           actions={[
-            { label: 'Chunks', name: (doc) => `Chunks of ${doc.source}`, dialog: (doc, close) => <ChunksDialog knowledge={knowledge} kb={kb} document={doc} onClose={close} /> },
+            {
+              label: 'Chunks',
+              name: (doc) => `Chunks of ${doc.source}`,
+              dialog: (doc, close) => <ChunksDialog knowledge={knowledge} kb={kb} document={doc} onClose={close} />,
+            },
             {
               label: 'Delete',
               name: (doc) => `Delete ${doc.source}`,
               variant: 'danger',
               confirm: {
                 title: (doc) => `Delete "${doc.source}"?`,
-                message: (doc) => `Its ${counted(doc.chunks, 'chunk')} are removed: Retrieval nodes no longer find them. Upload the file again to bring it back.`,
+                message: (doc) =>
+                  `Its ${counted(doc.chunks, 'chunk')} are removed: Retrieval nodes no longer find them. Upload the file again to bring it back.`,
                 confirmLabel: 'Delete',
                 run: (doc) => knowledge.deleteDocument(kb.name, doc.id),
                 done: (doc) => `"${doc.source}" deleted`,
@@ -251,7 +300,12 @@ function TryQuery({ knowledge, kb }: { knowledge: Knowledge; kb: KnowledgeBase }
         <div className="grow">
           <TextField label="Query" value={query} onChange={(e) => setQuery(e.target.value)} placeholder="How do I reset my password?" maxLength={10_000} />
         </div>
-        <SelectField label="Results" value={topK} onChange={(e) => setTopK(e.target.value)} options={['3', '5', '10', '20'].map((n) => ({ value: n, label: n }))} />
+        <SelectField
+          label="Results"
+          value={topK}
+          onChange={(e) => setTopK(e.target.value)}
+          options={['3', '5', '10', '20'].map((n) => ({ value: n, label: n }))}
+        />
         <Button type="submit" variant="primary" busy={busy} disabled={kb.chunks === 0}>
           Search
         </Button>

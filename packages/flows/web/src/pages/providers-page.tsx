@@ -25,9 +25,9 @@ export default function ProvidersPage() {
           <HubNav />
           <PageHeader title="Providers">{create}</PageHeader>
           <p className="muted page-intro">
-            Model connections that LLM nodes name as their <strong>Provider</strong>. Keys are stored encrypted and never shown again. Without a connection named{' '}
-            <code className="inline-code">openai</code> or <code className="inline-code">anthropic</code>, the service's environment variables serve as one.{' '}
-            <strong>Prices</strong> sets what each model costs, so runs show their cost.
+            Model connections that LLM nodes name as their <strong>Provider</strong>. Keys are stored encrypted and never shown again. Without a connection
+            named <code className="inline-code">openai</code> or <code className="inline-code">anthropic</code>, the service's environment variables serve as
+            one. <strong>Prices</strong> sets what each model costs, so runs show their cost.
           </p>
         </>
       )}
@@ -40,8 +40,16 @@ export default function ProvidersPage() {
         { header: 'Updated', time: (provider) => provider.updated_at },
       ]}
       actions={[
-        { label: 'Test', name: (provider) => `Test ${provider.name}`, dialog: (provider, close) => <TestDialog hub={hub} provider={provider} onClose={close} /> },
-        { label: 'Prices', name: (provider) => `Prices of ${provider.name}`, dialog: (provider, close) => <PricesDialog base={`/api/llm/${encodeURIComponent(org)}`} name={provider.name} onClose={close} /> },
+        {
+          label: 'Test',
+          name: (provider) => `Test ${provider.name}`,
+          dialog: (provider, close) => <TestDialog hub={hub} provider={provider} onClose={close} />,
+        },
+        {
+          label: 'Prices',
+          name: (provider) => `Prices of ${provider.name}`,
+          dialog: (provider, close) => <PricesDialog base={`/api/llm/${encodeURIComponent(org)}`} name={provider.name} onClose={close} />,
+        },
         { label: 'Edit', name: (provider) => `Edit ${provider.name}`, form: (provider) => providerForm(hub, provider) },
         {
           label: 'Delete',
@@ -62,7 +70,8 @@ export default function ProvidersPage() {
         offerCreate: true,
         children: (
           <>
-            Add a connection to OpenAI, Anthropic or any OpenAI-compatible server (for example Ollama at <code className="inline-code">http://127.0.0.1:11434/v1</code>).
+            Add a connection to OpenAI, Anthropic or any OpenAI-compatible server (for example Ollama at{' '}
+            <code className="inline-code">http://127.0.0.1:11434/v1</code>).
           </>
         ),
       }}
@@ -112,7 +121,10 @@ function TestDialog({ hub, provider, onClose }: { hub: Hub; provider: ProviderIn
       ) : result.ok ? (
         <div className="stack tight" role="status">
           <div className="notice">
-            <strong>Connected.</strong> {result.models.length === 0 ? 'The provider lists no models.' : `${result.models.length} ${result.models.length === 1 ? 'model' : 'models'} available:`}
+            <strong>Connected.</strong>{' '}
+            {result.models.length === 0
+              ? 'The provider lists no models.'
+              : `${result.models.length} ${result.models.length === 1 ? 'model' : 'models'} available:`}
           </div>
           {result.models.length > 0 ? (
             <ul className="model-list" aria-label="Models">

@@ -43,7 +43,10 @@ export default function RunsPage() {
   const trigger = (RUN_TRIGGERS as readonly string[]).includes(triggerParam) ? (triggerParam as RunTrigger) : undefined;
   const before = params.get('before') ?? '';
 
-  const page = useResource((signal) => runs.list({ flow: flow || undefined, status, trigger, before: before || undefined, limit: PAGE_SIZE }, signal), [org, flow, status, trigger, before]);
+  const page = useResource(
+    (signal) => runs.list({ flow: flow || undefined, status, trigger, before: before || undefined, limit: PAGE_SIZE }, signal),
+    [org, flow, status, trigger, before],
+  );
   const flows = useResource((signal) => client.flows(signal), [org]);
 
   const go = (next: { flow?: string; status?: string; trigger?: string; before?: string }, state: PagingState = {}) => {
@@ -120,8 +123,8 @@ export default function RunsPage() {
             <EmptyState title="No runs match these filters" action={<Button onClick={() => go({})}>Clear filters</Button>} />
           ) : (
             <EmptyState title="No runs yet">
-              Every call of a flow is recorded here with its input, output and trace. Call a flow with a token (see its <Link to={`${base}/flows`}>API page</Link>), or run it
-              from its canvas.
+              Every call of a flow is recorded here with its input, output and trace. Call a flow with a token (see its{' '}
+              <Link to={`${base}/flows`}>API page</Link>), or run it from its canvas.
             </EmptyState>
           )}
         </div>

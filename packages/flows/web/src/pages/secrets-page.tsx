@@ -31,8 +31,9 @@ export default function SecretsPage() {
           <HubNav />
           <PageHeader title="Secrets">{create}</PageHeader>
           <p className="muted page-intro">
-            Values that tools send to their own servers: an API key, a Bearer token. A flow names one as <code className="inline-code">{reference('NAME')}</code> in an HTTP tool's URL,
-            headers or body, or an MCP tool's headers, and nowhere else, so it never reaches a model or a reply. Values are stored encrypted and never shown again, here or anywhere.
+            Values that tools send to their own servers: an API key, a Bearer token. A flow names one as{' '}
+            <code className="inline-code">{reference('NAME')}</code> in an HTTP tool's URL, headers or body, or an MCP tool's headers, and nowhere else, so it
+            never reaches a model or a reply. Values are stored encrypted and never shown again, here or anywhere.
           </p>
         </>
       )}
@@ -51,7 +52,8 @@ export default function SecretsPage() {
           variant: 'danger',
           confirm: {
             title: (secret) => `Delete secret "${secret.name}"?`,
-            message: (secret) => `Tool calls of flows that reference ${reference(secret.name)} fail from then on (the model is told why), until a secret of that name is set again.`,
+            message: (secret) =>
+              `Tool calls of flows that reference ${reference(secret.name)} fail from then on (the model is told why), until a secret of that name is set again.`,
             confirmLabel: 'Delete',
             run: (secret) => hub.deleteSecret(secret.name),
             done: (secret) => `Secret "${secret.name}" deleted`,
@@ -64,7 +66,8 @@ export default function SecretsPage() {
         offerCreate: true,
         children: (
           <>
-            Move the tokens your tools send out of your flows: set one here, then write <code className="inline-code">{reference('NAME')}</code> where the token was.
+            Move the tokens your tools send out of your flows: set one here, then write <code className="inline-code">{reference('NAME')}</code> where the token
+            was.
           </>
         ),
       }}
@@ -84,7 +87,15 @@ function secretForm(hub: Hub, secret: SecretInfo | undefined, taken: ReadonlySet
     fields: (values) => [
       secret
         ? null
-        : { name: 'name', label: 'Name', placeholder: 'GITHUB_TOKEN', maxLength: 64, autoComplete: 'off', hint: `Letters, digits and "_". Flows write ${reference(values.name.trim() || 'NAME')}.`, required: true },
+        : {
+            name: 'name',
+            label: 'Name',
+            placeholder: 'GITHUB_TOKEN',
+            maxLength: 64,
+            autoComplete: 'off',
+            hint: `Letters, digits and "_". Flows write ${reference(values.name.trim() || 'NAME')}.`,
+            required: true,
+          },
       {
         name: 'value',
         label: 'Value',

@@ -10,7 +10,9 @@ export function timeZones(): string[] {
 
 /** "Mon 30 Mar, 02:30" in `zone` (the zone's own wall clock, as the schedule reads it). */
 export function inZone(iso: string, zone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+  return new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(
+    new Date(iso),
+  );
 }
 
 /** The next `count` times a rule fires in its zone, or the problem with the rule or the zone (the server's own rules). */

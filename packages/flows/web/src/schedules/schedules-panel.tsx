@@ -15,7 +15,9 @@ function parseInput(text: string): Record<string, unknown> | string {
   if (text.trim() === '') return {};
   try {
     const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : 'Input must be a JSON object, e.g. {"question": "…"}';
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : 'Input must be a JSON object, e.g. {"question": "…"}';
   } catch (error) {
     return `Input is not valid JSON: ${(error as Error).message}`;
   }
@@ -38,7 +40,15 @@ function scheduleForm(client: ReturnType<typeof schedulesApi>, existing: Schedul
     fields: (values) => {
       const preview = previewOf(values.cron, values.timezone, new Date());
       return [
-        { name: 'name', label: 'Name', required: true, disabled: existing !== undefined, autoFocus: !existing, placeholder: 'nightly-digest', hint: 'Letters, digits, ".", "_" or "-"; it names the schedule in runs.' },
+        {
+          name: 'name',
+          label: 'Name',
+          required: true,
+          disabled: existing !== undefined,
+          autoFocus: !existing,
+          placeholder: 'nightly-digest',
+          hint: 'Letters, digits, ".", "_" or "-"; it names the schedule in runs.',
+        },
         [
           {
             name: 'cron',
@@ -82,13 +92,31 @@ function scheduleForm(client: ReturnType<typeof schedulesApi>, existing: Schedul
       const input = parseInput(values.input);
       return typeof input === 'string' ? input : undefined;
     },
-    submit: (values) => client.save(values.name.trim(), { cron: values.cron.trim(), timezone: values.timezone, input: parseInput(values.input) as Record<string, unknown>, enabled: values.enabled }),
+    submit: (values) =>
+      client.save(values.name.trim(), {
+        cron: values.cron.trim(),
+        timezone: values.timezone,
+        input: parseInput(values.input) as Record<string, unknown>,
+        enabled: values.enabled,
+      }),
     done: (saved) => `Saved schedule ${saved.name}`,
   });
 }
 
 /** One schedule: its rule, state, next times and last runs, and what can be done with it. */
-function ScheduleItem({ schedule, runsBase, onEdit, onToggle, onDelete }: { schedule: Schedule; runsBase: string; onEdit(): void; onToggle(): void; onDelete(): void }) {
+function ScheduleItem({
+  schedule,
+  runsBase,
+  onEdit,
+  onToggle,
+  onDelete,
+}: {
+  schedule: Schedule;
+  runsBase: string;
+  onEdit(): void;
+  onToggle(): void;
+  onDelete(): void;
+}) {
   const heading = `schedule-${schedule.name}`;
   return (
     <li className="card schedule" aria-labelledby={heading}>
@@ -190,7 +218,14 @@ export function SchedulesPanel({ base, org, slug, exampleInput }: { base: string
         </div>
         <ul className="stack schedules" aria-label="Schedules">
           {schedules.data.schedules.map((s) => (
-            <ScheduleItem key={s.name} schedule={s} runsBase={runsBase} onEdit={() => setEditing({ schedule: s })} onToggle={() => void toggle(s)} onDelete={() => confirm.ask(s)} />
+            <ScheduleItem
+              key={s.name}
+              schedule={s}
+              runsBase={runsBase}
+              onEdit={() => setEditing({ schedule: s })}
+              onToggle={() => void toggle(s)}
+              onDelete={() => confirm.ask(s)}
+            />
           ))}
         </ul>
       </>

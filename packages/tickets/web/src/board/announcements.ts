@@ -28,13 +28,15 @@ export function movedAnnouncement(key: string, column: string): string {
 
 /** The card's own instructions, read when it is focused. */
 export const screenReaderInstructions: ScreenReaderInstructions = {
-  draggable: 'To move this ticket, press Space, then the left and right arrow keys to choose a column, and Space again to drop it (Escape cancels). Enter opens it.',
+  draggable:
+    'To move this ticket, press Space, then the left and right arrow keys to choose a column, and Space again to drop it (Escape cancels). Enter opens it.',
 };
 
 /** dnd-kit's announcements for the board's cards. */
 export const announcements: Announcements = {
   onDragStart: ({ active }) => `Picked up ${String(active.id)}.`,
   onDragOver: ({ active, over }) => (over ? `${String(active.id)} is over ${String(over.id)}.` : `${String(active.id)} is not over a column.`),
-  onDragEnd: ({ active, over }) => dropAnnouncement(String(active.id), (active.data.current as CardDragData | undefined)?.column, over ? String(over.id) : undefined),
+  onDragEnd: ({ active, over }) =>
+    dropAnnouncement(String(active.id), (active.data.current as CardDragData | undefined)?.column, over ? String(over.id) : undefined),
   onDragCancel: ({ active }) => `Moving ${String(active.id)} was cancelled.`,
 };

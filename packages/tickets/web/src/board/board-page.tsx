@@ -1,6 +1,17 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
-import { DndContext, DragOverlay, KeyboardSensor, PointerSensor, pointerWithin, rectIntersection, useSensor, useSensors, type CollisionDetection, type DragEndEvent } from '@dnd-kit/core';
+import {
+  DndContext,
+  DragOverlay,
+  KeyboardSensor,
+  PointerSensor,
+  pointerWithin,
+  rectIntersection,
+  useSensor,
+  useSensors,
+  type CollisionDetection,
+  type DragEndEvent,
+} from '@dnd-kit/core';
 import { Button, ErrorState, Loading, useTitle } from '@switchboard/web-kit';
 import { useProject } from '../project-context.tsx';
 import { lastBoard, rememberBoard } from '../project-memory.ts';
@@ -76,7 +87,13 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
         ctrlKey: event.ctrlKey,
         metaKey: event.metaKey,
         altKey: event.altKey,
-        target: target ? { tagName: target.tagName, isContentEditable: target.isContentEditable, inDialog: Boolean(target.closest?.('[role="dialog"]')) || Boolean(document.querySelector('.dialog-backdrop')) } : null,
+        target: target
+          ? {
+              tagName: target.tagName,
+              isContentEditable: target.isContentEditable,
+              inDialog: Boolean(target.closest?.('[role="dialog"]')) || Boolean(document.querySelector('.dialog-backdrop')),
+            }
+          : null,
       });
       if (!shortcut || event.defaultPrevented) return;
       event.preventDefault();
@@ -92,7 +109,10 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
   const close = useCallback(() => navigate(paths.board(project.key, location.search)), [navigate, project.key, location.search]);
 
   const firstBoard = boards[0];
-  const qualify = useCallback((column: string) => (shownBoard && firstBoard && shownBoard !== firstBoard ? `${shownBoard}/${column}` : column), [shownBoard, firstBoard]);
+  const qualify = useCallback(
+    (column: string) => (shownBoard && firstBoard && shownBoard !== firstBoard ? `${shownBoard}/${column}` : column),
+    [shownBoard, firstBoard],
+  );
   const [activeKey, setActiveKey] = useState<string | undefined>(undefined);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
@@ -111,7 +131,18 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
     <div className="board-header">
       <h1 className="sr-only">{shownBoard ?? 'Board'}</h1>
       {boards.length > 1 ? (
-        <select className="select board-switcher" aria-label="Board" value={shownBoard ?? ''} onChange={(event) => setQuery((current) => { const next = new URLSearchParams(current); next.set('board', event.target.value); return next; })}>
+        <select
+          className="select board-switcher"
+          aria-label="Board"
+          value={shownBoard ?? ''}
+          onChange={(event) =>
+            setQuery((current) => {
+              const next = new URLSearchParams(current);
+              next.set('board', event.target.value);
+              return next;
+            })
+          }
+        >
           {boards.map((name) => (
             <option key={name} value={name}>
               {name}
@@ -119,7 +150,9 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
           ))}
         </select>
       ) : (
-        <span className="board-name" aria-hidden="true">{shownBoard ?? ''}</span>
+        <span className="board-name" aria-hidden="true">
+          {shownBoard ?? ''}
+        </span>
       )}
       <FilterBar ref={filterRef} filters={filters} labels={project.labels} members={project.members} onChange={setFilters} />
       <Button variant="primary" onClick={() => setCreating(true)} aria-keyshortcuts="c" title="New ticket (c)">
@@ -156,13 +189,35 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
           {board.moved}
         </div>
         {ticketTotal(view) === 0 ? <EmptyBoard onNewTicket={() => setCreating(true)} /> : null}
-        <DndContext sensors={sensors} collisionDetection={collision} accessibility={accessibility} onDragStart={(event) => setActiveKey(String(event.active.id))} onDragCancel={() => setActiveKey(undefined)} onDragEnd={onDragEnd}>
+        <DndContext
+          sensors={sensors}
+          collisionDetection={collision}
+          accessibility={accessibility}
+          onDragStart={(event) => setActiveKey(String(event.active.id))}
+          onDragCancel={() => setActiveKey(undefined)}
+          onDragEnd={onDragEnd}
+        >
           <div className="lanes">
             {lanes.map(({ lane, cards }) => (
-              <Lane key={lane.name} lane={lane} cards={cards} filtered={filtered} activeKey={activeKey} selectedKey={ticketKey} refusedKey={board.refusal?.key} onOpen={open} />
+              <Lane
+                key={lane.name}
+                lane={lane}
+                cards={cards}
+                filtered={filtered}
+                activeKey={activeKey}
+                selectedKey={ticketKey}
+                refusedKey={board.refusal?.key}
+                onOpen={open}
+              />
             ))}
           </div>
-          <DragOverlay dropAnimation={null}>{activeCard ? <div className="ticket-card overlay"><CardFace card={activeCard} /></div> : null}</DragOverlay>
+          <DragOverlay dropAnimation={null}>
+            {activeCard ? (
+              <div className="ticket-card overlay">
+                <CardFace card={activeCard} />
+              </div>
+            ) : null}
+          </DragOverlay>
         </DndContext>
       </>
     );
@@ -181,23 +236,32 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
             </aside>
           }
         >
-          <TicketPanel key={ticketKey} ticketKey={ticketKey} onClose={close} epics={epics} onChanged={board.placeChanged} onOpen={open} qualify={qualify} onTicketsRead={board.onTicketsRead} />
+          <TicketPanel
+            key={ticketKey}
+            ticketKey={ticketKey}
+            onClose={close}
+            epics={epics}
+            onChanged={board.placeChanged}
+            onOpen={open}
+            qualify={qualify}
+            onTicketsRead={board.onTicketsRead}
+          />
         </Suspense>
       ) : null}
       {creating && view ? (
         <Suspense fallback={null}>
-        <NewTicketDialog
-          columns={view.columns.map((lane) => lane.name)}
-          defaultColumn={view.columns[0]?.name}
-          epics={epics}
-          qualify={qualify}
-          onClose={() => setCreating(false)}
-          onCreated={(ticket) => {
-            setCreating(false);
-            board.placeChanged(ticket);
-            open(ticket.key);
-          }}
-        />
+          <NewTicketDialog
+            columns={view.columns.map((lane) => lane.name)}
+            defaultColumn={view.columns[0]?.name}
+            epics={epics}
+            qualify={qualify}
+            onClose={() => setCreating(false)}
+            onCreated={(ticket) => {
+              setCreating(false);
+              board.placeChanged(ticket);
+              open(ticket.key);
+            }}
+          />
         </Suspense>
       ) : null}
     </div>

@@ -23,8 +23,9 @@ export function EmptyBoard({ onNewTicket }: { onNewTicket: () => void }) {
           <div>
             <h3>Connect an AI agent</h3>
             <p className="muted">
-              Create a token under <Link to={paths.settings(key, 'mcp')}>Settings → MCP Connection</Link> and paste the snippet for Claude Code, Cursor or VS Code. The agent's first call is{' '}
-              <code className="inline-code">get_project_status</code>; its tickets, moves and comments appear here as they happen.
+              Create a token under <Link to={paths.settings(key, 'mcp')}>Settings → MCP Connection</Link> and paste the snippet for Claude Code, Cursor or VS
+              Code. The agent's first call is <code className="inline-code">get_project_status</code>; its tickets, moves and comments appear here as they
+              happen.
             </p>
           </div>
         </div>

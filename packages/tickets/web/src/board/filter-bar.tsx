@@ -4,10 +4,10 @@ import { PRIORITIES, TICKET_TYPES, type Label, type Member } from '../api/types.
 import type { BoardFilters } from './filters.ts';
 
 /** The filters above the lanes: type, priority, label, assignee and text (the text field is what `/` focuses). */
-export const FilterBar = forwardRef<HTMLInputElement, { filters: BoardFilters; labels: Label[]; members: Member[]; onChange: (filters: Partial<BoardFilters>) => void }>(function FilterBar(
-  { filters, labels, members, onChange },
-  textRef,
-) {
+export const FilterBar = forwardRef<
+  HTMLInputElement,
+  { filters: BoardFilters; labels: Label[]; members: Member[]; onChange: (filters: Partial<BoardFilters>) => void }
+>(function FilterBar({ filters, labels, members, onChange }, textRef) {
   // The text is typed locally and written to the URL a moment later, so typing stays smooth on a large board.
   const [text, setText] = useState(filters.text);
   useEffect(() => setText(filters.text), [filters.text]);
@@ -32,8 +32,18 @@ export const FilterBar = forwardRef<HTMLInputElement, { filters: BoardFilters; l
         }}
       />
       <FilterSelect label="Type" value={filters.type} onChange={(type) => onChange({ type })} options={TICKET_TYPES.map((t) => ({ value: t, label: t }))} />
-      <FilterSelect label="Priority" value={filters.priority} onChange={(priority) => onChange({ priority })} options={PRIORITIES.map((p) => ({ value: p, label: p }))} />
-      <FilterSelect label="Label" value={filters.label} onChange={(label) => onChange({ label })} options={labels.map((l) => ({ value: l.name, label: l.name }))} />
+      <FilterSelect
+        label="Priority"
+        value={filters.priority}
+        onChange={(priority) => onChange({ priority })}
+        options={PRIORITIES.map((p) => ({ value: p, label: p }))}
+      />
+      <FilterSelect
+        label="Label"
+        value={filters.label}
+        onChange={(label) => onChange({ label })}
+        options={labels.map((l) => ({ value: l.name, label: l.name }))}
+      />
       <FilterSelect
         label="Assignee"
         value={filters.assignee}
@@ -49,7 +59,17 @@ export const FilterBar = forwardRef<HTMLInputElement, { filters: BoardFilters; l
   );
 });
 
-function FilterSelect({ label, value, options, onChange }: { label: string; value: string; options: Array<{ value: string; label: string }>; onChange: (value: string) => void }) {
+function FilterSelect({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: Array<{ value: string; label: string }>;
+  onChange: (value: string) => void;
+}) {
   return (
     <select className={`select filter-select ${value ? 'set' : ''}`} aria-label={label} value={value} onChange={(event) => onChange(event.target.value)}>
       <option value="">{label}: any</option>

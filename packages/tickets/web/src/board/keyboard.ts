@@ -47,7 +47,11 @@ export const laneCoordinates: KeyboardCoordinateGetter = (event, { context, curr
   if (lanes.length === 0) return currentCoordinates;
   const centre = collisionRect.left + collisionRect.width / 2;
   let index = over ? lanes.findIndex((lane) => lane.id === over.id) : -1;
-  if (index < 0) index = Math.max(0, lanes.findIndex((lane) => centre >= lane.rect.left && centre < lane.rect.left + lane.rect.width));
+  if (index < 0)
+    index = Math.max(
+      0,
+      lanes.findIndex((lane) => centre >= lane.rect.left && centre < lane.rect.left + lane.rect.width),
+    );
   const next = lanes[Math.max(0, Math.min(lanes.length - 1, index + (event.code === 'ArrowRight' ? 1 : -1)))];
   return { x: next.rect.left + (next.rect.width - collisionRect.width) / 2, y: collisionRect.top };
 };

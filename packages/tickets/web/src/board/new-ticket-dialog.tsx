@@ -34,7 +34,13 @@ export function NewTicketDialog({
         kind: 'custom',
         name: 'description',
         render: (values, set) => (
-          <MarkdownEditor label="Description" value={values.description} onChange={(description) => set({ description })} rows={6} placeholder="The what and why, acceptance criteria (Markdown)" />
+          <MarkdownEditor
+            label="Description"
+            value={values.description}
+            onChange={(description) => set({ description })}
+            rows={6}
+            placeholder="The what and why, acceptance criteria (Markdown)"
+          />
         ),
       },
       [
@@ -53,7 +59,13 @@ export function NewTicketDialog({
     ],
     check: (values) => (values.title.trim() ? undefined : 'Give the ticket a title.'),
     submit: (values) => {
-      const body = { title: values.title.trim(), description: values.description, ticket_type: values.type, priority: values.priority, column_name: values.column ? qualify(values.column) : undefined };
+      const body = {
+        title: values.title.trim(),
+        description: values.description,
+        ticket_type: values.type,
+        priority: values.priority,
+        column_name: values.column ? qualify(values.column) : undefined,
+      };
       // A parent makes it a sub-ticket (create_sub_ticket); a sub-ticket cannot be an epic, as the service says if asked.
       return values.parent ? api.createSubTicket(values.parent, body) : api.createTicket(body);
     },

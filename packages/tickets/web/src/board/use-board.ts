@@ -183,5 +183,16 @@ export function useBoard(requested: string | undefined, fallback = false) {
   /** Places a ticket the page itself just created or changed (the live event will confirm it). */
   const placeChanged = useCallback((ticket: Ticket) => void refreshTickets([ticket.key], new Map([[ticket.key, ticket]])), [refreshTickets]);
 
-  return { view, error, reload, move, refusal, moved, dismissRefusal: () => setRefusal(undefined), placeChanged, onTicketsRead, findCard: (key: string) => (viewRef.current ? findCard(viewRef.current, key) : undefined) };
+  return {
+    view,
+    error,
+    reload,
+    move,
+    refusal,
+    moved,
+    dismissRefusal: () => setRefusal(undefined),
+    placeChanged,
+    onTicketsRead,
+    findCard: (key: string) => (viewRef.current ? findCard(viewRef.current, key) : undefined),
+  };
 }

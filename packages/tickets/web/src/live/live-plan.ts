@@ -10,7 +10,16 @@ import { findCard } from '../board/board-state.ts';
  * Project actions that change what the board shows (its lanes, their names, the
  * labels on cards); members, tokens and settings leave the board as it is.
  */
-const BOARD_ACTIONS = new Set(['board_created', 'board_updated', 'board_deleted', 'column_created', 'column_updated', 'column_deleted', 'label_updated', 'label_deleted']);
+const BOARD_ACTIONS = new Set([
+  'board_created',
+  'board_updated',
+  'board_deleted',
+  'column_created',
+  'column_updated',
+  'column_deleted',
+  'label_updated',
+  'label_deleted',
+]);
 
 /** What to read again after a batch of events. */
 export interface RefreshPlan {
@@ -69,6 +78,10 @@ export type PanelRelations = Pick<Ticket, 'parent' | 'sub_tickets'>;
  * sub-tickets it shows among them.
  */
 export function panelNeedsRead(panelKey: string, shown: PanelRelations | undefined, applied: readonly string[]): boolean {
-  const related = new Set([panelKey, shown?.parent?.key, ...(shown?.sub_tickets.map((sub) => sub.key) ?? [])].filter((key): key is string => Boolean(key)).map((key) => key.toUpperCase()));
+  const related = new Set(
+    [panelKey, shown?.parent?.key, ...(shown?.sub_tickets.map((sub) => sub.key) ?? [])]
+      .filter((key): key is string => Boolean(key))
+      .map((key) => key.toUpperCase()),
+  );
   return applied.some((key) => related.has(key.toUpperCase()));
 }

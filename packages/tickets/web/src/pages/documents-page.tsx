@@ -1,6 +1,21 @@
 import { useState } from 'react';
 import { NavLink, useNavigate, useParams } from 'react-router-dom';
-import { ApiError, Button, EmptyState, ErrorState, Loading, PageHeader, RecordForm, ResourceList, dateTime, form, timeAgo, useConfirm, useResource, useTitle } from '@switchboard/web-kit';
+import {
+  ApiError,
+  Button,
+  EmptyState,
+  ErrorState,
+  Loading,
+  PageHeader,
+  RecordForm,
+  ResourceList,
+  dateTime,
+  form,
+  timeAgo,
+  useConfirm,
+  useResource,
+  useTitle,
+} from '@switchboard/web-kit';
 import type { ProjectApi } from '../api/client.ts';
 import { DOC_TYPES, type Document, type DocumentMeta } from '../api/types.ts';
 import { MarkdownEditor } from '../markdown/markdown-editor.tsx';
@@ -49,7 +64,8 @@ export default function DocumentsPage() {
               offerCreate: true,
               children: (
                 <>
-                  Keep the project's README, CLAUDE.md, wiki pages and changelog here. Agents read them over MCP (<code className="inline-code">get_project_status</code> shows the README).
+                  Keep the project's README, CLAUDE.md, wiki pages and changelog here. Agents read them over MCP (
+                  <code className="inline-code">get_project_status</code> shows the README).
                 </>
               ),
             }
@@ -126,7 +142,8 @@ function DocumentView({ slug, onDeleted, onSaved }: { slug: string; onDeleted: (
             <div className="grow">
               <h2>{current.title}</h2>
               <div className="faint doc-meta">
-                {DOC_TYPE_LABEL[current.doc_type] ?? current.doc_type} · <span className="mono">{current.slug}</span> · updated <span title={dateTime(current.updated_at)}>{timeAgo(current.updated_at)}</span>
+                {DOC_TYPE_LABEL[current.doc_type] ?? current.doc_type} · <span className="mono">{current.slug}</span> · updated{' '}
+                <span title={dateTime(current.updated_at)}>{timeAgo(current.updated_at)}</span>
               </div>
             </div>
             <Button small onClick={() => setEditing(true)}>
@@ -185,6 +202,7 @@ function newDocumentForm(api: ProjectApi) {
       { kind: 'custom', name: 'content', render: (values, set) => contentEditor(values, set, 12) },
     ],
     check: (values) => (values.title.trim() ? undefined : 'Give the page a title.'),
-    submit: (values) => api.createDocument({ title: values.title.trim(), doc_type: values.doc_type, content: values.content, slug: values.slug.trim() || undefined }),
+    submit: (values) =>
+      api.createDocument({ title: values.title.trim(), doc_type: values.doc_type, content: values.content, slug: values.slug.trim() || undefined }),
   });
 }

@@ -21,7 +21,10 @@ export default function SearchPage() {
   const [text, setText] = useState(q);
   useEffect(() => setText(q), [q]);
   useTitle(q ? `Search: ${q}` : 'Search', `${project.key} · Switchboard Tickets`);
-  const results = useResource<{ results: SearchResult[] } | undefined>((signal) => (q.trim() ? project.api.search(q.trim(), scope, signal) : Promise.resolve(undefined)), [project.key, q, scope]);
+  const results = useResource<{ results: SearchResult[] } | undefined>(
+    (signal) => (q.trim() ? project.api.search(q.trim(), scope, signal) : Promise.resolve(undefined)),
+    [project.key, q, scope],
+  );
   useLiveChanges({ changes: () => q.trim() && results.reload() });
 
   const submit = (event: FormEvent) => {
@@ -40,7 +43,15 @@ export default function SearchPage() {
       <search>
         <form className="search-form" onSubmit={submit}>
           {/* biome-ignore lint/a11y/noAutofocus: the user came to the search page to type a query; its box is the page's one control. */}
-          <input className="input" type="search" aria-label="Search" placeholder="Words in titles, descriptions and documents" value={text} onChange={(e) => setText(e.target.value)} autoFocus />
+          <input
+            className="input"
+            type="search"
+            aria-label="Search"
+            placeholder="Words in titles, descriptions and documents"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            autoFocus
+          />
           <select
             className="select"
             aria-label="Scope"
@@ -65,7 +76,9 @@ export default function SearchPage() {
         </form>
       </search>
       {!q.trim() ? (
-        <EmptyState title="Search the project">All words must match; the start of a word is enough (check finds checkout). Titles count more than descriptions.</EmptyState>
+        <EmptyState title="Search the project">
+          All words must match; the start of a word is enough (check finds checkout). Titles count more than descriptions.
+        </EmptyState>
       ) : results.error ? (
         <ErrorState error={results.error} onRetry={results.reload} />
       ) : !results.data ? (

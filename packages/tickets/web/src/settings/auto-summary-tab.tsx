@@ -31,14 +31,22 @@ export function AutoSummaryTab({ settings, onChanged }: { settings: ProjectSetti
         <FormError>{error}</FormError>
         <label className="switch-row">
           {/* biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox, whose checked state the browser exposes for the switch role; ARIA in HTML says not to repeat it in aria-checked. */}
-          <input type="checkbox" role="switch" checked={on} disabled={busy} onChange={(event) => void toggle(event.target.checked)} aria-describedby="auto-summary-help" />
+          <input
+            type="checkbox"
+            role="switch"
+            checked={on}
+            disabled={busy}
+            onChange={(event) => void toggle(event.target.checked)}
+            aria-describedby="auto-summary-help"
+          />
           <span>
             <strong>Auto-Summary</strong> {on ? 'on' : 'off'}
           </span>
         </label>
         <p className="muted" id="auto-summary-help" style={{ margin: 0 }}>
-          With Auto-Summary on, every ticket gets a short summary, refreshed in the background after each change (through the configured model, else an extractive summary made without one). Agents read the summaries in{' '}
-          <code className="inline-code">get_all_tickets</code>, and <code className="inline-code">get_project_status</code> includes the README.
+          With Auto-Summary on, every ticket gets a short summary, refreshed in the background after each change (through the configured model, else an
+          extractive summary made without one). Agents read the summaries in <code className="inline-code">get_all_tickets</code>, and{' '}
+          <code className="inline-code">get_project_status</code> includes the README.
         </p>
       </div>
     </div>

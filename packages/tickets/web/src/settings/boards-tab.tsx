@@ -22,8 +22,8 @@ export function BoardsTab({ settings, onChanged }: { settings: ProjectSettings; 
   return (
     <div className="stack">
       <p className="muted page-intro">
-        Agents see these names in <code className="inline-code">get_project_status</code> and <code className="inline-code">list_columns</code>. The first column is “not started”; tickets in the done column count as completed; the
-        columns between are work in progress.
+        Agents see these names in <code className="inline-code">get_project_status</code> and <code className="inline-code">list_columns</code>. The first
+        column is “not started”; tickets in the done column count as completed; the columns between are work in progress.
       </p>
       {settings.boards.map((board) => (
         <BoardCard key={board.id} board={board} onChanged={onChanged} onName={setNaming} />
@@ -106,7 +106,9 @@ function BoardCard({ board, onChanged, onName }: { board: SettingsBoard; onChang
                     aria-label={`${column.name} is the done column`}
                     onChange={() => {
                       setDoneChoice(column.id);
-                      void act(() => api.updateColumn(column.id, { is_done_column: true }), `${column.name} is now the done column`).then((ok) => ok || setDoneChoice(undefined));
+                      void act(() => api.updateColumn(column.id, { is_done_column: true }), `${column.name} is now the done column`).then(
+                        (ok) => ok || setDoneChoice(undefined),
+                      );
                     }}
                   />
                   {column.is_done_column ? 'Done column' : ''}
@@ -131,13 +133,22 @@ function BoardCard({ board, onChanged, onName }: { board: SettingsBoard; onChang
               disabled: (column) => !neighbour(column, 1),
               onClick: (column) => void act(() => api.updateColumn(column.id, { position: neighbour(column, 1)!.position })),
             },
-            { label: 'Rename', name: (column) => `Rename ${column.name}`, form: (column) => nameForm(`Rename column ${column.name}`, column.name, (name) => api.updateColumn(column.id, { name })) },
+            {
+              label: 'Rename',
+              name: (column) => `Rename ${column.name}`,
+              form: (column) => nameForm(`Rename column ${column.name}`, column.name, (name) => api.updateColumn(column.id, { name })),
+            },
             {
               label: 'Delete',
               name: (column) => `Delete ${column.name}`,
               variant: 'danger',
               disabled: (column) => column.ticket_count > 0 || column.is_done_column,
-              title: (column) => (column.ticket_count > 0 ? 'Only an empty column can be deleted: move its tickets first' : column.is_done_column ? 'Choose another done column first' : 'Delete this column'),
+              title: (column) =>
+                column.ticket_count > 0
+                  ? 'Only an empty column can be deleted: move its tickets first'
+                  : column.is_done_column
+                    ? 'Choose another done column first'
+                    : 'Delete this column',
               confirm: {
                 title: (column) => `Delete column ${column.name}?`,
                 message: () => 'The column is empty; agents will no longer see it.',
@@ -149,7 +160,15 @@ function BoardCard({ board, onChanged, onName }: { board: SettingsBoard; onChang
           ]}
         />
         <form className="row" onSubmit={add}>
-          <input className="input" style={{ maxWidth: 280 }} aria-label={`New column on ${board.name}`} placeholder="New column name" value={newColumn} onChange={(e) => setNewColumn(e.target.value)} maxLength={100} />
+          <input
+            className="input"
+            style={{ maxWidth: 280 }}
+            aria-label={`New column on ${board.name}`}
+            placeholder="New column name"
+            value={newColumn}
+            onChange={(e) => setNewColumn(e.target.value)}
+            maxLength={100}
+          />
           <Button type="submit" disabled={!newColumn.trim()}>
             Add column
           </Button>

@@ -74,7 +74,8 @@ function labelForm(api: ProjectApi, label: Label | undefined) {
       { kind: 'custom', name: 'color', render: (values, set) => <ColourPicker color={values.color} onChange={(color) => set({ color })} /> },
     ],
     check: (values) => (values.name.trim() ? undefined : 'Give the label a name.'),
-    submit: (values) => (label ? api.updateLabel(label.id, { name: values.name.trim(), color: values.color }) : api.createLabel({ name: values.name.trim(), color: values.color })),
+    submit: (values) =>
+      label ? api.updateLabel(label.id, { name: values.name.trim(), color: values.color }) : api.createLabel({ name: values.name.trim(), color: values.color }),
   });
 }
 
@@ -86,7 +87,14 @@ function ColourPicker({ color, onChange }: { color: string; onChange: (color: st
       <div className="row">
         <input id="label-colour" type="color" value={color} onChange={(e) => onChange(e.target.value)} className="color-input" />
         {PALETTE.map((swatch) => (
-          <button key={swatch} type="button" className={`swatch ${swatch === color ? 'chosen' : ''}`} style={{ background: swatch }} aria-label={`Colour ${swatch}`} onClick={() => onChange(swatch)} />
+          <button
+            key={swatch}
+            type="button"
+            className={`swatch ${swatch === color ? 'chosen' : ''}`}
+            style={{ background: swatch }}
+            aria-label={`Colour ${swatch}`}
+            onClick={() => onChange(swatch)}
+          />
         ))}
         <span className="mono faint">{color}</span>
       </div>

@@ -49,7 +49,15 @@ export function MembersTab() {
               <label htmlFor="member-email" className="field-label">
                 Email
               </label>
-              <input id="member-email" className="input" style={{ maxWidth: 320 }} type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="someone@example.com" />
+              <input
+                id="member-email"
+                className="input"
+                style={{ maxWidth: 320 }}
+                type="email"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                placeholder="someone@example.com"
+              />
               <Button type="submit" variant="primary" busy={busy}>
                 Add member
               </Button>

@@ -43,7 +43,14 @@ export default function SettingsPage() {
 
   return (
     <>
-      <PageHeader title="Settings" crumbs={<span>{project.name} ({project.key})</span>} />
+      <PageHeader
+        title="Settings"
+        crumbs={
+          <span>
+            {project.name} ({project.key})
+          </span>
+        }
+      />
       <nav className="subnav" aria-label="Settings">
         {SETTINGS_TABS.map((t) => (
           <NavLink key={t.id} to={paths.settings(project.key, t.id)}>

@@ -75,22 +75,47 @@ export function TicketFields({
   if (ticket.assignee && !members.some((m) => m.email === assignee)) memberOptions.unshift({ value: assignee, label: ticket.assignee.name || assignee });
   return (
     <div className="ticket-fields">
-      <InlineSelect label="Type" value={ticket.ticket_type} options={TICKET_TYPES.map((t) => ({ value: t, label: t }))} onChange={(ticket_type) => update({ ticket_type })} />
-      <InlineSelect label="Priority" value={ticket.priority} options={PRIORITIES.map((p) => ({ value: p, label: p }))} onChange={(priority) => update({ priority })} />
+      <InlineSelect
+        label="Type"
+        value={ticket.ticket_type}
+        options={TICKET_TYPES.map((t) => ({ value: t, label: t }))}
+        onChange={(ticket_type) => update({ ticket_type })}
+      />
+      <InlineSelect
+        label="Priority"
+        value={ticket.priority}
+        options={PRIORITIES.map((p) => ({ value: p, label: p }))}
+        onChange={(priority) => update({ priority })}
+      />
       <InlineSelect
         label="Column"
         value={ticket.column ?? ''}
         options={boardColumns.map((c) => ({ value: c, label: c }))}
         onChange={(column) => run(() => api.moveTicket(ticket.key, qualify(column)))}
       />
-      <InlineSelect label="Assignee" value={assignee} options={[{ value: '', label: 'Unassigned' }, ...memberOptions]} onChange={(email) => update({ assignee: email || null })} />
+      <InlineSelect
+        label="Assignee"
+        value={assignee}
+        options={[{ value: '', label: 'Unassigned' }, ...memberOptions]}
+        onChange={(email) => update({ assignee: email || null })}
+      />
       <LabelPicker ticket={ticket} update={update} />
       <ParentField ticket={ticket} epics={epics} run={run} onOpen={onOpen} />
     </div>
   );
 }
 
-function InlineSelect({ label, value, options, onChange }: { label: string; value: string; options: Array<{ value: string; label: string }>; onChange: (value: string) => Promise<unknown> }) {
+function InlineSelect({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: Array<{ value: string; label: string }>;
+  onChange: (value: string) => Promise<unknown>;
+}) {
   const id = useId();
   const [busy, setBusy] = useState(false);
   return (
@@ -163,7 +188,17 @@ function LabelPicker({ ticket, update }: { ticket: TicketDetail; update: (change
 }
 
 /** The parent epic as a link; a standalone ticket can be made a sub-ticket of an epic (convert_to_sub_ticket). */
-function ParentField({ ticket, epics, run, onOpen }: { ticket: TicketDetail; epics: BoardCard[]; run: (write: () => Promise<unknown>) => Promise<boolean>; onOpen: (key: string) => void }) {
+function ParentField({
+  ticket,
+  epics,
+  run,
+  onOpen,
+}: {
+  ticket: TicketDetail;
+  epics: BoardCard[];
+  run: (write: () => Promise<unknown>) => Promise<boolean>;
+  onOpen: (key: string) => void;
+}) {
   const { api } = useProject();
   const [epic, setEpic] = useState('');
   const id = useId();

@@ -54,13 +54,25 @@ export function AiSummary({ ticket }: { ticket: TicketDetail }) {
         <h3>AI summary</h3>
         {ticket.ai_summary_source ? <Badge>{ticket.ai_summary_source === 'llm' ? 'model' : ticket.ai_summary_source}</Badge> : null}
       </div>
-      {ticket.ai_summary ? <p className="ai-summary">{ticket.ai_summary}</p> : <p className="faint">No summary yet. With Auto-Summary on (Settings), one is written shortly after each change.</p>}
+      {ticket.ai_summary ? (
+        <p className="ai-summary">{ticket.ai_summary}</p>
+      ) : (
+        <p className="faint">No summary yet. With Auto-Summary on (Settings), one is written shortly after each change.</p>
+      )}
     </section>
   );
 }
 
 /** The sub-tickets with their columns, and **Add sub-ticket**. */
-export function SubTickets({ ticket, onOpen, run }: { ticket: TicketDetail; onOpen: (key: string) => void; run: (write: () => Promise<unknown>) => Promise<boolean> }) {
+export function SubTickets({
+  ticket,
+  onOpen,
+  run,
+}: {
+  ticket: TicketDetail;
+  onOpen: (key: string) => void;
+  run: (write: () => Promise<unknown>) => Promise<boolean>;
+}) {
   const { api, columns } = useProject();
   const [adding, setAdding] = useState(false);
   const [title, setTitle] = useState('');
@@ -76,7 +88,12 @@ export function SubTickets({ ticket, onOpen, run }: { ticket: TicketDetail; onOp
     <section className="panel-section" aria-label="Sub-tickets">
       <div className="section-title">
         <h3>
-          Sub-tickets {ticket.sub_tickets.length > 0 ? <span className="faint">{finished}/{ticket.sub_tickets.length} done</span> : null}
+          Sub-tickets{' '}
+          {ticket.sub_tickets.length > 0 ? (
+            <span className="faint">
+              {finished}/{ticket.sub_tickets.length} done
+            </span>
+          ) : null}
         </h3>
         {!adding ? (
           <Button small variant="ghost" onClick={() => setAdding(true)}>
@@ -107,7 +124,15 @@ export function SubTickets({ ticket, onOpen, run }: { ticket: TicketDetail; onOp
       {adding ? (
         <form className="row" onSubmit={submit}>
           {/* biome-ignore lint/a11y/noAutofocus: the form appears when the user asks to add a sub-ticket; its one field is where they type next. */}
-          <input className="input" aria-label="Sub-ticket title" placeholder="Title of the sub-ticket" value={title} onChange={(e) => setTitle(e.target.value)} autoFocus maxLength={500} />
+          <input
+            className="input"
+            aria-label="Sub-ticket title"
+            placeholder="Title of the sub-ticket"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            autoFocus
+            maxLength={500}
+          />
           <Button small variant="primary" type="submit">
             Add
           </Button>
@@ -153,7 +178,14 @@ export function Comments({ ticket, run }: { ticket: TicketDetail; run: (write: (
         ))}
       </ol>
       <div className="stack tight">
-        <MarkdownEditor label="Comment" value={content} onChange={setContent} rows={3} placeholder={`Comment as ${session.user.email} (Markdown; Ctrl+Enter to send)`} onSubmitShortcut={() => void submit()} />
+        <MarkdownEditor
+          label="Comment"
+          value={content}
+          onChange={setContent}
+          rows={3}
+          placeholder={`Comment as ${session.user.email} (Markdown; Ctrl+Enter to send)`}
+          onSubmitShortcut={() => void submit()}
+        />
         <div className="row end">
           <Button small variant="primary" busy={busy} disabled={!content.trim()} onClick={() => void submit()}>
             Add comment

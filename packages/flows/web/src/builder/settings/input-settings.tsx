@@ -38,7 +38,8 @@ function patch(variable: Variable, changes: Record<string, unknown>): Variable {
 /** The Input node's settings. */
 export function InputSettings({ node, set }: SettingsProps) {
   const variables = (Array.isArray(node.data.variables) ? node.data.variables : []) as Variable[];
-  const update = (index: number, next: Variable, field: string) => set({ variables: variables.map((v, i) => (i === index ? next : v)) }, `variables.${index}.${field}`);
+  const update = (index: number, next: Variable, field: string) =>
+    set({ variables: variables.map((v, i) => (i === index ? next : v)) }, `variables.${index}.${field}`);
   const add = () => {
     const taken = new Set(variables.map((v) => v.name));
     let name = 'variable';
@@ -76,7 +77,12 @@ export function InputSettings({ node, set }: SettingsProps) {
                 <Fragment key={index}>
                   <tr className="var-main">
                     <td>
-                      <input className="input code" aria-label={`Name of variable ${index + 1}`} value={str(variable.name)} onChange={(e) => update(index, { ...variable, name: e.target.value }, 'name')} />
+                      <input
+                        className="input code"
+                        aria-label={`Name of variable ${index + 1}`}
+                        value={str(variable.name)}
+                        onChange={(e) => update(index, { ...variable, name: e.target.value }, 'name')}
+                      />
                     </td>
                     <td>
                       <select
@@ -101,7 +107,12 @@ export function InputSettings({ node, set }: SettingsProps) {
                       />
                     </td>
                     <td>
-                      <Button small variant="ghost" aria-label={`Remove variable ${label}`} onClick={() => set({ variables: variables.filter((_v, i) => i !== index) }, 'variables.remove')}>
+                      <Button
+                        small
+                        variant="ghost"
+                        aria-label={`Remove variable ${label}`}
+                        onClick={() => set({ variables: variables.filter((_v, i) => i !== index) }, 'variables.remove')}
+                      >
                         ✕
                       </Button>
                     </td>
@@ -135,7 +146,12 @@ function VariableDetails({ variable, label, onChange }: { variable: Variable; la
       <DefaultField variable={variable} label={label} onChange={(value) => set({ default: value }, 'default')} />
       <label className="field">
         <span className="field-label">Description</span>
-        <input className="input" aria-label={`Description of variable ${label}`} value={str(variable.description)} onChange={(e) => set({ description: e.target.value || undefined }, 'description')} />
+        <input
+          className="input"
+          aria-label={`Description of variable ${label}`}
+          value={str(variable.description)}
+          onChange={(e) => set({ description: e.target.value || undefined }, 'description')}
+        />
       </label>
       {type === 'enum' ? (
         <label className="field wide">
@@ -157,8 +173,20 @@ function VariableDetails({ variable, label, onChange }: { variable: Variable; la
       ) : null}
       {type === 'string' || type === 'array' ? (
         <>
-          <NumberField label={type === 'string' ? `Min length of ${label}` : `Min items of ${label}`} value={variable.min_length} integer min={0} onChange={(v) => set({ min_length: v }, 'min_length')} />
-          <NumberField label={type === 'string' ? `Max length of ${label}` : `Max items of ${label}`} value={variable.max_length} integer min={0} onChange={(v) => set({ max_length: v }, 'max_length')} />
+          <NumberField
+            label={type === 'string' ? `Min length of ${label}` : `Min items of ${label}`}
+            value={variable.min_length}
+            integer
+            min={0}
+            onChange={(v) => set({ min_length: v }, 'min_length')}
+          />
+          <NumberField
+            label={type === 'string' ? `Max length of ${label}` : `Max items of ${label}`}
+            value={variable.max_length}
+            integer
+            min={0}
+            onChange={(v) => set({ max_length: v }, 'max_length')}
+          />
         </>
       ) : null}
     </div>
@@ -176,7 +204,11 @@ function DefaultField({ variable, label, onChange }: { variable: Variable; label
       return (
         <label className="field">
           <span className="field-label">{name}</span>
-          <select className="select" value={variable.default === undefined ? '' : String(variable.default)} onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value === 'true')}>
+          <select
+            className="select"
+            value={variable.default === undefined ? '' : String(variable.default)}
+            onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value === 'true')}
+          >
             <option value="">No default</option>
             <option value="true">true</option>
             <option value="false">false</option>

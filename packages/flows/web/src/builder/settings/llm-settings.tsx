@@ -33,8 +33,23 @@ export function LlmSettings({ node, set, references, tools, choices }: SettingsP
         }}
       />
       <ModelField provider={str(data.provider)} value={str(data.model)} models={choices.models} onChange={(model) => set({ model }, 'model')} />
-      <RefField label="System prompt" multiline rows={3} value={str(data.system)} options={references} onChange={(v) => set({ system: v === '' ? undefined : v }, 'system')} />
-      <RefField label="Prompt" multiline rows={3} value={str(data.prompt)} options={references} hint="Type {{ for the input, earlier nodes' outputs and metadata" onChange={(v) => set({ prompt: v === '' ? undefined : v }, 'prompt')} />
+      <RefField
+        label="System prompt"
+        multiline
+        rows={3}
+        value={str(data.system)}
+        options={references}
+        onChange={(v) => set({ system: v === '' ? undefined : v }, 'system')}
+      />
+      <RefField
+        label="Prompt"
+        multiline
+        rows={3}
+        value={str(data.prompt)}
+        options={references}
+        hint="Type {{ for the input, earlier nodes' outputs and metadata"
+        onChange={(v) => set({ prompt: v === '' ? undefined : v }, 'prompt')}
+      />
       <div className="grid-2">
         <NumberField label="Temperature" value={data.temperature} step={0.1} min={0} max={2} onChange={(v) => set({ temperature: v }, 'temperature')} />
         <NumberField label="Max tokens" value={data.max_tokens} integer min={1} onChange={(v) => set({ max_tokens: v }, 'max_tokens')} />
@@ -46,7 +61,15 @@ export function LlmSettings({ node, set, references, tools, choices }: SettingsP
           hint="Messages of the session kept"
           onChange={(v) => set({ memory: v === undefined ? undefined : { ...(memory ?? {}), window: v } }, 'memory')}
         />
-        <NumberField label="Max steps" value={data.max_steps} integer min={1} max={50} hint="Tool-calling rounds" onChange={(v) => set({ max_steps: v }, 'max_steps')} />
+        <NumberField
+          label="Max steps"
+          value={data.max_steps}
+          integer
+          min={1}
+          max={50}
+          hint="Tool-calling rounds"
+          onChange={(v) => set({ max_steps: v }, 'max_steps')}
+        />
       </div>
       <div className="field">
         <span className="field-label">Tools</span>

@@ -3,7 +3,17 @@ import { useEffect, useId, useState } from 'react';
 import { TextField } from '@switchboard/web-kit';
 
 /** **Model**: a combobox of the provider's models (asked once per connection); any text is kept as typed. */
-export function ModelField({ provider, value, models, onChange }: { provider: string; value: string; models?: (provider: string) => Promise<string[]>; onChange: (model: string) => void }) {
+export function ModelField({
+  provider,
+  value,
+  models,
+  onChange,
+}: {
+  provider: string;
+  value: string;
+  models?: (provider: string) => Promise<string[]>;
+  onChange: (model: string) => void;
+}) {
   const listId = useId();
   const [known, setKnown] = useState<{ provider: string; ids: string[]; error?: string } | undefined>(undefined);
   useEffect(() => {
@@ -27,7 +37,18 @@ export function ModelField({ provider, value, models, onChange }: { provider: st
         : `Listing the models of ${provider}…`;
   return (
     <>
-      <TextField label="Model" className="code" role="combobox" aria-autocomplete="list" list={listId} value={value} placeholder="gpt-4o-mini, llama3.2…" hint={hint} autoComplete="off" onChange={(e) => onChange(e.target.value)} />
+      <TextField
+        label="Model"
+        className="code"
+        role="combobox"
+        aria-autocomplete="list"
+        list={listId}
+        value={value}
+        placeholder="gpt-4o-mini, llama3.2…"
+        hint={hint}
+        autoComplete="off"
+        onChange={(e) => onChange(e.target.value)}
+      />
       <datalist id={listId}>
         {(shown?.ids ?? []).map((id) => (
           <option key={id} value={id} />

@@ -30,13 +30,20 @@ export function SwitchSettings({ node, set, references, otherIds }: SettingsProp
         // biome-ignore lint/suspicious/noArrayIndexKey: a case is its place: the definition numbers cases by position (case 1, case 2) and has no id for them.
         <fieldset className="case" key={index}>
           <legend>Case {index + 1}</legend>
-          <RefField label={`Left of case ${index + 1}`} value={str(c.if?.left)} options={references} onChange={(v) => setCondition(index, { left: v }, 'left')} />
+          <RefField
+            label={`Left of case ${index + 1}`}
+            value={str(c.if?.left)}
+            options={references}
+            onChange={(v) => setCondition(index, { left: v }, 'left')}
+          />
           <label className="field">
             <span className="field-label">Operator of case {index + 1}</span>
             <select
               className="select"
               value={str(c.if?.op)}
-              onChange={(e) => setCondition(index, e.target.value === 'exists' ? { op: 'exists', right: undefined } : { op: e.target.value, right: c.if?.right ?? '' }, 'op')}
+              onChange={(e) =>
+                setCondition(index, e.target.value === 'exists' ? { op: 'exists', right: undefined } : { op: e.target.value, right: c.if?.right ?? '' }, 'op')
+              }
             >
               {SWITCH_OPS.map((op) => (
                 <option key={op} value={op}>
@@ -45,7 +52,14 @@ export function SwitchSettings({ node, set, references, otherIds }: SettingsProp
               ))}
             </select>
           </label>
-          {c.if?.op === 'exists' ? null : <RefField label={`Right of case ${index + 1}`} value={str(c.if?.right)} options={references} onChange={(v) => setCondition(index, { right: v }, 'right')} />}
+          {c.if?.op === 'exists' ? null : (
+            <RefField
+              label={`Right of case ${index + 1}`}
+              value={str(c.if?.right)}
+              options={references}
+              onChange={(v) => setCondition(index, { right: v }, 'right')}
+            />
+          )}
           <label className="field">
             <span className="field-label">Then (case {index + 1})</span>
             <select className="select" value={str(c.then)} onChange={(e) => setCase(index, { ...c, then: e.target.value }, 'then')}>

@@ -24,8 +24,19 @@ export function HttpToolSettings({ node, set, references, choices }: SettingsPro
   const method = str(request.method) || 'GET';
   return (
     <div className="stack">
-      <TextField label="Name" className="code" value={str(data.name)} hint="The tool's name for the model: letters, digits, _ and -" onChange={(e) => set({ name: e.target.value }, 'name')} />
-      <TextField label="Description" value={str(data.description)} hint="Tells the model when to call it" onChange={(e) => set({ description: e.target.value || undefined }, 'description')} />
+      <TextField
+        label="Name"
+        className="code"
+        value={str(data.name)}
+        hint="The tool's name for the model: letters, digits, _ and -"
+        onChange={(e) => set({ name: e.target.value }, 'name')}
+      />
+      <TextField
+        label="Description"
+        value={str(data.description)}
+        hint="Tells the model when to call it"
+        onChange={(e) => set({ description: e.target.value || undefined }, 'description')}
+      />
       <JsonField
         label="Parameters (JSON Schema)"
         value={data.parameters}
@@ -33,9 +44,26 @@ export function HttpToolSettings({ node, set, references, choices }: SettingsPro
         check={(v) => (isObject(v) && v.type === 'object' ? undefined : 'Must be a JSON Schema of type "object"')}
         onChange={(v) => set({ parameters: v }, 'parameters')}
       />
-      <SelectField label="Method" value={method} options={(METHODS.includes(method) ? METHODS : [method, ...METHODS]).map((m) => ({ value: m, label: m }))} onChange={(e) => setRequest({ method: e.target.value }, 'method')} />
-      <RefField label="URL" value={str(request.url)} options={withSecrets} hint="{{args.NAME}} for the model's arguments, {{secrets.NAME}} for a secret" onChange={(v) => setRequest({ url: v }, 'url')} />
-      <PairsField label="Headers" addLabel="Add header" value={isObject(request.headers) ? request.headers : undefined} options={withSecrets} onChange={(v) => setRequest({ headers: v }, 'headers')} />
+      <SelectField
+        label="Method"
+        value={method}
+        options={(METHODS.includes(method) ? METHODS : [method, ...METHODS]).map((m) => ({ value: m, label: m }))}
+        onChange={(e) => setRequest({ method: e.target.value }, 'method')}
+      />
+      <RefField
+        label="URL"
+        value={str(request.url)}
+        options={withSecrets}
+        hint="{{args.NAME}} for the model's arguments, {{secrets.NAME}} for a secret"
+        onChange={(v) => setRequest({ url: v }, 'url')}
+      />
+      <PairsField
+        label="Headers"
+        addLabel="Add header"
+        value={isObject(request.headers) ? request.headers : undefined}
+        options={withSecrets}
+        onChange={(v) => setRequest({ headers: v }, 'headers')}
+      />
       <JsonField
         label="Body (JSON)"
         value={request.body}
@@ -46,7 +74,13 @@ export function HttpToolSettings({ node, set, references, choices }: SettingsPro
       />
       <div className="grid-2">
         <NumberField label="Timeout (ms)" value={data.timeout_ms} integer min={1} max={300000} onChange={(v) => set({ timeout_ms: v }, 'timeout_ms')} />
-        <NumberField label="Max response bytes" value={data.max_response_bytes} integer min={1} onChange={(v) => set({ max_response_bytes: v }, 'max_response_bytes')} />
+        <NumberField
+          label="Max response bytes"
+          value={data.max_response_bytes}
+          integer
+          min={1}
+          onChange={(v) => set({ max_response_bytes: v }, 'max_response_bytes')}
+        />
       </div>
     </div>
   );
@@ -58,8 +92,20 @@ export function McpToolSettings({ node, set, references, choices }: SettingsProp
   const allow = Array.isArray(data.allow) ? (data.allow as unknown[]).map(String).join(', ') : '';
   return (
     <div className="stack">
-      <RefField label="URL" value={str(data.url)} options={references} hint="The MCP server's Streamable HTTP endpoint" onChange={(v) => set({ url: v }, 'url')} />
-      <PairsField label="Headers" addLabel="Add header" value={isObject(data.headers) ? data.headers : undefined} options={[...references, ...secretOptions(choices.secrets)]} onChange={(v) => set({ headers: v }, 'headers')} />
+      <RefField
+        label="URL"
+        value={str(data.url)}
+        options={references}
+        hint="The MCP server's Streamable HTTP endpoint"
+        onChange={(v) => set({ url: v }, 'url')}
+      />
+      <PairsField
+        label="Headers"
+        addLabel="Add header"
+        value={isObject(data.headers) ? data.headers : undefined}
+        options={[...references, ...secretOptions(choices.secrets)]}
+        onChange={(v) => set({ headers: v }, 'headers')}
+      />
       <TextField
         label="Allowed tools"
         className="code"

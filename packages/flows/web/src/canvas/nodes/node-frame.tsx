@@ -4,7 +4,17 @@ import { KIND_INFO, summaryOf, type NodeKind } from '../kinds.ts';
 import type { DefNode } from '../definition.ts';
 
 /** The short mark in each node's chip (no icon font: every asset is served by the service). */
-const MARKS: Record<NodeKind, string> = { input: 'IN', llm: 'AI', retrieval: 'KB', switch: 'IF', agent: 'AG', http_tool: 'HT', mcp_tool: 'MC', template: 'TX', output: 'OUT' };
+const MARKS: Record<NodeKind, string> = {
+  input: 'IN',
+  llm: 'AI',
+  retrieval: 'KB',
+  switch: 'IF',
+  agent: 'AG',
+  http_tool: 'HT',
+  mcp_tool: 'MC',
+  template: 'TX',
+  output: 'OUT',
+};
 
 /** A node's body; its handles and any extra rows go in `children`. */
 export function NodeFrame({ kind, node, children, rows }: { kind: NodeKind; node: DefNode; children?: ReactNode; rows?: ReactNode }) {
