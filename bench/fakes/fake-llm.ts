@@ -83,18 +83,16 @@ const server = createServer((req, res) => {
       return;
     }
     const usage = { prompt_tokens: 12, completion_tokens: TOKENS.length, total_tokens: 12 + TOKENS.length };
-    res
-      .writeHead(200, { 'content-type': 'application/json' })
-      .end(
-        JSON.stringify({
-          id: 'chatcmpl-fake',
-          object: 'chat.completion',
-          created: 1,
-          model,
-          choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }],
-          usage,
-        }),
-      );
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        id: 'chatcmpl-fake',
+        object: 'chat.completion',
+        created: 1,
+        model,
+        choices: [{ index: 0, message: { role: 'assistant', content: ANSWER }, finish_reason: 'stop' }],
+        usage,
+      }),
+    );
   });
 });
 server.keepAliveTimeout = 60_000;

@@ -100,20 +100,18 @@ export class FakeUpstream {
     const text = `Claude: ${question}`;
     const tokens = text.match(/\S+\s*|\s+/g) ?? [];
     if (body.stream !== true) {
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            id: 'msg_1',
-            type: 'message',
-            role: 'assistant',
-            model: body.model,
-            content: [{ type: 'text', text }],
-            stop_reason: 'end_turn',
-            stop_sequence: null,
-            usage: { input_tokens: 4, output_tokens: tokens.length },
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: body.model,
+          content: [{ type: 'text', text }],
+          stop_reason: 'end_turn',
+          stop_sequence: null,
+          usage: { input_tokens: 4, output_tokens: tokens.length },
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -242,18 +240,16 @@ export class FakeUpstream {
     const usage = { prompt_tokens: 7, completion_tokens: tokens.length, total_tokens: 7 + tokens.length };
     const id = 'chatcmpl-upstream';
     if (!call.stream) {
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            id,
-            object: 'chat.completion',
-            created: 1,
-            model,
-            choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
-            usage,
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id,
+          object: 'chat.completion',
+          created: 1,
+          model,
+          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+          usage,
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });

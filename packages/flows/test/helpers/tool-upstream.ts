@@ -103,18 +103,16 @@ export class ToolUpstream {
         calls.length > 0
           ? { role: 'assistant', content: answer || null, tool_calls: toolCalls.map(({ index: _i, ...rest }) => rest) }
           : { role: 'assistant', content: answer };
-      res
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            id: 'chatcmpl-tools',
-            object: 'chat.completion',
-            created: 1,
-            model,
-            choices: [{ index: 0, message, finish_reason: finish }],
-            usage,
-          }),
-        );
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          id: 'chatcmpl-tools',
+          object: 'chat.completion',
+          created: 1,
+          model,
+          choices: [{ index: 0, message, finish_reason: finish }],
+          usage,
+        }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });

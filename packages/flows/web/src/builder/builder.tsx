@@ -11,7 +11,9 @@ import { FlowCanvas } from '../canvas/flow-canvas.tsx';
 import { useFitCanvas } from '../canvas/fit.ts';
 import type { NodeKind } from '../canvas/kinds.ts';
 import { NODE_SIZE, type Placer } from '../canvas/convert.ts';
-import { autoLayoutPositions, placerFor } from './placement.ts';
+import { autoLayoutPositions, freeSpot, placerFor } from './placement.ts';
+import { EmptyCanvasHint } from './empty-canvas-hint.tsx';
+import { savedVariables } from './saved-inputs.ts';
 import type { Clip } from '../canvas/graph-edits.ts';
 import { checkDefinition, type ProblemDetail } from './problems.ts';
 import { BuilderStore } from './store.ts';
@@ -23,7 +25,6 @@ import { RunPanel } from './run-panel.tsx';
 import { VersionsPanel } from './versions-panel.tsx';
 import { SchedulesPanel } from '../schedules/schedules-panel.tsx';
 import { exampleInput } from '../../../src/domain/input-variables.ts';
-import type { InputVariable } from '../../../src/domain/flow-definition.ts';
 import { ImportDialog } from './import-dialog.tsx';
 import { ConflictDialog } from './conflict-dialog.tsx';
 import { Toolbar, type SaveState } from './toolbar.tsx';
@@ -393,39 +394,4 @@ function BuilderLayout({
       ) : null}
     </div>
   );
-}
-
-/** The first place at or below `at` where a new node overlaps none (a node added by click never hides another). */
-function freeSpot(nodes: ReadonlyArray<{ position: { x: number; y: number }; measured?: { width?: number; height?: number } }>, at: { x: number; y: number }) {
-  const overlaps = (y: number) =>
-    nodes.some((n) => {
-      const width = n.measured?.width ?? NODE_SIZE.width;
-      const height = n.measured?.height ?? NODE_SIZE.height;
-      return (
-        at.x < n.position.x + width + 16 &&
-        n.position.x < at.x + NODE_SIZE.width + 16 &&
-        y < n.position.y + height + 16 &&
-        n.position.y < y + NODE_SIZE.height + 16
-      );
-    });
-  let y = at.y;
-  for (let step = 0; step < 40 && overlaps(y); step += 1) y += NODE_SIZE.height + 24;
-  return { x: at.x, y };
-}
-
-/** Shown over an empty canvas: how to start. */
-function EmptyCanvasHint() {
-  const empty = useBuilder((s) => s.nodes.length === 0);
-  if (!empty) return null;
-  return (
-    <div className="canvas-empty" role="note">
-      <strong>The canvas is empty.</strong> Add nodes from the palette (click or drag), or import a definition with <em>Import JSON</em>.
-    </div>
-  );
-}
-
-/** The Input node's variables of the saved version: what a schedule's input is checked against. */
-function savedVariables(store: BuilderStore): InputVariable[] {
-  const input = store.savedDefinition().nodes.find((node) => node.type === 'input');
-  return (Array.isArray(input?.data.variables) ? input.data.variables : []) as InputVariable[];
 }

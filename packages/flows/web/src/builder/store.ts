@@ -5,7 +5,10 @@ import { canvasToDefinition, definitionToCanvas, type Canvas, type CanvasEdge, t
 import type { Definition, DefinitionMeta, XY } from '../canvas/definition.ts';
 import * as edits from '../canvas/graph-edits.ts';
 import type { NodeKind } from '../canvas/kinds.ts';
+import { keepMeasured, type EdgeChange, type NodeChange } from './flow-changes.ts';
 import { NO_PROBLEMS, indexProblems, type ProblemDetail, type ProblemIndex } from './problems.ts';
+
+export { keepMeasured, type EdgeChange, type NodeChange } from './flow-changes.ts';
 
 /** A node's state during a run, shown as `data-status` on the node. */
 export type NodeStatus = 'running' | 'finished' | 'skipped' | 'failed';
@@ -28,34 +31,12 @@ export interface BuilderState extends Canvas {
   status: Readonly<Record<string, NodeStatus>>;
 }
 
-/** A change React Flow reports for a node. */
-export type NodeChange =
-  | { type: 'position'; id: string; position?: XY; dragging?: boolean }
-  | { type: 'select'; id: string; selected: boolean }
-  | { type: 'dimensions'; id: string; dimensions?: { width: number; height: number }; resizing?: boolean; setAttributes?: boolean | 'width' | 'height' }
-  | { type: 'remove'; id: string }
-  | { type: string; id?: string };
-
-/** A change React Flow reports for an edge. */
-export type EdgeChange = { type: 'select'; id: string; selected: boolean } | { type: 'remove'; id: string } | { type: string; id?: string };
-
 const HISTORY_LIMIT = 200;
 /** Changes with one key closer together than this are one undo step (typing in a field, arrow-key moves). */
 const COALESCE_MS = 1000;
 
 const stableJson = (canvas: Canvas) => JSON.stringify(canvasToDefinition(canvas));
 const NO_STATUS: Pick<BuilderState, 'status'> = { status: {} };
-
-/**
- * `nodes` with the measured size of the node of the same id in `drawn`: a node
- * that stays on the canvas keeps its element, which React Flow does not measure
- * again unless its size changes, and an unmeasured node is left out of Fit view.
- */
-export function keepMeasured(nodes: CanvasNode[], drawn: readonly CanvasNode[]): CanvasNode[] {
-  const sizes = new Map(drawn.filter((n) => n.measured?.width !== undefined).map((n) => [n.id, n.measured]));
-  if (sizes.size === 0) return nodes;
-  return nodes.map((node) => (node.measured?.width === undefined && sizes.has(node.id) ? { ...node, measured: sizes.get(node.id) } : node));
-}
 
 /** The store of one open flow. */
 export class BuilderStore {

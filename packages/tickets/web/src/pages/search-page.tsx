@@ -42,7 +42,6 @@ export default function SearchPage() {
       <PageHeader title="Search" />
       <search>
         <form className="search-form" onSubmit={submit}>
-          {/* biome-ignore lint/a11y/noAutofocus: the user came to the search page to type a query; its box is the page's one control. */}
           <input
             className="input"
             type="search"
@@ -50,6 +49,7 @@ export default function SearchPage() {
             placeholder="Words in titles, descriptions and documents"
             value={text}
             onChange={(e) => setText(e.target.value)}
+            // biome-ignore lint/a11y/noAutofocus: the user came to the search page to type a query; its box is the page's one control.
             autoFocus
           />
           <select

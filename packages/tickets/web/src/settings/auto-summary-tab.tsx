@@ -30,9 +30,9 @@ export function AutoSummaryTab({ settings, onChanged }: { settings: ProjectSetti
       <div className="card-body stack">
         <FormError>{error}</FormError>
         <label className="switch-row">
-          {/* biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox, whose checked state the browser exposes for the switch role; ARIA in HTML says not to repeat it in aria-checked. */}
           <input
             type="checkbox"
+            // biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox, whose checked state the browser exposes for the switch role; ARIA in HTML says not to repeat it in aria-checked.
             role="switch"
             checked={on}
             disabled={busy}

@@ -123,13 +123,13 @@ export function SubTickets({
       ) : null}
       {adding ? (
         <form className="row" onSubmit={submit}>
-          {/* biome-ignore lint/a11y/noAutofocus: the form appears when the user asks to add a sub-ticket; its one field is where they type next. */}
           <input
             className="input"
             aria-label="Sub-ticket title"
             placeholder="Title of the sub-ticket"
             value={title}
             onChange={(e) => setTitle(e.target.value)}
+            // biome-ignore lint/a11y/noAutofocus: the form appears when the user asks to add a sub-ticket; its one field is where they type next.
             autoFocus
             maxLength={500}
           />
