@@ -22,3 +22,4 @@ export * from './credentials.tsx';
 export * from './oauth-grants.tsx';
 export * from './resource-table.tsx';
 export * from './live-stream.ts';
+export * from './live-indicator.tsx';

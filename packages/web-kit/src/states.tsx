@@ -75,6 +75,17 @@ export function NotFoundPage({
   );
 }
 
+/** A page, or a tenant, the user may not see: "… not found" (whether it exists is not revealed) and the way home. */
+export function NotFoundState({ what }: { what: string }) {
+  return (
+    <div className="page">
+      <EmptyState title={`${what} not found`} action={<Link to="/">Go to your organization</Link>}>
+        It does not exist, or you do not have access to it.
+      </EmptyState>
+    </div>
+  );
+}
+
 /** A small coloured label. */
 export function Badge({ kind, children }: { kind?: 'success' | 'danger' | 'warning' | 'accent'; children: ReactNode }) {
   return <span className={`badge ${kind ?? ''}`}>{children}</span>;

@@ -1,6 +1,6 @@
 import { lazy, type ComponentType, type ReactNode } from 'react';
-import { Link, Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { AppShell, EmptyState, LazyPage, NoTenantPage, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
+import { Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { AppShell, LazyPage, NoTenantPage, NotFoundState, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
 import type { FlowsSessionExtra } from './api/types.ts';
 import { currentOrg, rememberOrg } from './org-memory.ts';
 
@@ -41,13 +41,13 @@ export function App() {
             );
             return path ? <Route key={path} path={path} element={element} /> : <Route key="" index element={element} />;
           })}
-          <Route path="*" element={<NotFound what="Page" />} />
+          <Route path="*" element={<NotFoundState what="Page" />} />
         </Route>
         <Route
           path="*"
           element={
             <Shell org={undefined}>
-              <NotFound what="Page" />
+              <NotFoundState what="Page" />
             </Shell>
           }
         />
@@ -79,17 +79,7 @@ function OrgLayout() {
   const { session } = useSession<FlowsSessionExtra>();
   const known = session.organizations.some((o) => o.org_code === org);
   if (known && org) rememberOrg(org);
-  return <Shell org={known ? org : undefined}>{known ? <Outlet /> : <NotFound what="Organization" />}</Shell>;
-}
-
-function NotFound({ what }: { what: string }) {
-  return (
-    <div className="page">
-      <EmptyState title={`${what} not found`} action={<Link to="/">Go to your organization</Link>}>
-        It does not exist, or you do not have access to it.
-      </EmptyState>
-    </div>
-  );
+  return <Shell org={known ? org : undefined}>{known ? <Outlet /> : <NotFoundState what="Organization" />}</Shell>;
 }
 
 /** Top bar: navigation of the organization, the **Organization** switcher, the user and **Sign out**. */

@@ -5,7 +5,7 @@
 import type { Direction } from './message.ts';
 import { GATEWAY_DRIVERS, PLAIN_FIELDS, SECRET_FIELDS, type GatewayDriver, type GatewayField } from './gateway-fields.ts';
 import { normalizePhone } from './phone.ts';
-import { MAX_BODY_LENGTH, last, parseInteger, rejectNul, stringField, type Validated, type ValidationIssue } from './validation.ts';
+import { MAX_BODY_LENGTH, last, parseDirection, parseInteger, rejectNul, stringField, type Validated, type ValidationIssue } from './validation.ts';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -29,18 +29,8 @@ export function validateConsoleQuery(query: Query): Validated<ConsoleQuery> {
   const rawSim = last(query.sim);
   const limit = rawLimit === undefined ? 50 : parseInteger(['query', 'limit'], rawLimit, 1, MAX_CONSOLE_LIMIT, issues);
   const before = rawBefore === undefined ? null : parseInteger(['query', 'before'], rawBefore, 1, undefined, issues);
-  let direction: Direction | null = null;
-  if (rawDirection !== undefined && rawDirection !== '') {
-    if (rawDirection === 'inbound' || rawDirection === 'outbound') direction = rawDirection;
-    else
-      issues.push({
-        type: 'enum',
-        loc: ['query', 'direction'],
-        msg: "Input should be 'inbound' or 'outbound'",
-        input: rawDirection,
-        ctx: { expected: "'inbound' or 'outbound'" },
-      });
-  }
+  // An empty `direction` is the console's "Both directions".
+  const direction = rawDirection === undefined || rawDirection === '' ? null : parseDirection(rawDirection, issues);
   if (rawSim !== undefined) rejectNul(['query', 'sim'], rawSim, issues);
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, value: { limit: limit!, before: before === null ? null : Math.min(before!, Number.MAX_SAFE_INTEGER), sim: rawSim || null, direction } };

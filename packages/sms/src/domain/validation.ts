@@ -72,21 +72,23 @@ export function validateListQuery(query: Query): Validated<ListQuery> {
   const limit = rawLimit === undefined ? 100 : parseInteger(['query', 'limit'], rawLimit, 1, MAX_LIMIT, issues);
   // since_id has no upper bound, but past 2^53 ids cannot exist: clamp instead of losing precision.
   const since = rawSince === undefined ? 0 : parseInteger(['query', 'since_id'], rawSince, 0, undefined, issues);
-  let direction: ListQuery['direction'] = null;
-  if (rawDirection !== undefined) {
-    if (rawDirection === 'inbound' || rawDirection === 'outbound') direction = rawDirection;
-    else
-      issues.push({
-        type: 'enum',
-        loc: ['query', 'direction'],
-        msg: "Input should be 'inbound' or 'outbound'",
-        input: rawDirection,
-        ctx: { expected: "'inbound' or 'outbound'" },
-      });
-  }
+  const direction = rawDirection === undefined ? null : parseDirection(rawDirection, issues);
   if (rawSim !== undefined) rejectNul(['query', 'sim'], rawSim, issues);
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, value: { limit: limit!, sinceId: Math.min(since!, Number.MAX_SAFE_INTEGER), direction, sim: rawSim ?? null } };
+}
+
+/** The `direction` query parameter: 'inbound' or 'outbound'; anything else is FastAPI's enum issue (and null). */
+export function parseDirection(raw: string, issues: ValidationIssue[]): ListQuery['direction'] {
+  if (raw === 'inbound' || raw === 'outbound') return raw;
+  issues.push({
+    type: 'enum',
+    loc: ['query', 'direction'],
+    msg: "Input should be 'inbound' or 'outbound'",
+    input: raw,
+    ctx: { expected: "'inbound' or 'outbound'" },
+  });
+  return null;
 }
 
 /** PostgreSQL text cannot hold U+0000: a SIM holding one is refused here on every database, rather than failing the insert or query. */

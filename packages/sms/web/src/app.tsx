@@ -1,6 +1,6 @@
 import { lazy, useMemo, type ComponentType, type ReactNode } from 'react';
-import { Link, Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { AppShell, EmptyState, LazyPage, NoTenantPage, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
+import { Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { AppShell, LazyPage, NoTenantPage, NotFoundState, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
 import { consolePage } from '../../src/domain/console-pages.ts';
 import { orgApi } from './api/client.ts';
 import { OrgContext } from './org-context.ts';
@@ -51,13 +51,13 @@ export function App() {
               }
             />
           ))}
-          <Route path="*" element={<NotFound what="Page" />} />
+          <Route path="*" element={<NotFoundState what="Page" />} />
         </Route>
         <Route
           path="*"
           element={
             <Shell org={undefined}>
-              <NotFound what="Page" />
+              <NotFoundState what="Page" />
             </Shell>
           }
         />
@@ -94,19 +94,9 @@ function OrgLayout() {
           <Outlet />
         </OrgContext.Provider>
       ) : (
-        <NotFound what="Organization" />
+        <NotFoundState what="Organization" />
       )}
     </Shell>
-  );
-}
-
-function NotFound({ what }: { what: string }) {
-  return (
-    <div className="page">
-      <EmptyState title={`${what} not found`} action={<Link to="/">Go to your organization</Link>}>
-        It does not exist, or you do not have access to it.
-      </EmptyState>
-    </div>
   );
 }
 

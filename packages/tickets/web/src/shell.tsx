@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { AppShell, useSession } from '@switchboard/web-kit';
+import { AppShell, LiveIndicator as KitLiveIndicator, useSession } from '@switchboard/web-kit';
 import type { TicketsSessionExtra } from './api/types.ts';
 import { rememberProject } from './project-memory.ts';
 import { useLiveStatus } from './project-context.tsx';
@@ -42,17 +42,10 @@ export function Shell({ project, children }: { project: string | undefined; chil
 
 /** "Live" while the change stream is up, "Reconnecting…" while it is not. */
 function LiveIndicator() {
-  const status = useLiveStatus();
-  const label = status === 'live' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…';
   return (
-    <span
-      className={`live-indicator ${status}`}
-      role="status"
-      aria-live="polite"
-      title={status === 'live' ? 'Changes by anyone appear here as they happen' : 'Changes will appear once the connection is back'}
-    >
-      <span className="live-dot" aria-hidden="true" />
-      {label}
-    </span>
+    <KitLiveIndicator
+      status={useLiveStatus()}
+      title={{ live: 'Changes by anyone appear here as they happen', waiting: 'Changes will appear once the connection is back' }}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { EmptyState, ErrorState, Loading, SelectField, counted, useResource, useTitle, type LiveStatus } from '@switchboard/web-kit';
+import { EmptyState, ErrorState, LiveIndicator, Loading, SelectField, counted, useResource, useTitle } from '@switchboard/web-kit';
 import type { MessageFilter } from '../api/client.ts';
 import type { Direction } from '../api/types.ts';
 import { Composer } from '../components/composer.tsx';
@@ -15,22 +15,6 @@ const DIRECTIONS = [
   { value: 'inbound', label: 'Received' },
   { value: 'outbound', label: 'Sent' },
 ];
-
-/** "Live" while the stream is up, "Reconnecting…" while it is not. */
-function LiveIndicator({ status }: { status: LiveStatus }) {
-  const label = status === 'live' ? 'Live' : status === 'connecting' ? 'Connecting…' : 'Reconnecting…';
-  return (
-    <span
-      className={`live-indicator ${status}`}
-      role="status"
-      aria-live="polite"
-      title={status === 'live' ? 'New messages and delivery states appear as they happen' : 'They will appear once the connection is back'}
-    >
-      <span className="live-dot" aria-hidden="true" />
-      {label}
-    </span>
-  );
-}
 
 /**
  * **Inbox**: the conversations, one per other party's number (the latest message first, unread counts), and
@@ -101,7 +85,10 @@ export default function InboxPage() {
     <div className={`inbox ${peer === undefined ? 'showing-list' : 'showing-thread'}`}>
       <div className="inbox-bar">
         <h1>Inbox</h1>
-        <LiveIndicator status={inbox.status} />
+        <LiveIndicator
+          status={inbox.status}
+          title={{ live: 'New messages and delivery states appear as they happen', waiting: 'They will appear once the connection is back' }}
+        />
         <div className="inbox-filters">
           <SelectField
             label="SIM"
