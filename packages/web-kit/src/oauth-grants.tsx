@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 import { ResourceList, type ListSource } from './resource-list.tsx';
 import { Badge } from './states.tsx';
 
+// The wire shape of core's PresentedGrant (core/src/oauth/authorization-server.ts), declared here again because the kit,
+// a browser bundle, does not depend on the server package.
 /** An OAuth grant as the services list it (`GET …/oauth-grants`): an MCP client a person signed in with, never a token. */
 export interface OAuthGrant {
   id: string;

@@ -3,6 +3,9 @@ import { AppError, isoNow } from '@switchboard/core';
 import type { Kysely } from 'kysely';
 import type { FlowsDatabase } from './database.ts';
 import { FlowsError } from '../domain/errors.ts';
+import type { KnowledgeBase, KnowledgeDocument } from '../domain/knowledge-base.ts';
+
+export type { KnowledgeBase, KnowledgeDocument } from '../domain/knowledge-base.ts';
 
 const KB_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$/;
 const newId = (prefix: string) => `${prefix}_${randomBytes(9).toString('base64url')}`;
@@ -17,32 +20,8 @@ let documentSequence = 0;
 const newDocumentId = (now: Date) =>
   `doc_${now.getTime().toString(36).padStart(9, '0')}${(documentSequence++ % 36 ** 4).toString(36).padStart(4, '0')}${randomBytes(6).toString('base64url')}`;
 
-/** A knowledge base as presented. */
-export interface KnowledgeBase {
-  id: string;
-  name: string;
-  description: string | null;
-  embedding: { provider: string; model: string } | null;
-  /** Progress of embedding every chunk again after a change of model; null when there is nothing to do. */
-  reembedding: { status: 'running' | 'failed'; done: number; total: number; error: string | null } | null;
-  documents: number;
-  chunks: number;
-  created_at: string;
-  updated_at: string;
-}
-
 /** What retrieval needs of a knowledge base: no document counts. */
 export type KnowledgeBaseRef = Pick<KnowledgeBase, 'id' | 'name' | 'embedding'>;
-
-/** A document as presented. */
-export interface KnowledgeDocument {
-  id: string;
-  source: string;
-  content_type: string;
-  chars: number;
-  chunks: number;
-  created_at: string;
-}
 
 /** One chunk of a document as its page lists it. */
 export interface DocumentChunk {

@@ -10,6 +10,15 @@ export const TOKEN_SCOPES = ['run', 'manage'] as const;
 /** One of TOKEN_SCOPES. */
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
+/** Marks the organization's providers (connections, prices) changed: every instance reloads them for its next run. */
+export async function bumpProvidersVersion(db: Kysely<FlowsDatabase>, orgId: number): Promise<void> {
+  await db
+    .updateTable('orgs')
+    .set((eb) => ({ providers_version: eb('providers_version', '+', 1) }))
+    .where('id', '=', orgId)
+    .execute();
+}
+
 /** Provider connection kinds, each served by its AI SDK provider. */
 export const PROVIDER_KINDS = ['openai', 'anthropic', 'openai-compatible'] as const;
 /** One of PROVIDER_KINDS. */
@@ -236,11 +245,7 @@ export class OrgStore {
         // No api_key in an update keeps the stored key (an edit form never sees it); null or "" removes it.
         .onConflict((oc) => oc.columns(['org_id', 'name']).doUpdateSet(input.apiKey === undefined ? values : { ...values, api_key: apiKey }))
         .execute();
-      await trx
-        .updateTable('orgs')
-        .set((eb) => ({ providers_version: eb('providers_version', '+', 1) }))
-        .where('id', '=', orgId)
-        .execute();
+      await bumpProvidersVersion(trx, orgId);
     });
     return { name: input.name, kind: input.kind as ProviderKind };
   }
@@ -249,11 +254,7 @@ export class OrgStore {
   async deleteProvider(orgId: number, name: string): Promise<void> {
     const result = await this.db.deleteFrom('provider_connections').where('org_id', '=', orgId).where('name', '=', name).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw new AppError('not_found', `Provider connection "${name}" not found`);
-    await this.db
-      .updateTable('orgs')
-      .set((eb) => ({ providers_version: eb('providers_version', '+', 1) }))
-      .where('id', '=', orgId)
-      .execute();
+    await bumpProvidersVersion(this.db, orgId);
   }
 
   /** Connections as listed (no key, only whether one is set). */

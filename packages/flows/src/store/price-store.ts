@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { isoNow } from '@switchboard/core';
 import type { PriceTable } from '../domain/prices.ts';
 import type { FlowsDatabase } from './database.ts';
+import { bumpProvidersVersion } from './org-store.ts';
 
 /** An organization's own model prices, per provider connection name. */
 export class PriceStore {
@@ -37,11 +38,7 @@ export class PriceStore {
           .insertInto('provider_prices')
           .values(rows.slice(i, i + 100))
           .execute();
-      await trx
-        .updateTable('orgs')
-        .set((eb) => ({ providers_version: eb('providers_version', '+', 1) }))
-        .where('id', '=', orgId)
-        .execute();
+      await bumpProvidersVersion(trx, orgId);
     });
   }
 }

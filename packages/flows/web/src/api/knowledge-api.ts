@@ -1,32 +1,8 @@
 import { api, sendJsonWithProgress } from '@switchboard/web-kit';
 
-// The service declares the same two shapes (KnowledgeBase, KnowledgeDocument) beside its queries
-// (src/store/knowledge-store.ts), a module a browser bundle cannot import (it reads the database).
-// Once those presented shapes move to the service's domain, this file imports them instead.
-
-/** A knowledge base as listed. */
-export interface KnowledgeBase {
-  id: string;
-  name: string;
-  description: string | null;
-  embedding: { provider: string; model: string } | null;
-  /** Progress of embedding every chunk again after a change of model (null: nothing to do). */
-  reembedding?: { status: 'running' | 'failed'; done: number; total: number; error: string | null } | null;
-  documents: number;
-  chunks: number;
-  created_at: string;
-  updated_at: string;
-}
-
-/** A document of a knowledge base. */
-export interface KnowledgeDocument {
-  id: string;
-  source: string;
-  content_type: string;
-  chars: number;
-  chunks: number;
-  created_at: string;
-}
+// The presented shapes are the service's own (a pure module), so the two cannot drift.
+export type { KnowledgeBase, KnowledgeDocument } from '../../../src/domain/knowledge-base.ts';
+import type { KnowledgeBase, KnowledgeDocument } from '../../../src/domain/knowledge-base.ts';
 
 /** One result of a query: a chunk, its document and its score. */
 export interface QueryResult {

@@ -17,6 +17,7 @@ import type { FlowDefinition } from '../../../src/domain/flow-definition.ts';
 
 export type { FlowDefinition, InputVariable, NodeType } from '../../../src/domain/flow-definition.ts';
 
+// Alike the `flows` table's columns (src/store/database.ts) by design: this is the listed shape, which the web may not import from the store.
 /** A flow as listed. */
 export interface FlowSummary {
   slug: string;
