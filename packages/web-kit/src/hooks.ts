@@ -56,3 +56,22 @@ export function useTitle(title: string, service: string): void {
     document.title = title ? `${title} · ${service}` : service;
   }, [title, service]);
 }
+
+/** An action in flight (a form's submission, a button's request): `busy` while it runs, what went wrong in `error`. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  /** Runs `task` with `busy` set and `error` cleared; a failure's message goes to `error`. */
+  const run = async (task: () => Promise<void>) => {
+    setBusy(true);
+    setError('');
+    try {
+      await task();
+    } catch (reason) {
+      setError((reason as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, run };
+}

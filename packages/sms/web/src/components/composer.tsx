@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, FormError, SelectField, TextAreaField, TextField, useToast } from '@switchboard/web-kit';
+import { Button, FormError, SelectField, TextAreaField, TextField, useAction, useToast } from '@switchboard/web-kit';
 import type { SentMessage, SimRecord } from '../api/types.ts';
 import { useOrg } from '../org-context.ts';
 import { paths } from '../routes.ts';
@@ -31,8 +31,7 @@ export function Composer({
   const [to, setTo] = useState(initialTo);
   const [sim, setSim] = useState('');
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, setError, run } = useAction();
   const [waiting, setWaiting] = useState<Sent | undefined>(undefined);
   const counterId = useId();
 
@@ -41,19 +40,13 @@ export function Composer({
     const recipient = fixedTo ?? to.trim();
     if (!recipient) return setError('Give the number to send to, such as +15551234567.');
     if (!text) return setError('Write the message first.');
-    setBusy(true);
-    setError('');
-    try {
+    await run(async () => {
       const sent = await api.send({ to: recipient, body: text, ...(sim ? { sim } : {}) });
       setText('');
       setWaiting(sent.warning ? sent : undefined);
       if (!sent.warning) notify(`Message queued to ${sent.to}`);
       onSent?.(sent);
-    } catch (reason) {
-      setError((reason as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const simSelect = (

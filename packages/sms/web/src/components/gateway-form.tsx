@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, CheckboxField, FormError, SelectField, TextField, useToast } from '@switchboard/web-kit';
+import { Button, CheckboxField, FormError, SelectField, TextField, useAction, useToast } from '@switchboard/web-kit';
 import { DRIVER_FIELDS, GATEWAY_DRIVERS, SECRET_FIELDS, type GatewayDriver, type GatewayField, type SecretField } from '../../../src/domain/gateway-fields.ts';
 import type { GatewayView } from '../api/types.ts';
 import { useOrg } from '../org-context.ts';
@@ -35,8 +35,7 @@ export function GatewayForm({ view, onSaved }: { view: GatewayView; onSaved: (vi
   const [driver, setDriver] = useState<GatewayDriver>(view.driver);
   const [values, setValues] = useState<Record<string, string>>(() => initialValues(view, view.driver));
   const [removed, setRemoved] = useState<Set<string>>(new Set());
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, setError, run } = useAction();
   const stored = view.drivers.find((d) => d.driver === driver);
 
   const choose = (next: GatewayDriver) => {
@@ -57,9 +56,7 @@ export function GatewayForm({ view, onSaved }: { view: GatewayView; onSaved: (vi
       if (isSecret(field.name)) settings[field.name] = removed.has(field.name) ? null : values[field.name] || undefined;
       else settings[field.name] = values[field.name] || null;
     }
-    setBusy(true);
-    setError('');
-    try {
+    await run(async () => {
       const saved = await api.setGateway(driver, settings);
       notify(
         driver === 'none' ? 'Gateway turned off: messages wait in the queue' : `Gateway saved: ${DRIVER_NAMES[driver]} sends this organization's messages`,
@@ -67,11 +64,7 @@ export function GatewayForm({ view, onSaved }: { view: GatewayView; onSaved: (vi
       setValues(initialValues(saved, driver));
       setRemoved(new Set());
       onSaved(saved);
-    } catch (reason) {
-      setError((reason as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

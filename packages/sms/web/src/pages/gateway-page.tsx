@@ -1,6 +1,18 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { Button, CopyButton, ErrorState, FormError, Loading, PageHeader, RevealOnceDialog, TextField, useResource, useTitle } from '@switchboard/web-kit';
+import {
+  Button,
+  CopyButton,
+  ErrorState,
+  FormError,
+  Loading,
+  PageHeader,
+  RevealOnceDialog,
+  TextField,
+  useAction,
+  useResource,
+  useTitle,
+} from '@switchboard/web-kit';
 import type { GatewayDriver, GatewayTestResult, GatewayView } from '../api/types.ts';
 import { DRIVER_NAMES, GatewayForm } from '../components/gateway-form.tsx';
 import { useOrg } from '../org-context.ts';
@@ -23,22 +35,15 @@ const SIGNING: Record<GatewayDriver, string> = {
 function GatewayTest({ driver }: { driver: GatewayDriver }) {
   const { api } = useOrg();
   const [to, setTo] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, setError, run } = useAction();
   const [result, setResult] = useState<GatewayTestResult | undefined>(undefined);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!to.trim()) return setError('Give a number to send the test message to.');
-    setBusy(true);
-    setError('');
-    setResult(undefined);
-    try {
+    await run(async () => {
+      setResult(undefined);
       setResult(await api.testGateway(to.trim()));
-    } catch (reason) {
-      setError((reason as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <form className="stack" onSubmit={submit} noValidate>
@@ -75,21 +80,13 @@ function GatewayTest({ driver }: { driver: GatewayDriver }) {
 function WebhookDetails({ view }: { view: GatewayView }) {
   const { orgId, api } = useOrg();
   const [revealed, setRevealed] = useState<string | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
+  const { busy, error, run } = useAction();
   const url = `${view.webhook_url}?key=YOUR_SECRET_KEY`;
-  const createKey = async () => {
-    setBusy(true);
-    setError('');
-    try {
+  const createKey = () =>
+    run(async () => {
       const created = await api.createKey(`gateway (${view.driver === 'none' ? 'webhook' : view.driver})`);
       setRevealed(`${view.webhook_url}?key=${created.secret_key}`);
-    } catch (reason) {
-      setError((reason as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <div className="stack">
       <div className="field">

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Badge, Button, FormError, ResourceList, useResource, useSession, useToast } from '@switchboard/web-kit';
+import { Badge, Button, FormError, ResourceList, useAction, useResource, useSession, useToast } from '@switchboard/web-kit';
 import { useProject } from '../project-context.tsx';
 
 /** **Members**: who may see this project; an admin adds users by email and removes them. */
@@ -9,8 +9,7 @@ export function MembersTab() {
   const notify = useToast();
   const members = useResource((signal) => project.api.members(signal).then((answer) => answer.members), [project.key]);
   const [email, setEmail] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useAction();
   const admin = session.user.role === 'admin';
   const changed = () => {
     members.reload();
@@ -22,18 +21,12 @@ export function MembersTab() {
       setError('Enter the email of a user of this deployment.');
       return;
     }
-    setBusy(true);
-    setError('');
-    try {
+    await run(async () => {
       await project.api.addMember(email.trim());
       notify(`${email.trim()} added`);
       setEmail('');
       changed();
-    } catch (reason) {
-      setError((reason as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <div className="stack">
