@@ -27,6 +27,8 @@ import { registerManageRoutes } from './http/manage-routes.ts';
 import { registerRunRoutes } from './http/run-routes.ts';
 import { registerKnowledgeRoutes } from './http/knowledge-routes.ts';
 import { registerSecretRoutes } from './http/secret-routes.ts';
+import { registerMcpSettingsRoutes } from './http/mcp-routes.ts';
+import { registerFlowsMcpEndpoint } from './mcp/mcp-endpoint.ts';
 import { openFlowsStores } from './stores.ts';
 import { installSchedulesAndPrices } from './schedules-and-prices.ts';
 import { createTracing } from './tracing/otel-tracing.ts';
@@ -131,7 +133,17 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
     allowedHosts: config.oauthAllowedHosts,
     now: options.now,
   });
-  installAuth(app, createAuthorizer({ orgs: stores.orgs, limiter, rate: config.rateLimit, logger, web, oauth }));
+  const authorize = createAuthorizer({ orgs: stores.orgs, limiter, rate: config.rateLimit, logger, web, oauth });
+  // Before the authentication hook: core's Origin/Host check refuses a foreign page before any token lookup.
+  registerFlowsMcpEndpoint(app, {
+    settings: stores.mcp,
+    runs,
+    runStore: stores.runs,
+    waitMs: config.mcpWaitMs,
+    authorize,
+    guard: { publicBaseUrl: config.publicBaseUrl, allowedOrigins: config.mcpAllowedOrigins, listenHost: config.host },
+  });
+  installAuth(app, authorize);
 
   const runCounter = new Counter({ name: 'flows_runs_total', help: 'Flow runs by outcome', labelNames: ['status'], registers: [app.metrics] });
   const tokenCounter = new Counter({ name: 'flows_tokens_total', help: 'Model tokens used by flow runs', labelNames: ['kind'], registers: [app.metrics] });
@@ -185,6 +197,7 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
     publicBaseUrl: config.publicBaseUrl,
   });
   registerSecretRoutes(app, stores.secrets);
+  registerMcpSettingsRoutes(app, { settings: stores.mcp, publicBaseUrl: config.publicBaseUrl });
   const schedules = installSchedulesAndPrices(app, { stores, runs, config, logger });
 
   // Runs an instance left `running` when it died are marked failed by whichever instance sweeps next.

@@ -26,6 +26,8 @@ export interface FlowsConfig extends PlatformConfig {
    * this after it started (FLOWS_RUN_SWEEP_MS, default 60000).
    */
   runSweepMs: number;
+  /** Longest an MCP `tools/call` waits for its run before answering `running` with the run id (FLOWS_MCP_WAIT_MS, default 50000). */
+  mcpWaitMs: number;
   /** Retries of a failed provider call by the AI SDK (FLOWS_PROVIDER_RETRIES, default 0: errors surface at once). */
   providerRetries: number;
   /** Fallback `openai` connection's key when the organization has none (OPENAI_API_KEY). */
@@ -67,6 +69,7 @@ export function loadConfig(env: Env = process.env): FlowsConfig {
     rateLimit: envRate(env, 'FLOWS_RATE_LIMIT', '600/m'),
     runTimeoutMs: envInt(env, 'FLOWS_RUN_TIMEOUT_MS', 120_000, { min: 1 }),
     runSweepMs: envInt(env, 'FLOWS_RUN_SWEEP_MS', 60_000, { min: 100 }),
+    mcpWaitMs: envInt(env, 'FLOWS_MCP_WAIT_MS', 50_000, { min: 0 }),
     providerRetries: envInt(env, 'FLOWS_PROVIDER_RETRIES', 0, { min: 0, max: 5 }),
     openaiApiKey: env.OPENAI_API_KEY || undefined,
     openaiBaseUrl: envUrl(env, 'OPENAI_BASE_URL', ['http:', 'https:']),

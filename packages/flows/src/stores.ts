@@ -15,6 +15,7 @@ import { PriceStore } from './store/price-store.ts';
 import { ScheduleStore } from './store/schedule-store.ts';
 import { FlowLifecycle } from './flow-lifecycle.ts';
 import { EmbeddingJobStore } from './store/embedding-job-store.ts';
+import { FlowMcpStore } from './store/flow-mcp-store.ts';
 
 /** The flows database with its stores: what the service and the CLI share. */
 export interface FlowsStores {
@@ -40,6 +41,8 @@ export interface FlowsStores {
   prices: PriceStore;
   /** Flows' schedules and the due times they handled. */
   schedules: ScheduleStore;
+  /** Which flows are tools of the organization's MCP endpoint, and as what. */
+  mcp: FlowMcpStore;
   close(): Promise<void>;
 }
 
@@ -70,6 +73,7 @@ export async function openFlowsStores(config: FlowsConfig): Promise<FlowsStores>
     lifecycle: new FlowLifecycle({ flows, admin, drafts, providers, secrets, knowledgeBases }),
     prices,
     schedules: new ScheduleStore(database.db),
+    mcp: new FlowMcpStore(database.db),
     close: () => database.close(),
   };
 }

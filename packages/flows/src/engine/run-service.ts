@@ -208,6 +208,14 @@ export class RunService {
   }
 
   /**
+   * Writes a run's `running` record at once, for a caller that answers before the run ends (an MCP call past
+   * FLOWS_MCP_WAIT_MS: get_flow_run must find it). Its end, written later or already, always wins.
+   */
+  recordRunning(plan: RunPlan, ids: RunIds, startedAt: Date): Promise<void> {
+    return this.recorder.writeNow(runningRecord(plan, ids, startedAt));
+  }
+
+  /**
    * Starts a run; `emit` receives its events when streaming. The outcome never rejects. A run not recorded by
    * recordStart (`startedAt` absent) is recorded `running` once it has taken a second; quicker runs once, at the end.
    */

@@ -12,6 +12,7 @@ import {
   type RunUpkeepColumns,
   type UpkeepTables,
 } from './upkeep-tables.ts';
+import { flowMcpMigration, type FlowMcpColumns } from './mcp-tables.ts';
 import { providerPricesMigration, runTriggerAndCostMigration, schedulesMigration, type RunTriggerColumns, type ScheduleTables } from './schedule-tables.ts';
 
 /** Tables of the flows service. Timestamps are ISO-8601 text, JSON is text. */
@@ -39,7 +40,7 @@ export interface FlowsDatabase {
   provider_connections: { org_id: number; name: string; kind: string; base_url: string | null; api_key: string | null; created_at: string; updated_at: string };
   /** Secrets for tool requests (`{{secrets.NAME}}`); `value` is AES-256-GCM sealed, never returned. */
   secrets: { org_id: number; name: string; value: string; created_at: string; updated_at: string; last_used_at: string | null };
-  flows: {
+  flows: FlowMcpColumns & {
     id: Generated<number>;
     org_id: number;
     slug: string;
@@ -186,6 +187,8 @@ const migrations: Record<string, VersionedMigration> = {
   '0020_runs_trigger_and_cost': runTriggerAndCostMigration,
   '0021_provider_prices': providerPricesMigration,
   '0022_schedules': schedulesMigration,
+  // 0030-0039: flows as MCP tools (issue 24).
+  '0030_flow_mcp': flowMcpMigration,
 };
 
 /** Opens (and migrates) the flows database: `flows` schema on PostgreSQL, DATA_DIR/flows.db on SQLite. */
