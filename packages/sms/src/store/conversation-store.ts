@@ -44,8 +44,9 @@ export class ConversationStore {
     return { conversations: rows.map(presentConversation), next_before: more ? Number(rows[rows.length - 1].position) : null, seq };
   }
 
-  private recent(orgId: string, reader: string, page: PageRequest): Promise<ConversationRow[]> {
-    let select = this.db
+  /** The organization's conversations with their last messages and the reader's unread counts, in no order. */
+  private conversations(orgId: string, reader: string) {
+    return this.db
       .selectFrom('conversations as c')
       .innerJoin('messages as m', 'm.id', 'c.last_message_id')
       .leftJoin('read_marks as r', (join) => join.onRef('r.org_id', '=', 'c.org_id').onRef('r.peer', '=', 'c.peer').on('r.reader', '=', reader))
@@ -57,6 +58,10 @@ export class ConversationStore {
         sql<number>`c.inbound_count - coalesce(r.inbound_read, 0)`.as('unread'),
       ])
       .where('c.org_id', '=', orgId);
+  }
+
+  private recent(orgId: string, reader: string, page: PageRequest): Promise<ConversationRow[]> {
+    let select = this.conversations(orgId, reader);
     if (page.before !== null) select = select.where('c.last_message_id', '<', page.before);
     return select
       .orderBy('c.last_message_id', 'desc')
@@ -79,6 +84,7 @@ export class ConversationStore {
         ]),
       );
     }
+    // The same columns as conversations(), but the list's order and position come from the filtered latest message.
     let select = this.db
       .selectFrom(latest.groupBy('peer').as('l'))
       .innerJoin('conversations as c', (join) => join.on('c.org_id', '=', orgId).onRef('c.peer', '=', 'l.peer'))
@@ -100,20 +106,7 @@ export class ConversationStore {
 
   /** One conversation as the list shows it, or undefined when the organization has none with this number. */
   async get(orgId: string, reader: string, peer: string): Promise<Conversation | undefined> {
-    const row = await this.db
-      .selectFrom('conversations as c')
-      .innerJoin('messages as m', 'm.id', 'c.last_message_id')
-      .leftJoin('read_marks as r', (join) => join.onRef('r.org_id', '=', 'c.org_id').onRef('r.peer', '=', 'c.peer').on('r.reader', '=', reader))
-      .select([
-        ...LAST_MESSAGE_COLUMNS,
-        'c.peer',
-        'c.message_count',
-        'c.last_message_id as position',
-        sql<number>`c.inbound_count - coalesce(r.inbound_read, 0)`.as('unread'),
-      ])
-      .where('c.org_id', '=', orgId)
-      .where('c.peer', '=', peer)
-      .executeTakeFirst();
+    const row = await this.conversations(orgId, reader).where('c.peer', '=', peer).executeTakeFirst();
     return row ? presentConversation(row as ConversationRow) : undefined;
   }
 

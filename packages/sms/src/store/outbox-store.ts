@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { DialectName } from '@switchboard/core';
 import { countSegments } from '../domain/segments.ts';
 import type { MessageRecord } from '../domain/message.ts';
@@ -157,11 +157,8 @@ export class OutboxStore {
   /** The gateway accepted the message: `sent`, with its id for delivery reports. */
   async markSent(message: OutboxMessage, result: { externalId: string | null; gateway: string; from?: string }, now: Date): Promise<void> {
     const at = now.toISOString();
-    const messageId = message.id;
-    await this.db.transaction().execute(async (trx) => {
-      const seq = await lockOrganization(trx, this.dialect, message.org_id, this.signal.notifyChannel);
-      await trx.deleteFrom('outbox').where('message_id', '=', messageId).execute();
-      await trx
+    await this.dequeue(message, (trx, seq) =>
+      trx
         .updateTable('messages')
         .set({
           // A delivery report may already have moved it further; never move it back.
@@ -173,10 +170,9 @@ export class OutboxStore {
           updated_at: at,
           change_seq: seq,
         })
-        .where('id', '=', messageId)
-        .execute();
-    });
-    this.signal.publish(message.org_id);
+        .where('id', '=', message.id)
+        .execute(),
+    );
   }
 
   /** A failed attempt with attempts left: queued again for `nextAttemptAt`. */
@@ -210,16 +206,22 @@ export class OutboxStore {
 
   /** The last attempt failed: `failed`, with the reason. */
   async markFailed(message: OutboxMessage, error: string, now: Date): Promise<void> {
-    const messageId = message.id;
-    await this.db.transaction().execute(async (trx) => {
-      const seq = await lockOrganization(trx, this.dialect, message.org_id, this.signal.notifyChannel);
-      await trx.deleteFrom('outbox').where('message_id', '=', messageId).execute();
-      await trx
+    await this.dequeue(message, (trx, seq) =>
+      trx
         .updateTable('messages')
         .set({ status: 'failed', error: error.slice(0, 1000), updated_at: now.toISOString(), change_seq: seq })
-        .where('id', '=', messageId)
+        .where('id', '=', message.id)
         .where('status', 'in', ['queued', 'sending'])
-        .execute();
+        .execute(),
+    );
+  }
+
+  /** The last attempt is over: off the queue, and the message updated by `update`, in one transaction; then the stream is told. */
+  private async dequeue(message: OutboxMessage, update: (trx: Transaction<SmsTables>, seq: number) => Promise<unknown>): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const seq = await lockOrganization(trx, this.dialect, message.org_id, this.signal.notifyChannel);
+      await trx.deleteFrom('outbox').where('message_id', '=', message.id).execute();
+      await update(trx, seq);
     });
     this.signal.publish(message.org_id);
   }
