@@ -30,7 +30,8 @@ describe.each(dialectsUnderTest())('a flow calling a flow over MCP on %s', (dial
     expect(JSON.stringify(result.result)).toContain('Echo: why?');
     expect(events.at(-1)).toMatchObject({ type: 'done' });
     const offered = h.model.calls.find((c) => c.model === 'plan:viamcp')!.body.tools!;
-    expect(offered.map((t) => [t.function.name, t.function.description])).toEqual([['ask_helper', 'Answers any question']]);
+    // The model is offered the child flow as the endpoint lists it: its tool name, with its description.
+    expect(offered).toEqual([{ type: 'function', function: expect.objectContaining({ name: 'ask_helper', description: 'Answers any question' }) }]);
     const runs = (await (await h.get('/api/llm/acme/runs?flow=helper')).json()) as { runs: Array<{ trigger: string; status: string; input: unknown }> };
     expect(runs.runs).toEqual([expect.objectContaining({ trigger: 'mcp', status: 'succeeded', input: { question: 'why?' } })]);
   });
