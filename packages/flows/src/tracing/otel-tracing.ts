@@ -95,7 +95,8 @@ export async function createTracing(
     resource: resourceFromAttributes({ ...config.resourceAttributes, 'service.name': config.serviceName }),
     spanProcessors: [processor],
   });
-  const factory = new SpanFactory(provider.getTracer('@switchboard/flows', '1.0.0'), options.captureContent);
+  // The instrumentation scope's name: not the package's (a bundle must name no workspace package, cli/test/build.test.ts).
+  const factory = new SpanFactory(provider.getTracer('switchboard-flows', '1.0.0'), options.captureContent);
   const propagator = new W3CTraceContextPropagator();
   const parentOf = (carrier: TraceCarrier | undefined): Context =>
     carrier?.traceparent ? propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter) : ROOT_CONTEXT;
