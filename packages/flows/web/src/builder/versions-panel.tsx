@@ -30,7 +30,7 @@ export function VersionsPanel({ client, slug, onRestored }: { client: BuilderApi
         </Button>
       </div>
       <p className="hint">Tick two versions to compare them.</p>
-      <ul aria-label="Versions" className="version-list">
+      <ul aria-label="Versions" className="plain-list version-list">
         {list.map((version) => (
           <VersionItem
             key={version.version}

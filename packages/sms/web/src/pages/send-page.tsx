@@ -31,7 +31,7 @@ export default function SendPage() {
       {sent.length > 0 ? (
         <div className="section">
           <h2>Sent from this page</h2>
-          <ul className="sent-list" aria-label="Sent from this page">
+          <ul className="plain-list sent-list" aria-label="Sent from this page">
             {sent.map((message) => (
               <li key={message.id}>
                 <Link to={paths.conversation(orgId, message.to)}>{message.to}</Link> <span className="muted truncate">{message.body}</span>{' '}

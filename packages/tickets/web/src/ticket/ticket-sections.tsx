@@ -102,7 +102,7 @@ export function SubTickets({
         ) : null}
       </div>
       {ticket.sub_tickets.length > 0 ? (
-        <ul className="sub-tickets">
+        <ul className="plain-list sub-tickets">
           {ticket.sub_tickets.map((sub) => (
             <li key={sub.id}>
               <a
@@ -164,7 +164,7 @@ export function Comments({ ticket, run }: { ticket: TicketDetail; run: (write: (
         <h3>Comments {ticket.comments.length > 0 ? <span className="faint">{ticket.comments.length}</span> : null}</h3>
       </div>
       {ticket.comments.length === 0 ? <p className="faint">No comments yet.</p> : null}
-      <ol className="comments">
+      <ol className="plain-list comments">
         {ticket.comments.map((comment) => (
           <li key={comment.id} className="comment">
             <div className="comment-meta">
@@ -223,7 +223,7 @@ export function ActivityList({ activity }: { activity: Activity[] }) {
       <div className="section-title">
         <h3>Activity</h3>
       </div>
-      <ol className="activity" aria-label="Activity entries">
+      <ol className="plain-list activity" aria-label="Activity entries">
         {activity.map((entry) => (
           <li key={entry.id}>
             <span className={`actor actor-${entry.actor.split(':')[0]}`}>{entry.actor}</span> <span className="activity-text">{activityText(entry)}</span>{' '}
