@@ -27,7 +27,7 @@ export function ConnectionsField({ id }: { id: string }) {
         <div className="connection-group">
           <span className="field-label">{type === 'llm' ? 'Runs after, or is called as a tool' : 'Runs after'}</span>
           {incoming.length === 0 ? <span className="faint small">Nothing</span> : null}
-          <ul className="connection-list">
+          <ul className="plain-list connection-list">
             {incoming.map((edge) => (
               <li key={edge.id}>
                 <span className="mono">{edge.source}</span>
@@ -44,7 +44,7 @@ export function ConnectionsField({ id }: { id: string }) {
         <div className="connection-group">
           <span className="field-label">{isTool ? 'Tool of' : 'Leads to'}</span>
           {outgoing.length === 0 ? <span className="faint small">Nothing</span> : null}
-          <ul className="connection-list">
+          <ul className="plain-list connection-list">
             {outgoing.map((edge) => (
               <li key={edge.id}>
                 <span className="mono">{edge.target}</span>

@@ -18,7 +18,7 @@ export function Palette({ onAdd }: { onAdd: (kind: NodeKind) => void }) {
         value={query}
         onChange={(event) => setQuery(event.target.value)}
       />
-      <ul className="palette-list">
+      <ul className="plain-list palette-list">
         {kinds.map((info) => (
           <li key={info.kind}>
             <button

@@ -12,7 +12,7 @@ export function ProblemsList({ onShow }: { onShow: (nodeId: string) => void }) {
         Problems {problems.length > 0 ? <span className="badge danger">{problems.length}</span> : null}
       </h2>
       {/* biome-ignore lint/a11y/noRedundantRoles: Safari drops a list's semantics when its markers are styled away; the role keeps it a list. */}
-      <ul role="list" aria-label="Problems" className="problem-list">
+      <ul role="list" aria-label="Problems" className="plain-list problem-list">
         {problems.map((problem, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: problems are recomputed as a whole, and two may name the same field.
           <li key={`${problem.param}:${index}`} className={problem.fromServer ? 'from-server' : undefined}>

@@ -13,7 +13,7 @@ export function SentMessages({ node, calls }: { node: string; calls: ModelCall[]
         // biome-ignore lint/suspicious/noArrayIndexKey: fixed order
         <div key={index} className="sent-call">
           {calls.length > 1 ? <div className="field-label">Call {index + 1}</div> : null}
-          <ol className="sent-messages" aria-label={`Messages of call ${index + 1} of ${node}`}>
+          <ol className="plain-list sent-messages" aria-label={`Messages of call ${index + 1} of ${node}`}>
             {call.messages.map((message, at) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: fixed order
               <li key={at} className={`sent-message role-${message.role}`}>
