@@ -150,15 +150,21 @@ export function useInbox(api: OrgApi, filter: MessageFilter, sims: SimRecord[], 
       .finally(() => setLoadingMore(false));
   }, [api, filter, update]);
 
+  // One read of older messages at a time: a second click before the button shows busy would read the same page again.
+  const olderInFlight = useRef(false);
   const loadOlder = useCallback(() => {
     const open = current.current?.open;
-    if (!open || open.nextBeforeId === null) return;
+    if (!open || open.nextBeforeId === null || olderInFlight.current) return;
+    olderInFlight.current = true;
     setLoadingOlder(true);
     api
       .thread(open.peer, filter, open.nextBeforeId)
       .then((page) => update((state) => (state ? withOlderMessages(state, page) : state)))
       .catch((reason: Error) => setThreadError(reason))
-      .finally(() => setLoadingOlder(false));
+      .finally(() => {
+        olderInFlight.current = false;
+        setLoadingOlder(false);
+      });
   }, [api, filter, update]);
 
   const status = useSyncExternalStore(stream ? (notify) => stream.onStatus(notify) : NO_STATUS, () => stream?.status ?? 'connecting');
