@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router-dom';
 import { ApiError, CodeBlock, CopyButton, ErrorState, Loading, NotFoundPage, PageHeader, Tabs, useResource, useTitle } from '@switchboard/web-kit';
 import { useOrg } from '../api/use-org.ts';
 import { flowApi, type Snippet } from '../api/flow-api.ts';
+import { McpSection } from '../components/mcp-section.tsx';
 import '../components/dashboard.css';
 
 /** The model name a flow answers to in OpenAI clients. */
@@ -173,6 +174,8 @@ export default function FlowApiPage() {
           />
         )}
       </section>
+
+      <McpSection apiBase={client.base} org={org} slug={slug} tokenVar={tokenVar} />
 
       <section className="section" aria-labelledby="api-schema">
         <h2 id="api-schema">Input schema</h2>
