@@ -97,6 +97,7 @@ function organizationsOf(orgs: OrgStore, memberships: MembershipStore) {
 export async function buildApp(config: FlowsConfig, options: BuildOptions = {}): Promise<App> {
   const logger = createLogger({ service: 'flows', level: config.logLevel, destination: options.logDestination });
   const stores = await openFlowsStores(config);
+  // As in every service's buildApp: the platform database opens after the service's own, which is closed again if it cannot.
   let platform: Database<PlatformTables>;
   try {
     platform = await openPlatformDatabase(config.platformEnv);

@@ -43,6 +43,7 @@ export function registerTicketsCommands(program: Command): void {
       }),
     );
 
+  // Command declarations: each subcommand's options and action share a shape, with their own words.
   const token = tickets.command('token').description('project-scoped API tokens (sbt_…) for MCP and REST');
   token
     .command('create <key>')

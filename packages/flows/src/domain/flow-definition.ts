@@ -60,6 +60,7 @@ export interface LlmNodeData {
   max_steps?: number;
 }
 
+// Vocabulary declarations: each list and its type are shaped like VARIABLE_TYPES, with their own words.
 /** Comparison operators of a switch condition. */
 export const SWITCH_OPS = ['equals', 'not_equals', 'contains', 'matches', 'gt', 'lt', 'exists'] as const;
 /** One of SWITCH_OPS. */

@@ -31,6 +31,7 @@ const messageInput = {
 };
 const chatOutput = (x: number) => ({ id: 'output', type: 'output' as const, position: { x, y: 160 }, data: { format: 'chat_completion' } });
 
+// Each template is a declaration: they repeat the same node shapes (llm, memory, output) with their own prompts and settings.
 const chatAssistant: FlowTemplate = {
   id: 'chat-assistant',
   name: 'Chat assistant with memory',

@@ -228,6 +228,7 @@ export function registerKnowledgeRoutes(app: App, deps: KnowledgeDeps): void {
         security: bearer,
       },
     },
+    // A route declaration: its schema and handler are shaped like every route's (cf. manage-routes' models).
     async (request) => {
       const principal = request.principal!;
       // The retrieval node's own search: BM25, fused with embeddings when the base has a model.
@@ -241,6 +242,7 @@ export function registerKnowledgeRoutes(app: App, deps: KnowledgeDeps): void {
     },
   );
 
+  // Route declarations: read and forget a session share their path and options' shape, not their work.
   const memoryTags = ['memory'];
   app.get(
     '/api/llm/:org_code/flows/:slug/sessions/:session_id',

@@ -293,6 +293,7 @@ export function registerManageRoutes(app: App, deps: ManageDeps): void {
     {
       config: { scope: 'manage' },
       schema: {
+        // A route declaration: its schema and handler are shaped like every route's.
         tags: ['providers'],
         summary: "A connection's models, for the Model field of llm nodes",
         description:

@@ -38,6 +38,7 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
   const { runs } = deps;
   const tags = ['run'];
 
+  // Route declarations: the run endpoints' options share a shape, each with its own path, body and answer.
   app.post(
     '/api/llm/:org_code/flows/:slug/run',
     {

@@ -37,6 +37,7 @@ export function registerVersionRoutes(app: App, deps: VersionDeps): void {
     '/api/llm/:org_code/flows/:slug/versions/:version/restore',
     {
       config,
+      // A route declaration: its schema is shaped like PUT …/flows/{slug}'s, with its own params and body.
       schema: {
         tags,
         summary: "Save a version's definition again as the flow's newest version",

@@ -72,6 +72,7 @@ export class MemoryStore {
 
   /** Forgets a session; returns how many messages were deleted. */
   async clear(orgId: number, flow: string, sessionId: string): Promise<number> {
+    // A delete by key, shaped like any Kysely delete (core's memberships has one too): no logic in common.
     const result = await this.db
       .deleteFrom('memory_messages')
       .where('org_id', '=', orgId)

@@ -184,6 +184,7 @@ export class RunStore {
   }
 }
 
+// toRow and fromRow name every column, one way and back: the mapping is the declaration.
 /** Serializes a record for upsert; throws when a value nests too deep for JSON.stringify (a tool's answer can). */
 function toRow(run: RunRecord): RunRow {
   return {

@@ -22,6 +22,7 @@ const ORG_PAGES: Array<{ path?: string; Page: ComponentType; full?: boolean }> =
   { path: 'secrets', Page: lazy(() => import('./pages/secrets-page.tsx')) },
 ];
 
+// The route table: shaped like the SMS console's (sign-in, the organization's pages, not found), with its own pages.
 /** The flows dashboard: sign-in, then the organization's pages, each at its own URL. */
 export function App() {
   return (

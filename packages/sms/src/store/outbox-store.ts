@@ -4,6 +4,7 @@ import { countSegments } from '../domain/segments.ts';
 import type { MessageRecord } from '../domain/message.ts';
 import type { SendRequest } from '../domain/validation.ts';
 import { bodyColumns } from './message-body.ts';
+// The same message-row helpers as message-store.ts imports: both stores write messages.
 import {
   MESSAGE_COLUMNS,
   SILENT,

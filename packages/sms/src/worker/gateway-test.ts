@@ -25,6 +25,7 @@ export async function testGateway(
   if (driver === 'none') return { ok: false, driver, external_id: null, answer: 'No gateway driver is set: choose one and save it before testing.' };
   const at = now.toISOString();
   const message: MessageRecord = {
+    // A record that is never stored: it names the fields of a MessageRecord, as the outbox's insert names its columns.
     id: 0,
     org_id: orgId,
     direction: 'outbound',

@@ -24,6 +24,7 @@ const ORG_PAGES: Array<{ path: string; Page: ComponentType }> = [
   { path: 'keys', Page: lazy(() => import('./pages/keys-page.tsx')) },
 ];
 
+// The route table: shaped like the flows dashboard's (sign-in, the organization's pages, not found), with its own pages.
 /** The SMS console: sign-in, then an organization's pages, each at its own URL. */
 export function App() {
   return (

@@ -24,6 +24,7 @@ const docType = enumParam('doc_type', DOC_TYPES, 'One of readme, claude_md, wiki
 const docId = z.string().trim().min(1).describe('The document\'s slug (e.g. "readme") or id.');
 
 /** The project-wide tools: status, index, columns, search, documents, labels, members. */
+// Tool declarations: each repeats the same fields (name, input, rest, output, annotations, handler) with its own values.
 export const projectTools = [
   defineMcpTool({
     name: 'get_project_status',

@@ -313,6 +313,7 @@ function BuilderLayout({
         drawers={
           narrow && !phone ? (
             <>
+              {/* The two drawers' toggles: alike but for the drawer each opens. */}
               <Button
                 small
                 variant="ghost"

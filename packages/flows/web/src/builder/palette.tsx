@@ -10,6 +10,7 @@ export function Palette({ onAdd }: { onAdd: (kind: NodeKind) => void }) {
   return (
     <section className="palette" aria-label="Palette">
       <h2 className="panel-heading">Nodes</h2>
+      {/* A search box: its attributes are alike other search boxes', with its own label and state. */}
       <input
         className="input"
         type="search"

@@ -12,6 +12,7 @@ export function ReadOnlyCanvas({ definition, label }: { definition: Definition; 
     <div className="readonly-canvas">
       <ReactFlowProvider>
         <ReactFlow
+          // Each prop is named as React Flow names it: a run of name={name} lines, not a copy of anything.
           nodes={canvas.nodes}
           edges={canvas.edges}
           nodeTypes={nodeTypes}

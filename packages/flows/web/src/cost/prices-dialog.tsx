@@ -75,6 +75,7 @@ export function PricesDialog({ base, name, onClose }: { base: string; name: stri
                     />
                   )}
                 </td>
+                {/* The input and output prices: one cell each, alike but for the column they edit. */}
                 <td className="num">
                   <input
                     className="input num"

@@ -145,6 +145,7 @@ export default function GatewayPage() {
             <GatewayForm view={view} onSaved={(saved) => gateway.setData(saved)} />
           </div>
         </section>
+        {/* The page's cards: each a card with its heading and body, alike but for what it holds. */}
         <div className="stack">
           <section className="card" aria-labelledby="test-heading">
             <div className="card-header">

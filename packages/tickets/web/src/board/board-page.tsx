@@ -200,6 +200,7 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
           <div className="lanes">
             {lanes.map(({ lane, cards }) => (
               <Lane
+                // Each prop is named as Lane names it: a run of name={name} lines, not a copy of anything.
                 key={lane.name}
                 lane={lane}
                 cards={cards}

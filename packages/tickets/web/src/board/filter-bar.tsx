@@ -19,6 +19,7 @@ export const FilterBar = forwardRef<
   const any = Object.values(filters).some(Boolean);
   return (
     <search className="filter-bar" aria-label="Filter tickets">
+      {/* A search box: its attributes are alike other search boxes', with its own label, state and keys. */}
       <input
         ref={textRef}
         className="input filter-text"

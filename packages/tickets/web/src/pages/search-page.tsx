@@ -42,6 +42,7 @@ export default function SearchPage() {
       <PageHeader title="Search" />
       <search>
         <form className="search-form" onSubmit={submit}>
+          {/* A search box: its attributes are alike other search boxes', with its own label, state and focus. */}
           <input
             className="input"
             type="search"

@@ -105,6 +105,7 @@ export function TicketFields({
   );
 }
 
+// Props declared like the filter bar's FilterSelect; this one saves on change and shows a label.
 function InlineSelect({
   label,
   value,

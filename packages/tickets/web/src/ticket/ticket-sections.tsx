@@ -123,6 +123,7 @@ export function SubTickets({
       ) : null}
       {adding ? (
         <form className="row" onSubmit={submit}>
+          {/* A text box: its attributes are alike other one-field forms', with its own label and limit. */}
           <input
             className="input"
             aria-label="Sub-ticket title"

@@ -173,6 +173,7 @@ function VariableDetails({ variable, label, onChange }: { variable: Variable; la
       ) : null}
       {type === 'string' || type === 'array' ? (
         <>
+          {/* The min and max fields: alike in shape, each bound to its own key. */}
           <NumberField
             label={type === 'string' ? `Min length of ${label}` : `Min items of ${label}`}
             value={variable.min_length}

@@ -33,6 +33,7 @@ export function LlmSettings({ node, set, references, tools, choices }: SettingsP
         }}
       />
       <ModelField provider={str(data.provider)} value={str(data.model)} models={choices.models} onChange={(model) => set({ model }, 'model')} />
+      {/* Field declarations: each setting's field, alike in shape, bound to its own key. */}
       <RefField
         label="System prompt"
         multiline

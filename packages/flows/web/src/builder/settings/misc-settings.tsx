@@ -22,6 +22,7 @@ export function RetrievalSettings({ node, set, references, choices }: SettingsPr
         none="No knowledge bases yet: create one under Knowledge."
       />
       <RefField label="Query" value={str(data.query)} options={references} onChange={(v) => set({ query: v }, 'query')} />
+      {/* Field declarations: each setting's field, alike in shape, bound to its own key. */}
       <NumberField
         label="Top K"
         value={data.top_k}
@@ -44,6 +45,7 @@ export function AgentSettings({ node, set, references, choices, slug }: Settings
   return (
     <div className="stack">
       <SelectField label="Flow" value={str(data.flow)} options={flows} placeholder="Choose a flow" onChange={(e) => set({ flow: e.target.value }, 'flow')} />
+      {/* Field declarations, like the Tool node's: alike in shape, each bound to its own key. */}
       <PairsField
         label="Input mapping"
         addLabel="Add input"

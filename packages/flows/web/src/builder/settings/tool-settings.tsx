@@ -50,6 +50,7 @@ export function HttpToolSettings({ node, set, references, choices }: SettingsPro
         options={(METHODS.includes(method) ? METHODS : [method, ...METHODS]).map((m) => ({ value: m, label: m }))}
         onChange={(e) => setRequest({ method: e.target.value }, 'method')}
       />
+      {/* Field declarations: each setting's field, alike in shape, bound to its own key. */}
       <RefField
         label="URL"
         value={str(request.url)}
