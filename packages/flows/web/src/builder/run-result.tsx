@@ -34,7 +34,7 @@ export function RunResult({ view, latency, org }: { view: RunView; latency: numb
       {view.tools.length > 0 ? (
         <div className="field">
           <span className="field-label">Tool calls</span>
-          <ul className="run-tools" aria-label="Tool calls">
+          <ul className="plain-list run-tools" aria-label="Tool calls">
             {view.tools.map((call) => (
               <li key={call.callId}>
                 <div>

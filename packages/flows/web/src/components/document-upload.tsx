@@ -165,7 +165,7 @@ export function UploadList({ items, onClear }: { items: UploadItem[]; onClear: (
   const finished = items.some((item) => item.state === 'done' || item.state === 'failed');
   return (
     <div className="uploads">
-      <ul className="upload-list" aria-label="Uploads">
+      <ul className="plain-list upload-list" aria-label="Uploads">
         {items.map((item) => (
           <li key={item.key} className={`upload upload-${item.state}`}>
             <div className="upload-head">
