@@ -69,6 +69,16 @@ export function openPlatformDatabase(env: Env = process.env): Promise<Database<P
   });
 }
 
+/** Opens the platform database beside a service's own, already open: when it cannot be opened, `own` is closed before the error goes on. */
+export async function openPlatformBeside(env: Env, own: { close(): Promise<void> }): Promise<Database<PlatformTables>> {
+  try {
+    return await openPlatformDatabase(env);
+  } catch (error) {
+    await own.close();
+    throw error;
+  }
+}
+
 /** Hashes a password with scrypt (`scrypt$salt$hash`, base64url). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);

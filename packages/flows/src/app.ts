@@ -5,15 +5,13 @@ import {
   createRateLimiter,
   registerRateLimitMetrics,
   MembershipStore,
-  openPlatformDatabase,
+  openPlatformBeside,
   packageDirOf,
   registerOpenApi,
   registerSessionRoutes,
   registerWebUi,
   type App,
-  type Database,
   type PagePreloads,
-  type PlatformTables,
   type SessionUser,
 } from '@switchboard/core';
 import { Counter } from 'prom-client';
@@ -97,14 +95,7 @@ function organizationsOf(orgs: OrgStore, memberships: MembershipStore) {
 export async function buildApp(config: FlowsConfig, options: BuildOptions = {}): Promise<App> {
   const logger = createLogger({ service: 'flows', level: config.logLevel, destination: options.logDestination });
   const stores = await openFlowsStores(config);
-  // As in every service's buildApp: the platform database opens after the service's own, which is closed again if it cannot.
-  let platform: Database<PlatformTables>;
-  try {
-    platform = await openPlatformDatabase(config.platformEnv);
-  } catch (error) {
-    await stores.close();
-    throw error;
-  }
+  const platform = await openPlatformBeside(config.platformEnv, stores);
   const limiter = await createRateLimiter(stores.database, config.redisUrl, logger);
   const recorder = new RunRecorder(stores.runs, logger);
   const tracing = await createTracing(config.tracing, { captureContent: config.otelCaptureContent, warnIntervalMs: config.otelWarnIntervalMs, logger });

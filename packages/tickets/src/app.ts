@@ -7,7 +7,7 @@ import {
   createHttpServer,
   createWakeBus,
   createLogger,
-  openPlatformDatabase,
+  openPlatformBeside,
   packageDirOf,
   registerOAuthRoutes,
   registerOpenApi,
@@ -124,14 +124,7 @@ function projectsOf(db: Db, memberships: MembershipStore) {
 export async function buildApp(config: TicketsConfig, options: BuildOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger({ service: 'tickets', level: config.logLevel });
   const database = await openTicketsDatabase(config);
-  // As in every service's buildApp: the platform database opens after the service's own, which is closed again if it cannot.
-  let platform: Database<PlatformTables>;
-  try {
-    platform = await openPlatformDatabase(config.platformEnv);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
+  const platform = await openPlatformBeside(config.platformEnv, database);
   let bus: WakeBus;
   try {
     bus = await createWakeBus({ channel: eventsChannel(config, database.schema), redisUrl: config.redisUrl, pool: database.pool, logger });
