@@ -8,6 +8,7 @@ import { startProcess, startService, type RunningProcess } from './lib/process.t
 import { percentile, type LoadResult } from './lib/load.ts';
 import type { Row } from './lib/report.ts';
 import type { BenchContext, Suite } from './context.ts';
+import { mcpOverhead } from './flows-mcp.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const ORG = 'ops';
@@ -182,6 +183,7 @@ export const benchFlowsOps: Suite = async (context) => {
     const seeded = await seed(context.env, fake.url);
     const env = { ...context.env, FLOWS_PORT: '0', FLOWS_RATE_LIMIT: '1000000000/m' };
     rows.push(await tracingOverhead(context, env, seeded.token));
+    rows.push(...(await mcpOverhead(context, env, ORG, seeded.token)));
     if (context.postgres) rows.push(await schedulesAcrossInstances(context, env, seeded));
     else context.log('flows-ops: schedules across two instances skipped (needs DATABASE_URL: instances share one PostgreSQL)');
   } finally {

@@ -188,6 +188,41 @@ describe.each(dialectsUnderTest())('flows as MCP tools on %s', (dialect) => {
     }
   });
 
+  it.each([
+    ['2025-11-25', {}],
+    ['2026-07-28', { 'mcp-method': 'tools/call', 'mcp-name': 'greeter' }],
+  ] as const)('answers a plain tools/call in %s byte for byte as the SDK does (its fast path)', async (version, headers) => {
+    const params =
+      version === '2025-11-25'
+        ? { name: 'greeter', arguments: { who: 'Cy' } }
+        : {
+            name: 'greeter',
+            arguments: { who: 'Cy' },
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': version,
+              'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+              'io.modelcontextprotocol/clientCapabilities': {},
+            },
+          };
+    const send = async (contentType: string, args: Record<string, unknown>) => {
+      const response = await fetch(`${h.base}/api/llm/acme/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${h.runToken}`,
+          'content-type': contentType,
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': version,
+          ...headers,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { ...params, arguments: args } }),
+      });
+      expect(response.status).toBe(200);
+      return (await response.text()).replace(/run_[0-9a-f]+/g, 'run_ID');
+    };
+    // A Content-Type with a charset is not the plainest form: the SDK answers it.
+    for (const args of [{ who: 'Cy' }, { times: 9 }]) expect(await send('application/json', args)).toBe(await send('application/json; charset=utf-8', args));
+  });
+
   it('answers a token of another organization as if the organization did not exist', async () => {
     const beta = await h.stores.orgs.createOrg('beta', 'Beta');
     const stranger = await h.stores.orgs.createToken(beta.id, { scope: 'manage', name: 'beta' });

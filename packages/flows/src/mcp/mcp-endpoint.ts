@@ -1,6 +1,15 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
-import { SERVED_PROTOCOL_VERSIONS, isAppError, registerMcpEndpoint, type App, type Logger, type McpGuardOptions } from '@switchboard/core';
+import {
+  SERVED_PROTOCOL_VERSIONS,
+  isAppError,
+  registerMcpEndpoint,
+  toolCallResponseBody,
+  type App,
+  type Logger,
+  type McpGuardOptions,
+  type PlainToolCall,
+} from '@switchboard/core';
 import { FlowsError } from '../domain/errors.ts';
 import { orgNotFound, type Authorize } from '../http/auth.ts';
 import { ORG_MCP_PATH } from '../http/mcp-routes.ts';
@@ -51,6 +60,21 @@ async function unknownTool(deps: FlowToolsDeps, caller: FlowsMcpCaller, name: st
 }
 
 /**
+ * Answers a plain tools/call of a flow tool (core's plainToolCall, either era) without the SDK's web
+ * Request/Response and second serialization, byte for byte as the SDK would (mcp.test.ts compares both paths).
+ * Undefined leaves the call to the SDK: get_flow_run, a tool the endpoint does not list, a progress token.
+ */
+async function directFlowCall(deps: FlowToolsDeps, caller: FlowsMcpCaller, call: PlainToolCall, body: unknown): Promise<string | undefined> {
+  if (call.name === GET_FLOW_RUN || (body as { params?: { _meta?: { progressToken?: unknown } } }).params?._meta?.progressToken !== undefined) return undefined;
+  const flow = await flowOfTool(deps, caller.principal, call.name);
+  if (!flow) return undefined;
+  const result = await runFlowTool(deps, caller, flow, call.args);
+  // A success's text is the JSON of its structuredContent (toolResult): reused, not made a second time.
+  const first = result.content[0];
+  return toolCallResponseBody(call, result, FLOWS_SERVER_INFO, !result.isError && first?.type === 'text' ? first.text : undefined);
+}
+
+/**
  * Mounts `POST /api/llm/{org_code}/mcp` on core's dual-era plumbing. Its caller is authenticated like `POST …/run`
  * (a run or manage token, a session, an OAuth token with `flows:run`; the same rate limit) after the Origin/Host
  * check; a token of another organization is told the organization does not exist, as a stranger is.
@@ -61,6 +85,7 @@ export function registerFlowsMcpEndpoint(app: App, deps: FlowToolsDeps & { guard
     guard: deps.guard,
     callerOf: (request) => ({ principal: request.principal!, logger: request.log as Logger }),
     serverFor: (caller) => createFlowsMcpServer(deps, caller),
+    fastPath: (request, caller, call) => directFlowCall(deps, caller, call, request.body),
   });
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.url !== ORG_MCP_PATH || request.method !== 'POST') return;
