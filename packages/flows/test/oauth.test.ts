@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { MembershipStore, UserStore, openPlatformDatabase } from '@switchboard/core';
 import { authorizationUrl, discoverAndRegister, refresh, signInClient } from '@switchboard/core/testing/oauth';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startHarness, type Harness } from './helpers/harness.ts';
 
 const GREETER = {
@@ -117,6 +118,32 @@ describe.each(dialectsUnderTest())('OAuth on the flow service (%s)', (dialect) =
     const foreign = await withBearer(tokens.access_token, '/api/llm/beta/flows/greeter/run', { method: 'POST', body: { input: { who: 'x' } } });
     expect(foreign.status).toBe(403);
     expect((await foreign.json()).error.code).toBe('permission_denied');
+  });
+
+  it("an OAuth token and a signed-in session call the organization's MCP tools; another organization's endpoint answers 404", async () => {
+    expect((await h.put('/api/llm/acme/flows/greeter/mcp', { enabled: true })).status).toBe(200);
+    const { tokens } = await signInClient(mcpUrl, cookies.mia, { scopeKey: 'acme', access: 'run' });
+    const client = new Client({ name: 'oauth-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${tokens.access_token}` } } }));
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['greeter', 'get_flow_run']);
+      const result = await client.callTool({ name: 'greeter', arguments: { who: 'Mia' } });
+      expect(result.structuredContent).toMatchObject({ status: 'succeeded', output: 'Hello Mia' });
+    } finally {
+      await client.close();
+    }
+    const list = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+    const foreign = await fetch(`${h.base}/api/llm/beta/mcp`, {
+      method: 'POST',
+      headers: { ...headers, authorization: `Bearer ${tokens.access_token}` },
+      body: JSON.stringify(list),
+    });
+    expect(foreign.status).toBe(404);
+    expect((await foreign.json()).error).toMatchObject({ code: 'org_not_found', message: 'Organization "beta" not found' });
+    const session = await fetch(mcpUrl, { method: 'POST', headers: { ...headers, cookie: cookies.mia, origin: h.base }, body: JSON.stringify(list) });
+    expect(session.status).toBe(200);
+    expect((await session.json()).result.tools.map((tool: { name: string }) => tool.name)).toEqual(['greeter', 'get_flow_run']);
   });
 
   it('offers nothing to grant to a person who is not in the organization, and refuses a foreign organization in the form', async () => {
