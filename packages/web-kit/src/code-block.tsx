@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { copyText } from './clipboard.ts';
 import { Button } from './forms.tsx';
 
@@ -32,5 +32,19 @@ export function CodeBlock({ code, title, language }: { code: string; title?: str
         <code>{code}</code>
       </pre>
     </figure>
+  );
+}
+
+/**
+ * A value in a description list (`<dd>`) with its **Copy** button: an endpoint, a model name, an id. `before`
+ * goes in front of the value (a method badge); `grow` lets a long value take the line.
+ */
+export function CopyLine({ text, what, before, grow = false }: { text: string; what: string; before?: ReactNode; grow?: boolean }) {
+  return (
+    <dd className="copy-line">
+      {before}
+      <code className={grow ? 'mono grow' : 'mono'}>{text}</code>
+      <CopyButton text={text} what={what} />
+    </dd>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Button, CodeBlock, CopyButton, ErrorState, FormError, Loading, TextAreaField, TextField, useResource, useToast } from '@switchboard/web-kit';
+import { Button, CodeBlock, CopyLine, ErrorState, FormError, Loading, TextAreaField, TextField, useResource, useToast } from '@switchboard/web-kit';
 import { mcpSettingsApi, type McpSettings } from '../api/flow-api.ts';
 import { mcpClientLines } from './mcp-lines.ts';
 
@@ -73,10 +73,7 @@ export function McpSection({ apiBase, org, slug, tokenVar }: { apiBase: string; 
         {error ? <FormError>{error}</FormError> : null}
         <dl className="kv">
           <dt>Endpoint</dt>
-          <dd className="copy-line">
-            <code className="mono grow">{current.mcp_url}</code>
-            <CopyButton text={current.mcp_url} what="MCP URL" />
-          </dd>
+          <CopyLine text={current.mcp_url} what="MCP URL" grow />
           <dt>Tool</dt>
           <dd className="muted">
             {current.enabled ? (

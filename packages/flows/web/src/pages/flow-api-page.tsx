@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { ApiError, CodeBlock, CopyButton, ErrorState, Loading, NotFoundPage, PageHeader, Tabs, useResource, useTitle } from '@switchboard/web-kit';
+import { ApiError, CodeBlock, CopyLine, ErrorState, Loading, NotFoundPage, PageHeader, Tabs, useResource, useTitle } from '@switchboard/web-kit';
 import { useOrg } from '../api/use-org.ts';
 import { flowApi, type Snippet } from '../api/flow-api.ts';
 import { McpSection } from '../components/mcp-section.tsx';
@@ -118,11 +118,7 @@ export default function FlowApiPage() {
           </h2>
           <dl className="kv">
             <dt>Run</dt>
-            <dd className="copy-line">
-              <span className="badge accent">POST</span>
-              <code className="mono grow">{flowUrl}/run</code>
-              <CopyButton text={`${flowUrl}/run`} what="run URL" />
-            </dd>
+            <CopyLine text={`${flowUrl}/run`} what="run URL" before={<span className="badge accent">POST</span>} grow />
             <dt>Streaming</dt>
             <dd className="muted">
               <code className="inline-code">"stream": true</code> for JSON Lines, or <code className="inline-code">POST …/run/stream</code> for Server-Sent
@@ -136,15 +132,9 @@ export default function FlowApiPage() {
           </h2>
           <dl className="kv">
             <dt>Base URL</dt>
-            <dd className="copy-line">
-              <code className="mono">{flowUrl}</code>
-              <CopyButton text={flowUrl} what="base URL" />
-            </dd>
+            <CopyLine text={flowUrl} what="base URL" />
             <dt>Model</dt>
-            <dd className="copy-line">
-              <code className="mono">{OPENAI_MODEL}</code>
-              <CopyButton text={OPENAI_MODEL} what="model" />
-            </dd>
+            <CopyLine text={OPENAI_MODEL} what="model" />
             <dt>API key</dt>
             <dd className="muted">a token of this organization</dd>
           </dl>

@@ -1,6 +1,18 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import { ApiError, CopyButton, ErrorState, Loading, NotFoundPage, PageHeader, count, dateTime, duration, useResource, useTitle } from '@switchboard/web-kit';
+import {
+  ApiError,
+  CopyLine,
+  ErrorState,
+  Loading,
+  NotFoundPage,
+  PageHeader,
+  count,
+  dateTime,
+  duration,
+  useResource,
+  useTitle,
+} from '@switchboard/web-kit';
 import { useOrg } from '../api/use-org.ts';
 import { runsApi } from '../api/runs-api.ts';
 import type { Run } from '../api/types.ts';
@@ -108,10 +120,7 @@ function RunDetails({ run, crumbs, base }: { run: Run; crumbs: ReactNode; base: 
           </div>
           <div className="wide">
             <dt>Run</dt>
-            <dd className="copy-line">
-              <span className="mono">{run.id}</span>
-              <CopyButton text={run.id} what="run id" />
-            </dd>
+            <CopyLine text={run.id} what="run id" />
           </div>
           <div className="wide">
             <dt>Usage</dt>
