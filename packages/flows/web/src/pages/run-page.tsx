@@ -1,18 +1,6 @@
 import { useEffect, useMemo, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router-dom';
-import {
-  ApiError,
-  CopyLine,
-  ErrorState,
-  Loading,
-  NotFoundPage,
-  PageHeader,
-  count,
-  dateTime,
-  duration,
-  useResource,
-  useTitle,
-} from '@switchboard/web-kit';
+import { ApiError, CopyLine, ErrorState, Loading, NotFoundPage, PageHeader, count, dateTime, duration, useResource, useTitle } from '@switchboard/web-kit';
 import { useOrg } from '../api/use-org.ts';
 import { runsApi } from '../api/runs-api.ts';
 import type { Run } from '../api/types.ts';
