@@ -7,8 +7,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { availableParallelism, loadavg } from 'node:os';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { UserStore, openPlatformDatabase } from '../packages/core/src/index.ts';
+import type { Page } from 'playwright-core';
+import { browserSkipReason, createAdmin, freshPage, launchBrowser, signIn } from './lib/browser.ts';
 import { loadConfig, openFlowsStores } from '../packages/flows/src/index.ts';
 import { buildWebUi, webUiOutput } from '../packages/cli/src/web-build.ts';
 import { layoutPositions } from '../packages/flows/web/src/canvas/layout.ts';
@@ -21,8 +21,6 @@ import type { BenchContext, Suite } from './context.ts';
 
 const ORG = 'bench-ui';
 const EMAIL = 'bench@example.com';
-const PASSWORD = 'bench password 123';
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 /** Flow sizes measured: 12 nodes (an Input, ten nodes, an Output) is the cost of opening any canvas. */
 const SIZES = [12, 100, 500] as const;
 const cpuCount = availableParallelism();
@@ -43,7 +41,6 @@ const TEMPLATE_SLUG = 'from-router-template';
 /** Organization, a provider, an admin user, the big flows and a flow made from the router template. */
 async function seed(env: Record<string, string>): Promise<void> {
   const stores = await openFlowsStores(loadConfig(env));
-  const platform = await openPlatformDatabase(env);
   try {
     const created = await stores.orgs.createOrg(ORG, 'Bench UI');
     await stores.orgs.setProvider(created.id, { name: 'local', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1' });
@@ -54,30 +51,10 @@ async function seed(env: Record<string, string>): Promise<void> {
       { name: 'From router template', template: 'router', bindings: { provider: 'local', model: 'bench' } },
     );
     if (made.flow.slug !== TEMPLATE_SLUG) throw new Error(`flows-ui: the template flow got the slug ${made.flow.slug}`);
-    await new UserStore(platform.db).create({ email: EMAIL, password: PASSWORD, admin: true });
   } finally {
     await stores.close();
-    await platform.close();
   }
-}
-
-/** Signs in over the API; answers the session cookie's value. */
-async function signIn(base: string): Promise<string> {
-  const response = await fetch(`${base}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-  });
-  const cookie = /sb_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
-  if (response.status !== 200 || !cookie) throw new Error(`flows-ui: sign-in answered ${response.status}`);
-  return cookie;
-}
-
-/** A page in a fresh context (empty cache) with the session, at 1280×800. */
-async function freshPage(browser: Browser, base: string, cookie: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addCookies([{ name: 'sb_session', value: cookie, url: base }]);
-  return context.newPage();
+  await createAdmin(env, EMAIL);
 }
 
 /** The node drawn nearest the middle of the canvas. */
@@ -170,31 +147,19 @@ const row = (scenario: string, service: RunningProcess, p50: number, p99: number
 export const benchFlowsUi: Suite = async (outer: BenchContext) => {
   const started = performance.now();
   const log = (message: string) => outer.log(`flows-ui: ${message} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-  if (!existsSync(CHROMIUM)) {
-    log(`skipped: Chromium not found at ${CHROMIUM}`);
+  const missing = browserSkipReason();
+  if (missing) {
+    log(`skipped: ${missing}`);
     return [];
   }
   await buildWebUi('flows');
   await seed(outer.env);
   const service = await startService('flows', { ...outer.env, FLOWS_PORT: '0', FLOWS_RATE_LIMIT: '1000000/m' });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  const browser = await launchBrowser();
   const rows: Row[] = [];
   try {
     const base = service.url;
-    const cookie = await signIn(base);
+    const cookie = await signIn(base, EMAIL, 'flows-ui');
     const runs = outer.quick ? 3 : 7;
 
     log('first load');

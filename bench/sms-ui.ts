@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { availableParallelism, loadavg } from 'node:os';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { UserStore, openPlatformDatabase } from '../packages/core/src/index.ts';
+import type { Page } from 'playwright-core';
+import { browserSkipReason, createAdmin, freshPage, launchBrowser, signIn } from './lib/browser.ts';
 import { openSmsAdmin } from '../packages/sms/src/index.ts';
 import { buildWebUi, webUiOutput } from '../packages/cli/src/web-build.ts';
 import { startService, type RunningProcess } from './lib/process.ts';
@@ -21,8 +21,6 @@ const LIVE = 'liveui';
 const MESSAGES = 100_000;
 const CONVERSATIONS = 5_000;
 const EMAIL = 'bench-sms@example.com';
-const PASSWORD = 'bench password 123';
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 /**
  * 100,000 messages over 5,000 numbers (one in five sent, the rest received), written straight into the tables
@@ -67,30 +65,8 @@ async function seed(outer: BenchContext): Promise<string> {
   } finally {
     await sql.close();
   }
-  const platform = await openPlatformDatabase(outer.env);
-  try {
-    await new UserStore(platform.db).create({ email: EMAIL, password: PASSWORD, admin: true });
-  } finally {
-    await platform.close();
-  }
+  await createAdmin(outer.env, EMAIL);
   return key;
-}
-
-async function signIn(base: string): Promise<string> {
-  const response = await fetch(`${base}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-  });
-  const cookie = /sb_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
-  if (response.status !== 200 || !cookie) throw new Error(`sms-ui: sign-in answered ${response.status}`);
-  return cookie;
-}
-
-async function freshPage(browser: Browser, base: string, cookie: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addCookies([{ name: 'sb_session', value: cookie, url: base }]);
-  return context.newPage();
 }
 
 const firstConversation = (page: Page) => page.getByRole('list', { name: 'Conversations' }).getByRole('link').first();
@@ -160,8 +136,9 @@ const row = (scenario: string, service: RunningProcess, p50: number, p99: number
 export const benchSmsUi: Suite = async (outer: BenchContext) => {
   const started = performance.now();
   const log = (message: string) => outer.log(`sms-ui: ${message} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-  if (!existsSync(CHROMIUM)) {
-    log(`skipped: Chromium not found at ${CHROMIUM}`);
+  const missing = browserSkipReason();
+  if (missing) {
+    log(`skipped: ${missing}`);
     return [];
   }
   await buildWebUi('sms');
@@ -171,24 +148,11 @@ export const benchSmsUi: Suite = async (outer: BenchContext) => {
   const service = await startService('sms', env);
   // On PostgreSQL the webhooks go to a second instance: the page learns of them through the database's notifications.
   const second = outer.postgres ? await startService('sms', env) : undefined;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  const browser = await launchBrowser();
   const rows: Row[] = [];
   try {
     const base = service.url;
-    const cookie = await signIn(base);
+    const cookie = await signIn(base, EMAIL, 'sms-ui');
     const inbox = `${base}/orgs/${BIG}/inbox`;
     const loadPage = await freshPage(browser, base, cookie);
     const load = await firstLoad(loadPage, inbox);

@@ -6,10 +6,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { availableParallelism, loadavg } from 'node:os';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UserStore, openPlatformDatabase } from '../packages/core/src/index.ts';
+import { browserSkipReason, createAdmin, freshPage, launchBrowser, signIn } from './lib/browser.ts';
 import { createProject, createToken, withTicketsStore } from '../packages/tickets/src/index.ts';
 import { buildWebUi, webUiOutput } from '../packages/cli/src/web-build.ts';
 import { seedProject } from './tickets-seed.ts';
@@ -23,8 +23,6 @@ const BIG = 'BIGUI';
 const SMALL = 'SMALLUI';
 const LIVE = 'LIVEUI';
 const EMAIL = 'bench-tickets@example.com';
-const PASSWORD = 'bench password 123';
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const cpuCount = availableParallelism();
 
 /** The 10,000-ticket project, a small project whose one ticket moves, and an admin user; answers the small project's token. */
@@ -35,30 +33,8 @@ async function seed(env: Record<string, string>): Promise<string> {
     await createProject(db, { key: LIVE, name: 'Live moves' });
     return (await createToken(db, LIVE, 'bench-agent')).token;
   });
-  const platform = await openPlatformDatabase(env);
-  try {
-    await new UserStore(platform.db).create({ email: EMAIL, password: PASSWORD, admin: true });
-  } finally {
-    await platform.close();
-  }
+  await createAdmin(env, EMAIL);
   return token;
-}
-
-async function signIn(base: string): Promise<string> {
-  const response = await fetch(`${base}/api/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: base },
-    body: JSON.stringify({ email: EMAIL, password: PASSWORD }),
-  });
-  const cookie = /sb_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
-  if (response.status !== 200 || !cookie) throw new Error(`tickets-ui: sign-in answered ${response.status}`);
-  return cookie;
-}
-
-async function freshPage(browser: Browser, base: string, cookie: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.addCookies([{ name: 'sb_session', value: cookie, url: base }]);
-  return context.newPage();
 }
 
 const firstCard = (page: Page) => page.getByRole('region', { name: 'Backlog', exact: true }).getByRole('button').first();
@@ -145,34 +121,22 @@ const row = (scenario: string, service: RunningProcess, p50: number, p99: number
 export const benchTicketsUi: Suite = async (outer: BenchContext) => {
   const started = performance.now();
   const log = (message: string) => outer.log(`tickets-ui: ${message} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-  if (!existsSync(CHROMIUM)) {
-    log(`skipped: Chromium not found at ${CHROMIUM}`);
+  const missing = browserSkipReason();
+  if (missing) {
+    log(`skipped: ${missing}`);
     return [];
   }
   await buildWebUi('tickets');
   const token = await seed(outer.env);
   const service = await startService('tickets', { ...outer.env, TICKETS_PORT: '0', TICKETS_SUMMARY_WORKER: 'off' });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+  const browser = await launchBrowser();
   const rows: Row[] = [];
   const mcp = new Client({ name: 'bench-tickets-ui', version: '1.0.0' });
   // On PostgreSQL the moves go to a second instance: the page learns of them through the database's notifications.
   const second = outer.postgres ? await startService('tickets', { ...outer.env, TICKETS_PORT: '0', TICKETS_SUMMARY_WORKER: 'off' }) : undefined;
   try {
     const base = service.url;
-    const cookie = await signIn(base);
+    const cookie = await signIn(base, EMAIL, 'tickets-ui');
     const boardUrl = `${base}/projects/${BIG}/board`;
 
     log('first load');

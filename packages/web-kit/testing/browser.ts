@@ -1,20 +1,15 @@
 // Browser tests of the web UIs: Debian's Chromium driven by playwright-core (never a downloaded browser).
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { describe } from 'vitest';
+import { browserSkipReason } from './chromium.ts';
 
-/** The Chromium the tests drive: CHROMIUM_PATH, else Debian's package. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+export { CHROMIUM_PATH, browserSkipReason, launchBrowser } from './chromium.ts';
 
 /** Where the tests write their screenshots (1280×800): `test-results/screenshots/` at the repository root, not committed. */
 export const SCREENSHOTS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test-results', 'screenshots');
-
-/** Why the browser tests cannot run here, or undefined when they can. */
-export function browserSkipReason(): string | undefined {
-  return existsSync(CHROMIUM_PATH) ? undefined : `Chromium not found at ${CHROMIUM_PATH} (install Debian's package: apt-get install chromium)`;
-}
 
 let warned = false;
 
@@ -30,24 +25,6 @@ export function describeInBrowser(name: string, body: () => void): void {
     process.stderr.write(`\nbrowser tests skipped: ${reason}\n`);
   }
   describe.skip(`${name} [browser tests skipped: ${reason}]`, body);
-}
-
-/** Starts headless Chromium with the flags this machine needs (no sandbox as root, no background networking). */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
 }
 
 /** A fresh browser context (its own cookies) at 1280×800 whose relative URLs resolve against `baseURL`. */
