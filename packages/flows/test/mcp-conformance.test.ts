@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectsUnderTest } from '@switchboard/core/testing';
 import { SERVER_SCENARIOS, runConformanceScenario, tokenProxy } from '@switchboard/core/testing/mcp-conformance';
 import { startHarness, type Harness } from './helpers/harness.ts';
+import { GREETER_FLOW } from './helpers/greeter-flow.ts';
 
 // The MCP project's own conformance suite against an organization's flows endpoint (design/mcp.md), through a
 // proxy that adds a run token; one flow is enabled, so tools-list sees a tool with its schemas.
@@ -16,19 +17,7 @@ describe.each(dialectsUnderTest())('the official MCP conformance suite against t
   let outputDir: string;
   beforeAll(async () => {
     h = await startHarness(dialect);
-    await h.save({
-      name: 'Greeter',
-      slug: 'greeter',
-      nodes: [
-        { id: 'input', type: 'input', data: { variables: [{ name: 'who', type: 'string', required: true }] } },
-        { id: 'reply', type: 'template', data: { template: 'Hello {{input.who}}' } },
-        { id: 'output', type: 'output', data: { format: 'raw' } },
-      ],
-      edges: [
-        { from: 'input', to: 'reply' },
-        { from: 'reply', to: 'output' },
-      ],
-    });
+    await h.save(GREETER_FLOW);
     await h.put('/api/llm/acme/flows/greeter/mcp', { enabled: true });
     proxy = await tokenProxy(h.base, h.runToken);
     outputDir = mkdtempSync(join(tmpdir(), 'flows-mcp-conformance-'));

@@ -7,20 +7,7 @@ import { MembershipStore, UserStore, openPlatformDatabase } from '@switchboard/c
 import { authorizationUrl, discoverAndRegister, refresh, signInClient } from '@switchboard/core/testing/oauth';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startHarness, type Harness } from './helpers/harness.ts';
-
-const GREETER = {
-  name: 'Greeter',
-  slug: 'greeter',
-  nodes: [
-    { id: 'input', type: 'input', data: { variables: [{ name: 'who', type: 'string', required: true }] } },
-    { id: 'reply', type: 'template', data: { template: 'Hello {{input.who}}' } },
-    { id: 'output', type: 'output', data: { format: 'raw' } },
-  ],
-  edges: [
-    { from: 'input', to: 'reply' },
-    { from: 'reply', to: 'output' },
-  ],
-};
+import { GREETER_FLOW } from './helpers/greeter-flow.ts';
 
 describe.each(dialectsUnderTest())('OAuth on the flow service (%s)', (dialect) => {
   let h: Harness;
@@ -45,7 +32,7 @@ describe.each(dialectsUnderTest())('OAuth on the flow service (%s)', (dialect) =
   beforeAll(async () => {
     h = await startHarness(dialect);
     mcpUrl = `${h.base}/api/llm/acme/mcp`;
-    await h.save(GREETER);
+    await h.save(GREETER_FLOW);
     await h.stores.orgs.createOrg('beta', 'Beta Ltd');
     const platform = await openPlatformDatabase(h.db.env);
     try {

@@ -3,20 +3,7 @@ import { dialectsUnderTest } from '@switchboard/core/testing';
 import { MembershipStore, UserStore, hashSecret, listen, openPlatformDatabase, type App, type Database, type PlatformTables } from '@switchboard/core';
 import { buildApp, loadConfig } from '../src/index.ts';
 import { startHarness, simpleFlow, type Harness } from './helpers/harness.ts';
-
-const FLOW_TEMPLATE = {
-  name: 'Greeter',
-  slug: 'greeter',
-  nodes: [
-    { id: 'input', type: 'input', data: { variables: [{ name: 'who', type: 'string', required: true }] } },
-    { id: 'reply', type: 'template', data: { template: 'Hello {{input.who}}' } },
-    { id: 'output', type: 'output', data: { format: 'raw' } },
-  ],
-  edges: [
-    { from: 'input', to: 'reply' },
-    { from: 'reply', to: 'output' },
-  ],
-};
+import { GREETER_FLOW } from './helpers/greeter-flow.ts';
 
 describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (dialect) => {
   let h: Harness;
@@ -61,7 +48,7 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
     cookies.admin = await signIn('root@example.com', 'root-password');
     cookies.member = await signIn('mia@example.com', 'mia-password');
     cookies.outsider = await signIn('otto@example.com', 'otto-password');
-    await h.save(FLOW_TEMPLATE);
+    await h.save(GREETER_FLOW);
   });
   afterAll(async () => {
     await platform?.close();
@@ -151,7 +138,7 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
     expect(outsider.status).toBe(404);
     expect(await outsider.json()).toEqual(notFound('beta'));
     // Writes too, even from the right Origin.
-    const write = await withCookie(cookies.outsider, '/api/llm/beta/flows', { method: 'POST', body: FLOW_TEMPLATE, headers: { origin } });
+    const write = await withCookie(cookies.outsider, '/api/llm/beta/flows', { method: 'POST', body: GREETER_FLOW, headers: { origin } });
     expect(write.status).toBe(404);
     expect(await write.json()).toEqual(notFound('beta'));
   });
@@ -187,7 +174,7 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
     expect(await run.text()).toBe('Hello UI');
     const viaReferer = await withCookie(cookies.member, '/api/llm/acme/flows', {
       method: 'POST',
-      body: { ...FLOW_TEMPLATE, slug: 'greeter-2' },
+      body: { ...GREETER_FLOW, slug: 'greeter-2' },
       headers: { referer: `${origin}/orgs/acme/flows` },
     });
     expect(viaReferer.status).toBe(201);

@@ -10,22 +10,9 @@ import { REDIRECT_URI, authorizationUrl, consent, discoverAndRegister, refresh, 
 import { buildApp as buildFlows, loadConfig as loadFlowsConfig, openFlowsStores } from '@switchboard/flows';
 import { buildApp as buildTickets, createProject, loadConfig as loadTicketsConfig, withTicketsStore } from '@switchboard/tickets';
 import { NGINX, startNginx, type RunningNginx } from './nginx.ts';
+import { GREETER_FLOW } from '../../../flows/test/helpers/greeter-flow.ts';
 
 const postgres = process.env.TEST_DATABASE_URL;
-
-const GREETER = {
-  name: 'Greeter',
-  slug: 'greeter',
-  nodes: [
-    { id: 'input', type: 'input', data: { variables: [{ name: 'who', type: 'string', required: true }] } },
-    { id: 'reply', type: 'template', data: { template: 'Hello {{input.who}}' } },
-    { id: 'output', type: 'output', data: { format: 'raw' } },
-  ],
-  edges: [
-    { from: 'input', to: 'reply' },
-    { from: 'reply', to: 'output' },
-  ],
-};
 
 async function signIn(base: string): Promise<string> {
   const response = await fetch(`${base}/api/session`, {
@@ -54,7 +41,7 @@ describe.skipIf(!postgres || !NGINX)('OAuth grants across instances on one Postg
     const stores = await openFlowsStores(loadFlowsConfig(env));
     try {
       const org = await stores.orgs.createOrg('acme', 'Acme');
-      await stores.admin.save(await stores.orgs.requireOrg('acme'), GREETER);
+      await stores.admin.save(await stores.orgs.requireOrg('acme'), GREETER_FLOW);
       expect(org.code).toBe('acme');
     } finally {
       await stores.close();

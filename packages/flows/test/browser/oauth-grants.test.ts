@@ -4,20 +4,7 @@ import type { Page } from 'playwright-core';
 import { describeInBrowser, screenshot } from '@switchboard/web-kit/testing';
 import { authorizationUrl, discoverAndRegister, signInClient } from '@switchboard/core/testing/oauth';
 import { startUiHarness, type UiHarness } from '../helpers/ui-harness.ts';
-
-const GREETER = {
-  name: 'Greeter',
-  slug: 'greeter',
-  nodes: [
-    { id: 'input', type: 'input', data: { variables: [{ name: 'who', type: 'string', required: true }] } },
-    { id: 'reply', type: 'template', data: { template: 'Hello {{input.who}}' } },
-    { id: 'output', type: 'output', data: { format: 'raw' } },
-  ],
-  edges: [
-    { from: 'input', to: 'reply' },
-    { from: 'reply', to: 'output' },
-  ],
-};
+import { GREETER_FLOW } from '../helpers/greeter-flow.ts';
 
 describeInBrowser('OAuth grants under LLM Hub → Tokens', () => {
   let h: UiHarness;
@@ -26,7 +13,7 @@ describeInBrowser('OAuth grants under LLM Hub → Tokens', () => {
 
   beforeAll(async () => {
     h = await startUiHarness('sqlite');
-    await h.save(GREETER);
+    await h.save(GREETER_FLOW);
     const signIn = await fetch(`${h.base}/api/session`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
