@@ -41,6 +41,21 @@ export interface Draft {
 /** Keepalive requests may carry this much (the browser's limit for all of a page's pending ones is 64 KiB). */
 const KEEPALIVE_LIMIT = 60_000;
 
+/**
+ * Draft writes still on their way, by URL. A builder that closes sends what is left of its draft; opened again
+ * at once (Back), it reads the draft only after that write landed, or it would open on the draft before it.
+ */
+const draftWrites = new Map<string, Promise<unknown>>();
+
+function trackDraftWrite<T>(path: string, write: Promise<T>): Promise<T> {
+  draftWrites.set(path, write);
+  const settled = () => {
+    if (draftWrites.get(path) === write) draftWrites.delete(path);
+  };
+  write.then(settled, settled);
+  return write;
+}
+
 /** The builder's calls for the organization whose management API is at `base` (`/api/llm/{org}`). */
 export function builderApi(base: string) {
   const flowPath = (slug: string) => `${base}/flows/${encodeURIComponent(slug)}`;
@@ -63,28 +78,34 @@ export function builderApi(base: string) {
         body: { ...(options.baseVersion !== undefined ? { base_version: options.baseVersion } : {}), ...(options.note ? { note: options.note } : {}) },
       }),
     /** The user's draft of the flow, or null when there is none. */
-    draft: (slug: string, signal?: AbortSignal) =>
-      api<Draft>(`${flowPath(slug)}/draft`, { signal }).catch((error: ApiError) => {
+    draft: async (slug: string, signal?: AbortSignal) => {
+      await draftWrites.get(`${flowPath(slug)}/draft`)?.catch(() => undefined);
+      return api<Draft>(`${flowPath(slug)}/draft`, { signal }).catch((error: ApiError) => {
         if (error.status === 404 && error.code === 'no_draft') return null;
         throw error;
-      }),
+      });
+    },
     /**
      * Stores the canvas as the user's draft. `leaving`: the page is going away, so the request is sent
      * with keepalive (when small enough to be allowed) and outlives it.
      */
-    putDraft: async (slug: string, definition: Definition, baseVersion: number, leaving = false) => {
-      if (!leaving) return api<{ saved_at: string }>(`${flowPath(slug)}/draft`, { method: 'PUT', body: { definition, base_version: baseVersion } });
+    putDraft: (slug: string, definition: Definition, baseVersion: number, leaving = false) => {
+      const path = `${flowPath(slug)}/draft`;
+      if (!leaving) return trackDraftWrite(path, api<{ saved_at: string }>(path, { method: 'PUT', body: { definition, base_version: baseVersion } }));
       const body = JSON.stringify({ definition, base_version: baseVersion });
-      await fetch(`${flowPath(slug)}/draft`, {
+      const sent = fetch(path, {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },
         body,
         credentials: 'same-origin',
         keepalive: body.length < KEEPALIVE_LIMIT,
       });
-      return undefined;
+      return trackDraftWrite(
+        path,
+        sent.then(() => undefined),
+      );
     },
-    deleteDraft: (slug: string) => api<void>(`${flowPath(slug)}/draft`, { method: 'DELETE' }),
+    deleteDraft: (slug: string) => trackDraftWrite(`${flowPath(slug)}/draft`, api<void>(`${flowPath(slug)}/draft`, { method: 'DELETE' })),
     /** A provider connection's models (cached by the service for 10 minutes). */
     models: (provider: string, signal?: AbortSignal) =>
       api<{ models: Array<{ id: string }>; fetched_at: string }>(`${base}/providers/${encodeURIComponent(provider)}/models`, { signal }),
