@@ -25,6 +25,9 @@ import { laneCoordinates, shortcutOf } from './keyboard.ts';
 import { Lane } from './lane.tsx';
 import { CardFace } from './ticket-card.tsx';
 import { useBoard } from './use-board.ts';
+import { TicketList } from '../list/ticket-list.tsx';
+import { ViewToggle, viewFromQuery } from '../list/view-toggle.tsx';
+import { useNewTicketRequest } from '../palette/new-ticket-request.ts';
 
 // The panel and the dialog bring the Markdown renderer and editor: loaded when first opened, not with the board.
 const TicketPanel = lazy(() => import('../ticket/ticket-panel.tsx').then((module) => ({ default: module.TicketPanel })));
@@ -68,6 +71,8 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
   }, [view, filters, filtered]);
 
   const [creating, setCreating] = useState(false);
+  const listView = viewFromQuery(query) === 'list';
+  useNewTicketRequest(useCallback(() => setCreating(true), []));
   // Once the board shows, fetch the panel's and the dialog's code in the background, so the first click does not wait for it.
   const shown = Boolean(view);
   useEffect(() => {
@@ -154,6 +159,7 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
           {shownBoard ?? ''}
         </span>
       )}
+      <ViewToggle />
       <FilterBar ref={filterRef} filters={filters} labels={project.labels} members={project.members} onChange={setFilters} />
       <Button variant="primary" onClick={() => setCreating(true)} aria-keyshortcuts="c" title="New ticket (c)">
         New ticket
@@ -188,38 +194,52 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
         <div className="sr-only" role="status">
           {board.moved}
         </div>
-        {ticketTotal(view) === 0 ? <EmptyBoard onNewTicket={() => setCreating(true)} /> : null}
-        <DndContext
-          sensors={sensors}
-          collisionDetection={collision}
-          accessibility={accessibility}
-          onDragStart={(event) => setActiveKey(String(event.active.id))}
-          onDragCancel={() => setActiveKey(undefined)}
-          onDragEnd={onDragEnd}
-        >
-          <div className="lanes">
-            {lanes.map(({ lane, cards }) => (
-              <Lane
-                // Each prop is named as Lane names it: a run of name={name} lines, not a copy of anything.
-                key={lane.name}
-                lane={lane}
-                cards={cards}
-                filtered={filtered}
-                activeKey={activeKey}
-                selectedKey={ticketKey}
-                refusedKey={board.refusal?.key}
-                onOpen={open}
-              />
-            ))}
-          </div>
-          <DragOverlay dropAnimation={null}>
-            {activeCard ? (
-              <div className="ticket-card overlay">
-                <CardFace card={activeCard} />
-              </div>
-            ) : null}
-          </DragOverlay>
-        </DndContext>
+        {listView ? (
+          <TicketList
+            lanes={lanes}
+            filtered={filtered}
+            total={ticketTotal(view)}
+            complete={view.complete}
+            selectedKey={ticketKey}
+            onOpen={open}
+            onNewTicket={() => setCreating(true)}
+            onClearFilters={() => setFilters({ type: '', priority: '', label: '', assignee: '', text: '' })}
+          />
+        ) : null}
+        {!listView && ticketTotal(view) === 0 ? <EmptyBoard onNewTicket={() => setCreating(true)} /> : null}
+        {listView ? null : (
+          <DndContext
+            sensors={sensors}
+            collisionDetection={collision}
+            accessibility={accessibility}
+            onDragStart={(event) => setActiveKey(String(event.active.id))}
+            onDragCancel={() => setActiveKey(undefined)}
+            onDragEnd={onDragEnd}
+          >
+            <div className="lanes">
+              {lanes.map(({ lane, cards }) => (
+                <Lane
+                  // Each prop is named as Lane names it: a run of name={name} lines, not a copy of anything.
+                  key={lane.name}
+                  lane={lane}
+                  cards={cards}
+                  filtered={filtered}
+                  activeKey={activeKey}
+                  selectedKey={ticketKey}
+                  refusedKey={board.refusal?.key}
+                  onOpen={open}
+                />
+              ))}
+            </div>
+            <DragOverlay dropAnimation={null}>
+              {activeCard ? (
+                <div className="ticket-card overlay">
+                  <CardFace card={activeCard} />
+                </div>
+              ) : null}
+            </DragOverlay>
+          </DndContext>
+        )}
       </>
     );
 
