@@ -26,3 +26,4 @@ export * from './change-hub.ts';
 export * from './change-stream.ts';
 export * from './oauth/index.ts';
 export * from './mcp/index.ts';
+export * from './tenant-admin.ts';

@@ -26,6 +26,7 @@ import { registerRunRoutes } from './http/run-routes.ts';
 import { registerKnowledgeRoutes } from './http/knowledge-routes.ts';
 import { registerSecretRoutes } from './http/secret-routes.ts';
 import { registerMcpSettingsRoutes } from './http/mcp-routes.ts';
+import { registerTenantRoutes } from './http/tenant-routes.ts';
 import { registerFlowsMcpEndpoint } from './mcp/mcp-endpoint.ts';
 import { openFlowsStores } from './stores.ts';
 import { installSchedulesAndPrices } from './schedules-and-prices.ts';
@@ -189,6 +190,7 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
     publicBaseUrl: config.publicBaseUrl,
   });
   registerSecretRoutes(app, stores.secrets);
+  registerTenantRoutes(app, { web, platform: platform.db, orgs: stores.orgs });
   registerMcpSettingsRoutes(app, { settings: stores.mcp, publicBaseUrl: config.publicBaseUrl });
   const schedules = installSchedulesAndPrices(app, { stores, runs, config, logger });
 

@@ -28,6 +28,7 @@ import { registerPageRoutes } from './http/page-routes.ts';
 import { registerSendRoutes } from './http/send-routes.ts';
 import { registerSettingsRoutes } from './http/settings-routes.ts';
 import { registerWebhookRoutes } from './http/webhook-routes.ts';
+import { registerTenantRoutes } from './http/tenant-routes.ts';
 import { ConversationStore } from './store/conversation-store.ts';
 import { MessageStore } from './store/message-store.ts';
 import { OrgStore } from './store/org-store.ts';
@@ -167,6 +168,7 @@ export async function buildApp(config: SmsConfig, options: BuildOptions = {}): P
     registerWebhookRoutes(app, context);
     registerConsoleRoutes(app, context);
     registerSettingsRoutes(app, context);
+    registerTenantRoutes(app, context, platform.db);
 
     app.addHook('onReady', async () => worker.start());
     // A stopping instance claims no more messages; the batch in progress is finished (and recorded) first.

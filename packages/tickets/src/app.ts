@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import {
   AuthorizationServer,
   MembershipStore,
-  UserStore,
+  TenantMembers,
   baseUrlOf,
   createHttpServer,
   createWakeBus,
@@ -38,6 +38,7 @@ import { EventHub } from './events/event-hub.ts';
 import { FIRST_CARDS, boardCookie, boardPageProject, boardUrlFor } from './domain/board-page.ts';
 import { registerEventRoutes } from './http/event-routes.ts';
 import { ticketsOAuthSpec } from './http/oauth-resource.ts';
+import { invalidFields, registerTenantRoutes } from './http/tenant-routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -87,24 +88,21 @@ function eventsChannel(config: TicketsConfig, schema: string): string {
   return config.events.channel ?? (config.redisUrl ? `switchboard:tickets:${schema}:events` : `${schema}_events`);
 }
 
-/** A project's people: its members plus every admin (who sees every project), by email. */
-function memberDirectory(platform: Database<PlatformTables>): MemberDirectory {
-  const users = new UserStore(platform.db);
-  const memberships = new MembershipStore(platform.db);
+/** A project's people: its members plus every admin (who sees every project), by email (core's TenantMembers); each change logged with its actor. */
+function memberDirectory(platform: Database<PlatformTables>, logger: Logger): MemberDirectory {
+  const people = new TenantMembers(platform.db, 'tickets');
   return {
-    async list(projectKey) {
-      const [all, members] = await Promise.all([users.list(), memberships.members('tickets', projectKey)]);
-      const ids = new Set(members.map((member) => member.user_id));
-      const people = all.filter((user) => user.role === 'admin' || ids.has(user.id));
-      people.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : 0));
-      return people.map(({ id, name, email, role }) => ({ id, name, email, role }));
+    list: (projectKey) => people.list(projectKey),
+    async add(projectKey, email, actor) {
+      const added = await people.add(projectKey, email, { invalid: invalidFields });
+      logger.info({ event: 'member_added', actor, service: 'tickets', tenant: projectKey, member: added.email, member_id: added.user_id }, 'member added');
+      return { email: added.email };
     },
-    async add(projectKey, email) {
-      const user = await users.requireByEmail(email);
-      await memberships.add('tickets', projectKey, user.id);
-      return { email: user.email };
+    async remove(projectKey, userId, actor) {
+      const removed = await people.remove(projectKey, userId);
+      if (removed) logger.info({ event: 'member_removed', actor, service: 'tickets', tenant: projectKey, member_id: userId }, 'member removed');
+      return removed;
     },
-    remove: (projectKey, userId) => memberships.remove('tickets', projectKey, userId),
   };
 }
 
@@ -172,7 +170,7 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
   const resolver: CallerResolver = {
     db: database.db,
     dialect: database.dialect,
-    members: memberDirectory(platform),
+    members: memberDirectory(platform, logger),
     web,
     oauth,
     publicBaseUrl: config.publicBaseUrl,
@@ -195,6 +193,7 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
   registerAuthentication(app, resolver);
   registerRestRoutes(app);
   registerRestRoutes(app, PROJECT_MOUNT);
+  registerTenantRoutes(app, { web, db: database.db });
   registerEventRoutes(app, {
     hub,
     stillAllowed: (request) => stillAllowed(resolver, request),

@@ -287,12 +287,18 @@ describe.each(dialectsUnderTest())('settings of the web UI API on %s', (dialect)
       'Managing tokens and members needs a signed-in user: use Settings in the web UI, or the CLI.',
     );
     const asAdmin = webClient(board, admin);
-    expectError(
-      await asAdmin(`${base}/members`, { method: 'POST', body: { email: 'ghost@example.com' } }),
-      404,
-      'not_found',
-      'No user with email ghost@example.com; create one with `switchboard user create`',
-    );
+    expect(await asAdmin(`${base}/members`, { method: 'POST', body: { email: 'ghost@example.com' } })).toMatchObject({
+      status: 422,
+      body: {
+        error: {
+          code: 'validation_failed',
+          message: 'No user has the email ghost@example.com: invite them first (or create them with switchboard user create)',
+          details: {
+            issues: [{ path: 'email', message: 'No user has the email ghost@example.com: invite them first (or create them with switchboard user create)' }],
+          },
+        },
+      },
+    });
     const added = await asAdmin(`${base}/members`, { method: 'POST', body: { email: 'Nina@Example.com' } });
     expect(added.status).toBe(200);
     expect(added.body).toEqual({ email: 'nina@example.com', added: true });

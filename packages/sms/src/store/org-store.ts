@@ -46,6 +46,21 @@ const keyQuery = preparedQuery({
   params: (hash) => [hash],
 });
 
+/** Inserts an organization row; 400 for a malformed id, 409 when the id is taken. */
+async function insertOrganization(db: Kysely<SmsTables>, orgId: string, name: string | undefined, createdAt: string): Promise<void> {
+  if (!isValidOrgId(orgId)) {
+    throw new AppError('invalid_request', 'org_id must be 1 to 64 characters of a-z, 0-9, _ and -, starting with a letter or digit');
+  }
+  // Written first: on SQLite a transaction that reads before writing can fail when another process wrote in between.
+  const inserted = await db
+    .insertInto('organizations')
+    .values({ org_id: orgId, name: name ?? orgId, active_driver: 'none', seq: 0, created_at: createdAt })
+    .onConflict((oc) => oc.column('org_id').doNothing())
+    .returning('org_id')
+    .executeTakeFirst();
+  if (!inserted) throw new AppError('conflict', `organization ${orgId} already exists`);
+}
+
 /** Organizations, their secret keys, gateways and SIMs. */
 export class OrgStore {
   constructor(
@@ -54,22 +69,12 @@ export class OrgStore {
     private readonly secret: Buffer,
   ) {}
 
-  /** Creates an organization with its first secret key. */
+  /** Creates an organization with its first secret key (the CLI's `sms org create`). */
   async createOrganization(orgId: string, name: string | undefined, now: Date): Promise<{ orgId: string; keyId: number; secretKey: string }> {
-    if (!isValidOrgId(orgId)) {
-      throw new AppError('invalid_request', 'org_id must be 1 to 64 characters of a-z, 0-9, _ and -, starting with a letter or digit');
-    }
     const issued = issueSecret('sms_');
     const createdAt = now.toISOString();
     const keyId = await this.db.transaction().execute(async (trx) => {
-      // Write first: on SQLite a transaction that reads before writing can fail when another process wrote in between.
-      const inserted = await trx
-        .insertInto('organizations')
-        .values({ org_id: orgId, name: name ?? orgId, active_driver: 'none', seq: 0, created_at: createdAt })
-        .onConflict((oc) => oc.column('org_id').doNothing())
-        .returning('org_id')
-        .executeTakeFirst();
-      if (!inserted) throw new AppError('conflict', `organization ${orgId} already exists`);
+      await insertOrganization(trx, orgId, name, createdAt);
       const row = await trx
         .insertInto('api_keys')
         .values({ org_id: orgId, name: 'default', hash: issued.hash, hint: issued.hint, created_at: createdAt })
@@ -78,6 +83,12 @@ export class OrgStore {
       return row.id;
     });
     return { orgId, keyId, secretKey: issued.value };
+  }
+
+  /** Creates an organization without a key (the console's New organization: keys are made on its Keys page, shown once). */
+  async addOrganization(orgId: string, name: string | undefined, now: Date): Promise<OrganizationListing> {
+    await insertOrganization(this.db, orgId, name, now.toISOString());
+    return { org_id: orgId, name: name ?? orgId };
   }
 
   private async requireOrganization(orgId: string): Promise<void> {

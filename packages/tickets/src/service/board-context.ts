@@ -14,10 +14,10 @@ export interface Member {
 export interface MemberDirectory {
   /** The people of a project: its members plus every admin (admins see every project), by email. */
   list(projectKey: string): Promise<Member[]>;
-  /** Makes the user with this email a member of the project (nothing changes when it already is); not_found for an unknown email. */
-  add(projectKey: string, email: string): Promise<{ email: string }>;
-  /** Ends a user's membership of the project; false when the user was not a member. */
-  remove(projectKey: string, userId: string): Promise<boolean>;
+  /** Makes the user with this email a member of the project (nothing changes when it already is); 422 naming `email` for an unknown one. `actor` is logged. */
+  add(projectKey: string, email: string, actor: string): Promise<{ email: string }>;
+  /** Ends a user's membership of the project; false when the user was not a member. `actor` is logged. */
+  remove(projectKey: string, userId: string, actor: string): Promise<boolean>;
 }
 
 /** The OAuth grants of the deployment's authorization server, as a project's settings list and revoke them. */

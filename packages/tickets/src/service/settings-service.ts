@@ -316,14 +316,14 @@ async function recordProjectEvent(ctx: BoardContext, action: string) {
 
 /** POST …/members (admin): makes the user with this email a member of the project. */
 export async function addMember(ctx: BoardContext, input: { email: string }) {
-  const { email } = await ctx.members.add(ctx.project.key, input.email);
+  const { email } = await ctx.members.add(ctx.project.key, input.email, ctx.actor);
   await recordProjectEvent(ctx, 'member_added');
   return { email, added: true as const };
 }
 
 /** DELETE …/members/{user_id} (admin): ends a user's membership of the project. */
 export async function removeMember(ctx: BoardContext, input: { user_id: string }) {
-  if (!(await ctx.members.remove(ctx.project.key, input.user_id))) {
+  if (!(await ctx.members.remove(ctx.project.key, input.user_id, ctx.actor))) {
     throw new AppError(
       'not_found',
       `User "${input.user_id}" is not a member of project ${ctx.project.key}. GET /api/projects/${ctx.project.key}/members lists them.`,
