@@ -27,3 +27,4 @@ export * from './change-stream.ts';
 export * from './oauth/index.ts';
 export * from './mcp/index.ts';
 export * from './tenant-admin.ts';
+export * from './people/index.ts';

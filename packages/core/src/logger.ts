@@ -29,9 +29,9 @@ export function createLogger(options: { service: string; level: string; destinat
   );
 }
 
-// OAuth's codes and tokens too (`code=` on a client's redirect, a refresh token in a query): never in a log line.
+// Invitation links' tokens (`sbi_`, in `/invite/…` page URLs) and OAuth's codes and tokens too (`code=` on a client's redirect, a refresh token in a query): never in a log line.
 const SECRET_QUERY = /([?&](?:key|token|secret_key|api_key|access_token|refresh_token|code|code_verifier)=)[^&#]*/gi;
-const TOKEN_LIKE = /\b(sms|sbf|sbt|sbo|sbr|sbc)_[A-Za-z0-9_-]{8,}/g;
+const TOKEN_LIKE = /\b(sms|sbf|sbt|sbo|sbr|sbc|sbi)_[A-Za-z0-9_-]{8,}/g;
 
 /** Removes credentials from a URL: query values such as `key=` and anything shaped like one of our tokens. */
 export function redactUrl(url: string): string {

@@ -9,6 +9,7 @@ import { envUrl } from './config.ts';
 import { resolve } from 'node:path';
 import { webSignInMigrations, type MembershipTable, type SessionTable, type SignInFailureTable } from './platform-schema.ts';
 import { oauthMigrations, type OAuthTables } from './oauth/oauth-schema.ts';
+import { peopleMigrations, type InvitationTable } from './people/people-schema.ts';
 
 const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 
@@ -18,13 +19,17 @@ export interface UserTable {
   email: string;
   name: string;
   role: 'admin' | 'member';
+  /** The scrypt hash; empty while an invited person has not set a password yet (no password matches it). */
   password_hash: string;
   created_at: string;
+  /** Set while the user is disabled: no sign-in, no session, no OAuth token. */
+  disabled_at: string | null;
 }
 
-/** Tables of the platform database: users, the web UIs' sessions, memberships and failed sign-ins, and OAuth's grants. */
+/** Tables of the platform database: users, the web UIs' sessions, memberships and failed sign-ins, invitations, and OAuth's grants. */
 export interface PlatformTables extends OAuthTables {
   users: UserTable;
+  invitations: InvitationTable;
   sessions: SessionTable;
   memberships: MembershipTable;
   sign_in_failures: SignInFailureTable;
@@ -65,6 +70,7 @@ export function openPlatformDatabase(env: Env = process.env): Promise<Database<P
       },
       ...webSignInMigrations,
       ...oauthMigrations,
+      ...peopleMigrations,
     },
   });
 }
@@ -114,6 +120,7 @@ export class UserStore {
       role: input.admin ? 'admin' : 'member',
       password_hash: await hashPassword(password),
       created_at: isoNow(),
+      disabled_at: null,
     };
     await this.db.insertInto('users').values(row).execute();
     return { user: presentUser(row), password };
@@ -135,13 +142,13 @@ export class UserStore {
   }
 
   /**
-   * The user with these credentials, or undefined. An unknown email costs
-   * the same scrypt as a wrong password, so the answer's timing does not say
-   * which of the two was wrong.
+   * The user with these credentials, or undefined. An unknown email (and a
+   * disabled user, or an invited one without a password yet) costs the same
+   * scrypt as a wrong password, so the answer's timing does not say which it was.
    */
   async authenticate(email: string, password: string): Promise<User | undefined> {
     const row = await this.db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
-    if (!row) {
+    if (!row || row.disabled_at !== null || row.password_hash === '') {
       await verifyPassword(password, await unknownUserHash());
       return undefined;
     }

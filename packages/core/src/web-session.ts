@@ -62,6 +62,8 @@ export class SessionStore {
       .select(['sessions.last_used_at', 'users.id', 'users.email', 'users.name', 'users.role'])
       .where('sessions.token_hash', '=', hash)
       .where('sessions.expires_at', '>', isoNow(now))
+      // Disabling a user deletes their sessions; this keeps one that a race let through from working.
+      .where('users.disabled_at', 'is', null)
       .executeTakeFirst();
     if (!row) return undefined;
     if (now.getTime() - Date.parse(row.last_used_at) >= SESSION_TOUCH_MS) {

@@ -8,6 +8,7 @@ import {
   openPlatformBeside,
   packageDirOf,
   registerOpenApi,
+  registerPeopleRoutes,
   registerSessionRoutes,
   registerWebUi,
   type App,
@@ -117,6 +118,8 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
   const memberships = new MembershipStore(platform.db);
   const describe = organizationsOf(stores.orgs, memberships);
   const web = await registerSessionRoutes(app, { platform, publicBaseUrl: config.publicBaseUrl, now: options.now, describe });
+  // People, the account page and invitation links: the same admin API on every service (core).
+  registerPeopleRoutes(app, { platform: platform.db, web });
   const oauth = await registerFlowsOAuth(app, {
     platform,
     web,

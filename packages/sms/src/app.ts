@@ -9,6 +9,7 @@ import {
   packageDirOf,
   registerOpenApi,
   registerRateLimitMetrics,
+  registerPeopleRoutes,
   registerSessionRoutes,
   registerWebUi,
   type App,
@@ -153,6 +154,8 @@ export async function buildApp(config: SmsConfig, options: BuildOptions = {}): P
       return { organizations: visible.map((org) => ({ org_id: org.org_id, name: org.name })) };
     };
     const web = await registerSessionRoutes(app, { platform, publicBaseUrl: config.publicBaseUrl, now: options.now, describe });
+    // People, the account page and invitation links: the same admin API on every service (core).
+    registerPeopleRoutes(app, { platform: platform.db, web });
     const context: SmsContext = { config, logger, database, orgs, messages, outbox, worker, limiter, conversations, hub, web };
     contexts.set(app, context);
     // The console (packages/sms/web, built into dist/web); its icon is the public page's (page routes).

@@ -11,6 +11,7 @@ import {
   packageDirOf,
   registerOAuthRoutes,
   registerOpenApi,
+  registerPeopleRoutes,
   registerSessionRoutes,
   registerWebUi,
   type App,
@@ -166,6 +167,8 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
   );
   const describe = projectsOf(database.db, memberships);
   const web = await registerSessionRoutes(app, { platform, publicBaseUrl: config.publicBaseUrl, now: options.now, describe });
+  // People, the account page and invitation links: the same admin API on every service (core).
+  registerPeopleRoutes(app, { platform: platform.db, web });
   await registerOAuthRoutes(app, { server: oauth, web, publicBaseUrl: config.publicBaseUrl });
   const resolver: CallerResolver = {
     db: database.db,

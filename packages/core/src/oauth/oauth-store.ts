@@ -144,6 +144,8 @@ export class PlatformOAuthStore implements OAuthStore {
       .where('t.token_hash', '=', tokenHash)
       .where('t.kind', '=', 'access')
       .where('g.revoked_at', 'is', null)
+      // Disabling a user revokes their grants; this also refuses a token of a grant made in the same instant.
+      .where('u.disabled_at', 'is', null)
       .executeTakeFirst();
     if (!row) return undefined;
     const { token_expires_at, user_email, user_name, user_role, ...grant } = row;
