@@ -1,4 +1,5 @@
 import { AppError } from '@switchboard/core';
+import { inlinePlainText, markdownToPlainText } from './plain-text.ts';
 
 /** Largest README excerpt in get_project_status and document excerpt in get_all_tickets. */
 export const DOCUMENT_CLIP = 3000;
@@ -57,31 +58,28 @@ export function validateSlug(raw: string): string {
 }
 
 /**
- * A summary made without a model: the title, then the first sentences of the
- * description (markdown markup removed) up to about 200 characters.
+ * A summary made without a model: the title, then the first sentences of the description's prose (as plain text:
+ * no Markdown syntax; code blocks, headings and tables left out) up to about 200 characters; a short one ends with
+ * the latest comment.
  */
 export function extractiveSummary(title: string, description: string, latestComment?: string): string {
-  const plain = (text: string) =>
-    text
-      .replace(/```[\s\S]*?```/g, ' ')
-      // Headings name sections; they are not sentences of the summary.
-      .replace(/^\s{0,3}#{1,6}\s.*$/gm, ' ')
-      .replace(/`([^`]*)`/g, '$1')
-      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/^\s{0,3}(?:[-*+]|\d+\.|>)\s+/gm, '')
-      .replace(/[*_~]{1,3}([^*_~]+)[*_~]{1,3}/g, '$1')
-      .replace(/\s+/g, ' ')
-      .trim();
-  const body = plain(description);
+  // Each block is a sentence of its own: a list item without a full stop does not run into the next.
+  const prose = (text: string) =>
+    markdownToPlainText(text, { prose: true })
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => (/[.!?:;,…]$/.test(line) ? line : `${line}.`))
+      .join(' ');
+  const body = prose(description);
   const sentences = body.match(/[^.!?]+[.!?]+(?=\s|$)|[^.!?]+$/g) ?? [];
-  let summary = plain(title).replace(/[.!?]*$/, '.');
+  let summary = inlinePlainText(title).replace(/[.!?]*$/, '.');
   for (const sentence of sentences) {
     const next = `${summary} ${sentence.trim()}`;
     if (next.length > SUMMARY_CLIP) break;
     summary = next;
   }
   if (summary.length < 120 && latestComment) {
-    const comment = plain(latestComment);
+    const comment = prose(latestComment);
     if (comment) summary = clip(`${summary} Latest: ${comment}`, SUMMARY_CLIP).text;
   }
   return clip(summary, SUMMARY_CLIP).text;

@@ -3,7 +3,16 @@ import { AppError } from '@switchboard/core';
 import type { BoardContext } from './board-context.ts';
 import { slugify, validateSlug } from '../domain/text-rules.ts';
 import type { DocType } from '../domain/vocabulary.ts';
-import { deleteDocumentRow, documentBySlugOrId, insertDocument, slugTaken, updateDocumentRow, type DocumentRow } from '../store/document-store.ts';
+import {
+  deleteDocumentRow,
+  documentBySlugOrId,
+  insertDocument,
+  replaceDocumentContent,
+  slugTaken,
+  updateDocumentRow,
+  type DocumentRow,
+} from '../store/document-store.ts';
+import { toggleTaskIn, type TaskToggleRequest } from '../domain/task-list.ts';
 import { presentDocument } from './presenters.ts';
 import { inTransaction } from './transaction.ts';
 
@@ -56,8 +65,12 @@ export async function createDocument(ctx: BoardContext, input: { title: string; 
   return presentDocument(row);
 }
 
-/** update_document: changes title, content (and optionally doc_type). */
-export async function updateDocument(ctx: BoardContext, input: { doc_id: string; title?: string; content?: string; doc_type?: DocType }) {
+/** update_document: changes title, content (and optionally doc_type), or one task list item of the content. */
+export async function updateDocument(
+  ctx: BoardContext,
+  input: { doc_id: string; title?: string; content?: string; doc_type?: DocType; toggle_task?: TaskToggleRequest },
+) {
+  if (input.toggle_task) return toggleDocumentTask(ctx, input, input.toggle_task);
   const row = await requireDocument(ctx, input.doc_id);
   const changes = {
     ...(input.title !== undefined ? { title: input.title.trim() } : {}),
@@ -71,6 +84,33 @@ export async function updateDocument(ctx: BoardContext, input: { doc_id: string;
     log.document('updated', row.slug, now);
   });
   return presentDocument({ ...row, ...changes, updated_at: now });
+}
+
+/**
+ * update_document with toggle_task: the one line changes in the content as it is stored at that moment (read,
+ * toggled, then written only if nobody wrote in between; else read again), together with any title or type.
+ */
+async function toggleDocumentTask(
+  ctx: BoardContext,
+  input: { doc_id: string; title?: string; content?: string; doc_type?: DocType },
+  toggle: TaskToggleRequest,
+) {
+  for (;;) {
+    const row = await requireDocument(ctx, input.doc_id);
+    const toggled = toggleTaskIn({ text: row.content, updatedAt: row.updated_at }, toggle, 'document', input.content !== undefined);
+    const now = ctx.now();
+    const written = await inTransaction(ctx, async (trx, log) => {
+      if (!(await replaceDocumentContent(trx, row.id, row.content, toggled.text, now))) return false;
+      const others = {
+        ...(input.title !== undefined ? { title: input.title.trim() } : {}),
+        ...(input.doc_type !== undefined ? { doc_type: input.doc_type } : {}),
+      };
+      if (Object.keys(others).length > 0) await updateDocumentRow(trx, row.id, others);
+      log.document('updated', row.slug, now);
+      return true;
+    });
+    if (written) return presentDocument((await documentBySlugOrId(ctx.db, ctx.project.id, row.id))!);
+  }
 }
 
 /** DELETE /documents/{slug} (REST only). */

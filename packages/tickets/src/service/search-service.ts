@@ -2,17 +2,19 @@ import type { BoardContext } from './board-context.ts';
 import type { SearchScope } from '../domain/vocabulary.ts';
 import { ticketKey } from '../domain/ticket-rules.ts';
 import { projectColumns } from '../store/project-store.ts';
-import { queryTerms, searchIndex } from '../store/search-store.ts';
+import { MARK, queryTerms, searchIndex, type SearchHit } from '../store/search-store.ts';
 import { ticketsByIds } from '../store/ticket-store.ts';
 import { documentsByIds } from '../store/document-store.ts';
 import { clip } from '../domain/text-rules.ts';
+import { markdownToPlainText } from '../domain/plain-text.ts';
+import { SNIPPET_WORDS, markedWords, openingSnippet, plainSnippet, snippetRegion, wordMatcher } from '../domain/search-snippet.ts';
 import { AnswerRoom, answerCost, entryCost } from '../domain/answer-budget.ts';
 
 /** Default and largest number of search results (100 results of ordinary titles take about 30,000 characters). */
 export const SEARCH_LIMIT = { default: 20, max: 100 } as const;
 
 /**
- * Longest snippet: the engines cut around the matches by words, so only a text with a giant "word" (a pasted
+ * Longest snippet: a snippet is cut around the matches by words, so only a text with a giant "word" (a pasted
  * blob without spaces) makes a longer one.
  */
 export const SNIPPET_CLIP = 600;
@@ -59,11 +61,11 @@ export async function search(ctx: BoardContext, input: { query: string; scope?: 
           ticket_type: row.ticket_type,
           column: columnName.get(row.column_id) ?? null,
           score: round(hit.score),
-          snippet: snippetOf(hit.snippet),
+          snippet: snippetOf(hit, terms),
         };
       }
       const row = documentById.get(hit.id)!;
-      return { kind: 'document' as const, slug: row.slug, title: row.title, doc_type: row.doc_type, score: round(hit.score), snippet: snippetOf(hit.snippet) };
+      return { kind: 'document' as const, slug: row.slug, title: row.title, doc_type: row.doc_type, score: round(hit.score), snippet: snippetOf(hit, terms) };
     });
   const answer = { results: [] as typeof ranked };
   const room = new AnswerRoom(answerCost(answer));
@@ -74,9 +76,23 @@ export async function search(ctx: BoardContext, input: { query: string; scope?: 
   return answer;
 }
 
-function snippetOf(snippet: string): string {
+/**
+ * A hit's snippet, from the plain text of its body (no Markdown syntax) around the words the engine matched; from
+ * its title when the match is only there; the opening of the body when the match is in what plain text leaves out
+ * (a link's address, an image).
+ */
+function snippetOf(hit: SearchHit, terms: readonly string[]): string {
+  const isMatch = wordMatcher(markedWords(`${hit.title}\n${hit.body}`, MARK.start, MARK.stop), terms);
+  const region = snippetRegion(hit.body, MARK.start);
+  const body = markdownToPlainText(unmarked(region.source));
+  const title = unmarked(hit.title);
+  const snippet = plainSnippet(body, isMatch, SNIPPET_WORDS, region) ?? plainSnippet(title, isMatch) ?? openingSnippet(body || title);
   const clipped = clip(snippet, SNIPPET_CLIP);
   return clipped.truncated ? `${clipped.text}…` : clipped.text;
+}
+
+function unmarked(text: string): string {
+  return text.replaceAll(MARK.start, '').replaceAll(MARK.stop, '');
 }
 
 function round(score: number): number {

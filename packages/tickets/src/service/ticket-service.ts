@@ -14,6 +14,7 @@ import {
   type TicketShape,
 } from '../domain/ticket-rules.ts';
 import type { ActivityAction, Priority, TicketType } from '../domain/vocabulary.ts';
+import { toggleTaskIn, type TaskToggleRequest } from '../domain/task-list.ts';
 import { projectColumns, listLabels, type Db } from '../store/project-store.ts';
 import {
   countSubTickets,
@@ -55,6 +56,8 @@ export interface UpdateTicketInput {
   created_at?: string;
   labels?: string[];
   assignee?: string | null;
+  /** One task list item of the description checked or unchecked (that line only). */
+  toggle_task?: TaskToggleRequest;
 }
 
 type Ref = string | number;
@@ -263,7 +266,16 @@ export async function updateTicket(ctx: BoardContext, input: UpdateTicketInput) 
       notes.push(show ? `${field}: ${ticket[field]} → ${next}` : field);
     };
     change('title', input.title?.trim(), false);
-    change('description', input.description, false);
+    if (input.toggle_task) {
+      const toggled = toggleTaskIn(
+        { text: ticket.description, updatedAt: ticket.updated_at },
+        input.toggle_task,
+        'description',
+        input.description !== undefined,
+      );
+      changes.description = toggled.text;
+      notes.push(toggled.note);
+    } else change('description', input.description, false);
     change('priority', input.priority);
     change('ticket_type', input.ticket_type);
     change('created_at', input.created_at === undefined ? undefined : parseTimestamp(input.created_at));

@@ -35,6 +35,20 @@ export async function updateDocumentRow(db: Db, id: string, changes: Updateable<
   await db.updateTable('documents').set(changes).where('id', '=', id).execute();
 }
 
+/**
+ * Sets a document's content only if it still is `expected` (compare and set: a write made since it was read
+ * makes this answer false and change nothing).
+ */
+export async function replaceDocumentContent(db: Db, id: string, expected: string, content: string, updatedAt: string): Promise<boolean> {
+  const result = await db
+    .updateTable('documents')
+    .set({ content, updated_at: updatedAt })
+    .where('id', '=', id)
+    .where('content', '=', expected)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
 /** Deletes a document. */
 export async function deleteDocumentRow(db: Db, id: string): Promise<void> {
   await db.deleteFrom('documents').where('id', '=', id).execute();

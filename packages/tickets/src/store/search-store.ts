@@ -7,11 +7,16 @@ export interface SearchHit {
   kind: 'ticket' | 'document';
   id: string;
   score: number;
-  snippet: string;
+  /** The title and the body (description or content) with every matched word between `MARK.start` and `MARK.stop`. */
+  title: string;
+  body: string;
 }
 
-/** Marks around matched words in snippets (Markdown bold, readable by people and models). */
-export const HIGHLIGHT = { start: '**', stop: '**' } as const;
+/**
+ * Marks the engines put around matched words (control characters no text is written with); the service reads
+ * them to know which words matched and makes the snippet from the plain text.
+ */
+export const MARK = { start: '\u0002', stop: '\u0003' } as const;
 
 /** The words of a query: letters and digits only, so no user text reaches the query syntax. */
 export function queryTerms(query: string): string[] {
@@ -33,21 +38,23 @@ export async function searchIndex(
   if (dialect === 'sqlite') {
     const match = terms.map((term) => `"${term}"*`).join(' ');
     const fts = sql.raw(`${table}_fts`);
-    const rows = await sql<{ id: string; rank: number; snippet: string }>`
+    const rows = await sql<{ id: string; rank: number; title: string; body: string }>`
       SELECT r.id AS id, bm25(${fts}, 4.0, 1.0) AS rank,
-             snippet(${fts}, -1, ${HIGHLIGHT.start}, ${HIGHLIGHT.stop}, '…', 24) AS snippet
+             highlight(${fts}, 0, ${MARK.start}, ${MARK.stop}) AS title,
+             highlight(${fts}, 1, ${MARK.start}, ${MARK.stop}) AS body
       FROM ${fts} JOIN ${sql.raw(table)} r ON r.seq = ${fts}.rowid
       WHERE ${fts} MATCH ${match} AND r.project_id = ${projectId}
       ORDER BY rank LIMIT ${limit}`.execute(db);
-    return rows.rows.map((row) => ({ kind, id: row.id, score: -row.rank, snippet: row.snippet }));
+    return rows.rows.map((row) => ({ kind, id: row.id, score: -row.rank, title: row.title, body: row.body }));
   }
   const tsquery = terms.map((term) => `${term}:*`).join(' & ');
-  const options = `StartSel="${HIGHLIGHT.start}", StopSel="${HIGHLIGHT.stop}", MaxWords=30, MinWords=8, MaxFragments=2, FragmentDelimiter=" … "`;
-  const rows = await sql<{ id: string; score: number; snippet: string }>`
+  const options = `StartSel="${MARK.start}", StopSel="${MARK.stop}", HighlightAll=true`;
+  const rows = await sql<{ id: string; score: number; title: string; body: string }>`
     SELECT r.id, ts_rank(r.search_vector, q) AS score,
-           ts_headline('english', r.title || ' — ' || r.${sql.raw(body)}, q, ${options}) AS snippet
+           ts_headline('english', r.title, q, ${options}) AS title,
+           ts_headline('english', r.${sql.raw(body)}, q, ${options}) AS body
     FROM ${sql.raw(table)} r, to_tsquery('english', ${tsquery}) q
     WHERE r.project_id = ${projectId} AND r.search_vector @@ q
     ORDER BY score DESC, r.seq DESC LIMIT ${limit}`.execute(db);
-  return rows.rows.map((row) => ({ kind, id: row.id, score: Number(row.score), snippet: row.snippet }));
+  return rows.rows.map((row) => ({ kind, id: row.id, score: Number(row.score), title: row.title, body: row.body }));
 }

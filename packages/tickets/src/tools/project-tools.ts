@@ -9,6 +9,7 @@ import { createDocument, deleteDocument, getDocument, updateDocument } from '../
 import { listLabels } from '../store/project-store.ts';
 import { presentLabel } from '../service/presenters.ts';
 import { READ_ONLY, changes, cursorParam, defineMcpTool, defineTool, enumParam, limitParam } from './tool.ts';
+import { toggleTaskParam } from './toggle-task-param.ts';
 import {
   allTicketsOutput,
   columnsOutput,
@@ -131,12 +132,14 @@ export const projectTools = [
   defineMcpTool({
     name: 'update_document',
     title: 'Update document',
-    description: "Change a document's title or content (by slug or id); the slug stays.",
+    description:
+      "Change a document's title or content (by slug or id), or check/uncheck one task list item of the content (toggle_task: only that line changes); the slug stays.",
     input: z.strictObject({
       doc_id: docId,
       title: z.string().trim().min(1).max(500).describe('New title.').optional(),
       content: z.string().max(1_000_000).describe('New markdown content (replaces the old).').optional(),
       doc_type: docType.optional(),
+      toggle_task: toggleTaskParam('content').optional(),
     }),
     rest: { method: 'PUT', path: '/documents/{id}', idParam: 'doc_id' },
     output: documentOutput,

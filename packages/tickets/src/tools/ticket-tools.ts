@@ -4,6 +4,7 @@ import { addComment, convertToSubTicket, createSubTicket, createTicket, deleteTi
 import { getTicket, listTickets } from '../service/ticket-queries.ts';
 import { hasControlCharacter } from '../domain/text-rules.ts';
 import { READ_ONLY, changes, cursorParam, defineMcpTool, enumParam, limitParam, ticketIdParam, timestampParam } from './tool.ts';
+import { toggleTaskParam } from './toggle-task-param.ts';
 import { commentOutput, deletedTicketOutput, ticketDetailOutput, ticketOutput, ticketPageOutput } from './tool-outputs.ts';
 
 // One line: a control character would cost six characters in every answer listing the title (get_project_status
@@ -115,7 +116,7 @@ export const ticketTools = [
     name: 'update_ticket',
     title: 'Update ticket',
     description:
-      "Change a ticket's title, description, priority, ticket_type or created_at (and labels or assignee). Does not move it: use move_ticket for columns. Call add_comment afterwards with a summary, files changed and functions or classes modified.",
+      "Change a ticket's title, description, priority, ticket_type or created_at (and labels or assignee), or check/uncheck one task list item of the description (toggle_task: only that line changes). Does not move it: use move_ticket for columns. Call add_comment afterwards with a summary, files changed and functions or classes modified.",
     input: z.strictObject({
       ticket_id: ticketIdParam(),
       title: title.optional(),
@@ -125,6 +126,7 @@ export const ticketTools = [
       created_at: timestampParam('ISO 8601 date-time: corrects the creation date of imported history.').optional(),
       labels: labels.optional(),
       assignee: assignee.optional(),
+      toggle_task: toggleTaskParam('description').optional(),
     }),
     rest: { method: 'PUT', path: '/tickets/{id}', idParam: 'ticket_id' },
     output: ticketOutput,
