@@ -23,3 +23,5 @@ export * from './oauth-grants.tsx';
 export * from './resource-table.tsx';
 export * from './live-stream.ts';
 export * from './live-indicator.tsx';
+export * from './tenant-members.tsx';
+export * from './tenant-form.ts';

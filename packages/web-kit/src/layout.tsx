@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, NavLink } from 'react-router-dom';
 import { Button } from './forms.tsx';
+import { FormDialog, type Form } from './record-form.tsx';
 import { useSession } from './session.tsx';
 import { EmptyState } from './states.tsx';
 
@@ -20,7 +21,21 @@ export interface TenantSwitcher {
   current: string | undefined;
   tenants: Array<{ code: string; name: string }>;
   onSwitch: (code: string) => void;
+  /** **New organization** / **New project**: offered to admins only, at the end of the switcher. */
+  create?: TenantCreate;
 }
+
+/** How a switcher makes a new tenant: its entry's name, the form, and the code of what the form made. */
+export interface TenantCreate {
+  /** The entry and the dialog's title: **New organization**, **New project**. */
+  label: string;
+  form: Form<unknown>;
+  /** The code of the new tenant, from the create answer: the switcher opens it once the session lists it. */
+  codeOf(result: unknown): string;
+}
+
+// The switcher's value for its create entry: no service's codes hold a '+'.
+const CREATE = '+new';
 
 /**
  * The page frame: a top bar with the product name, the service's navigation,
@@ -69,24 +84,56 @@ export function AppShell({
   );
 }
 
-/** The switcher as a select of `Name (CODE)`; "Choose…" while no tenant is open; nothing when the user sees none. */
-function TenantSelect({ label, current, tenants, onSwitch }: TenantSwitcher) {
-  if (tenants.length === 0) return null;
+/**
+ * The switcher as a select of `Name (CODE)`; "Choose…" while no tenant is open. For an admin it ends with
+ * **New organization…** / **New project…**, which opens the create dialog and then the new tenant. Nothing
+ * when there is nothing to choose or create.
+ */
+function TenantSelect({ label, current, tenants, onSwitch, create }: TenantSwitcher) {
+  const { session } = useSession();
+  const [creating, setCreating] = useState(false);
+  const offer = create && session.user.role === 'admin' ? create : undefined;
+  if (tenants.length === 0 && !offer) return null;
   return (
-    <select
-      className="select"
-      style={{ width: 'auto', height: 28 }}
-      aria-label={label}
-      value={current ?? ''}
-      onChange={(event) => onSwitch(event.target.value)}
-    >
-      {current ? null : <option value="">Choose…</option>}
-      {tenants.map((tenant) => (
-        <option key={tenant.code} value={tenant.code}>
-          {tenant.name} ({tenant.code})
-        </option>
-      ))}
-    </select>
+    <>
+      <select
+        className="select"
+        style={{ width: 'auto', height: 28 }}
+        aria-label={label}
+        value={current ?? ''}
+        onChange={(event) => (event.target.value === CREATE ? setCreating(true) : onSwitch(event.target.value))}
+      >
+        {current ? null : (
+          <option value="" disabled>
+            Choose…
+          </option>
+        )}
+        {tenants.map((tenant) => (
+          <option key={tenant.code} value={tenant.code}>
+            {tenant.name} ({tenant.code})
+          </option>
+        ))}
+        {offer ? <option value={CREATE}>{offer.label}…</option> : null}
+      </select>
+      {offer && creating ? <CreateTenantDialog create={offer} onClose={() => setCreating(false)} onCreated={onSwitch} /> : null}
+    </>
+  );
+}
+
+/** The create dialog of a switcher's **New …** entry; once made, the session is read again (its pages check the list) and the new tenant opened. */
+function CreateTenantDialog({ create, onClose, onCreated }: { create: TenantCreate; onClose: () => void; onCreated: (code: string) => void }) {
+  const { refresh } = useSession();
+  return (
+    <FormDialog
+      spec={create.form}
+      title={create.label}
+      onClose={onClose}
+      onDone={async (result) => {
+        await refresh();
+        onClose();
+        onCreated(create.codeOf(result));
+      }}
+    />
   );
 }
 
@@ -105,8 +152,42 @@ function Account() {
   );
 }
 
-/** What a signed-in user who belongs to no organization (or project) sees: that they belong to none, and the command an administrator adds them with. */
-export function NoTenantPage({ what, command, children }: { what: string; command: string; children?: ReactNode }) {
+/**
+ * What a signed-in user who sees no organization (or project) sees: a member, that they belong to none and
+ * the command an administrator adds them with; an admin (there is none yet), the button that creates one.
+ */
+export function NoTenantPage({
+  what,
+  command,
+  create,
+  onCreated,
+  children,
+}: {
+  what: string;
+  command: string;
+  create?: TenantCreate;
+  onCreated?: (code: string) => void;
+  children?: ReactNode;
+}) {
+  const { session } = useSession();
+  const [creating, setCreating] = useState(false);
+  if (session.user.role === 'admin' && create && onCreated) {
+    return (
+      <div className="page">
+        <EmptyState
+          title={`No ${what} yet`}
+          action={
+            <Button variant="primary" onClick={() => setCreating(true)}>
+              {create.label}
+            </Button>
+          }
+        >
+          <p>Create the first one; then add its members. It is also offered at the end of the switcher at the top.</p>
+        </EmptyState>
+        {creating ? <CreateTenantDialog create={create} onClose={() => setCreating(false)} onCreated={onCreated} /> : null}
+      </div>
+    );
+  }
   return (
     <div className="page">
       <EmptyState title={`No ${what} yet`}>

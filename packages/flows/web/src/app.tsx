@@ -1,6 +1,6 @@
 import { lazy, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { AppShell, LazyPage, NoTenantPage, NotFoundState, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
+import { AppShell, LazyPage, NoTenantPage, NotFoundState, SessionGate, api, newTenantForm, preloadablePage, useSession } from '@switchboard/web-kit';
 import type { FlowsSessionExtra } from './api/types.ts';
 import { currentOrg, rememberOrg } from './org-memory.ts';
 
@@ -20,6 +20,7 @@ const ORG_PAGES: Array<{ path?: string; Page: ComponentType; full?: boolean }> =
   { path: 'tokens', Page: lazy(() => import('./pages/tokens-page.tsx')) },
   { path: 'providers', Page: lazy(() => import('./pages/providers-page.tsx')) },
   { path: 'secrets', Page: lazy(() => import('./pages/secrets-page.tsx')) },
+  { path: 'members', Page: lazy(() => import('./pages/members-page.tsx')) },
 ];
 
 // The route table: shaped like the SMS console's (sign-in, the organization's pages, not found), with its own pages.
@@ -57,16 +58,34 @@ export function App() {
   );
 }
 
+/** The switcher's **New organization** (admins): `POST /api/orgs`, then the new organization opens. */
+const NEW_ORGANIZATION = newTenantForm({
+  label: 'New organization',
+  codeLabel: 'Code',
+  codeHint: '2 to 40 characters of a-z, 0-9 and -; in URLs and the API, and never changed.',
+  create: ({ code, name }) => api<{ org_code: string }>('/api/orgs', { method: 'POST', body: { org_code: code, ...(name ? { name } : {}) } }),
+  codeOf: (result) => (result as { org_code: string }).org_code,
+});
+
 /** `/`, `/login` and `/flows/{slug}` go to the same page of the current organization (the last one used, else the first). */
 function ToCurrentOrg({ suffix }: { suffix?: string }) {
   const { session } = useSession<FlowsSessionExtra>();
   const params = useParams();
   const codes = session.organizations.map((org) => org.org_code);
   const org = currentOrg(codes);
+  const navigate = useNavigate();
   if (!org) {
     return (
       <Shell org={undefined}>
-        <NoTenantPage what="organization" command={`npx switchboard flows member add ORG_CODE ${session.user.email}`} />
+        <NoTenantPage
+          what="organization"
+          command={`npx switchboard flows member add ORG_CODE ${session.user.email}`}
+          create={NEW_ORGANIZATION}
+          onCreated={(code) => {
+            rememberOrg(code);
+            void navigate(`/orgs/${code}`);
+          }}
+        />
       </Shell>
     );
   }
@@ -96,6 +115,7 @@ function Shell({ org, children }: { org: string | undefined; children: ReactNode
         { to: `${base}/runs`, label: 'Runs' },
         { to: `${base}/knowledge`, label: 'Knowledge' },
         { to: `${base}/tokens`, label: 'LLM Hub', active: /\/(tokens|providers|secrets)$/.test(location.pathname) },
+        ...(session.user.role === 'admin' ? [{ to: `${base}/members`, label: 'Members' }] : []),
       ]
     : [];
   const switchOrg = (next: string) => {
@@ -110,7 +130,13 @@ function Shell({ org, children }: { org: string | undefined; children: ReactNode
       product="Switchboard Flows"
       home={org ? base : '/'}
       nav={nav}
-      tenant={{ label: 'Organization', current: org, tenants: session.organizations.map((o) => ({ code: o.org_code, name: o.name })), onSwitch: switchOrg }}
+      tenant={{
+        label: 'Organization',
+        current: org,
+        tenants: session.organizations.map((o) => ({ code: o.org_code, name: o.name })),
+        onSwitch: switchOrg,
+        create: NEW_ORGANIZATION,
+      }}
     >
       {children}
     </AppShell>

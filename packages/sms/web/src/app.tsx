@@ -1,8 +1,8 @@
 import { lazy, useMemo, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { AppShell, LazyPage, NoTenantPage, NotFoundState, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
+import { AppShell, LazyPage, NoTenantPage, NotFoundState, SessionGate, newTenantForm, preloadablePage, useSession } from '@switchboard/web-kit';
 import { consolePage } from '../../src/domain/console-pages.ts';
-import { orgApi } from './api/client.ts';
+import { createOrganization, orgApi } from './api/client.ts';
 import { OrgContext } from './org-context.ts';
 import type { SmsSessionExtra } from './api/types.ts';
 import { currentOrg, rememberOrg } from './org-memory.ts';
@@ -22,6 +22,7 @@ const ORG_PAGES: Array<{ path: string; Page: ComponentType }> = [
   { path: 'gateway', Page: lazy(() => import('./pages/gateway-page.tsx')) },
   { path: 'sims', Page: lazy(() => import('./pages/sims-page.tsx')) },
   { path: 'keys', Page: lazy(() => import('./pages/keys-page.tsx')) },
+  { path: 'members', Page: lazy(() => import('./pages/members-page.tsx')) },
 ];
 
 // The route table: shaped like the flows dashboard's (sign-in, the organization's pages, not found), with its own pages.
@@ -67,14 +68,32 @@ export function App() {
   );
 }
 
+/** The switcher's **New organization** (admins): `POST /api/orgs`, then the new organization opens. */
+const NEW_ORGANIZATION = newTenantForm({
+  label: 'New organization',
+  codeLabel: 'Organization id',
+  codeHint: '1 to 64 characters of a-z, 0-9, _ and -; in URLs, the API and the gateway webhook, and never changed.',
+  create: ({ code, name }) => createOrganization({ org_id: code, ...(name ? { name } : {}) }),
+  codeOf: (result) => (result as { org_id: string }).org_id,
+});
+
 /** `/` and `/login` go to the inbox of the current organization (the last one used, else the first). */
 function ToCurrentOrg() {
   const { session } = useSession<SmsSessionExtra>();
   const org = currentOrg(session.organizations.map((o) => o.org_id));
+  const navigate = useNavigate();
   if (!org) {
     return (
       <Shell org={undefined}>
-        <NoTenantPage what="organization" command={`npx switchboard sms member add ORG_ID ${session.user.email}`} />
+        <NoTenantPage
+          what="organization"
+          command={`npx switchboard sms member add ORG_ID ${session.user.email}`}
+          create={NEW_ORGANIZATION}
+          onCreated={(code) => {
+            rememberOrg(code);
+            void navigate(paths.inbox(code));
+          }}
+        />
       </Shell>
     );
   }
@@ -113,6 +132,7 @@ function Shell({ org, children }: { org: string | undefined; children: ReactNode
         { to: paths.gateway(org), label: 'Gateway' },
         { to: paths.sims(org), label: 'SIMs' },
         { to: paths.keys(org), label: 'Keys' },
+        ...(session.user.role === 'admin' ? [{ to: paths.members(org), label: 'Members' }] : []),
       ]
     : [];
   const switchOrg = (next: string) => {
@@ -126,7 +146,13 @@ function Shell({ org, children }: { org: string | undefined; children: ReactNode
       product="Switchboard SMS"
       home={org ? paths.inbox(org) : '/'}
       nav={nav}
-      tenant={{ label: 'Organization', current: org, tenants: session.organizations.map((o) => ({ code: o.org_id, name: o.name })), onSwitch: switchOrg }}
+      tenant={{
+        label: 'Organization',
+        current: org,
+        tenants: session.organizations.map((o) => ({ code: o.org_id, name: o.name })),
+        onSwitch: switchOrg,
+        create: NEW_ORGANIZATION,
+      }}
     >
       {children}
     </AppShell>

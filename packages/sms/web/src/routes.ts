@@ -9,4 +9,5 @@ export const paths = {
   gateway: (org: string) => `/orgs/${enc(org)}/gateway`,
   sims: (org: string) => `/orgs/${enc(org)}/sims`,
   keys: (org: string) => `/orgs/${enc(org)}/keys`,
+  members: (org: string) => `/orgs/${enc(org)}/members`,
 };

@@ -97,7 +97,7 @@ describeInBrowser('Settings', () => {
   it('adds a member by email and removes them (admin)', async () => {
     await h.createUser('bea@example.com', { name: 'Bea Builder' });
     await tab('Members').click();
-    await page.getByRole('textbox', { name: 'Email' }).fill('bea@example.com');
+    await page.getByRole('combobox', { name: 'Email' }).fill('bea@example.com');
     await page.getByRole('button', { name: 'Add member' }).click();
     await page.getByRole('cell', { name: 'bea@example.com', exact: true }).waitFor();
     expect((await h.call('list_members')).members.map((m: { email: string }) => m.email)).toContain('bea@example.com');

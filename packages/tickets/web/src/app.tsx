@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
 import { EmptyState, LazyPage, NoTenantPage, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
 import type { TicketsSessionExtra } from './api/types.ts';
 import { currentProject, rememberProject } from './project-memory.ts';
@@ -7,6 +7,7 @@ import { ProjectProvider } from './project-context.tsx';
 import { paths, projectOfTicketKey } from './routes.ts';
 import { boardPageProject } from '../../src/domain/board-page.ts';
 import { Shell } from './shell.tsx';
+import { NEW_PROJECT } from './new-project.ts';
 
 const board = preloadablePage(() => import('./board/board-page.tsx'));
 // A board or ticket opened directly (a link, a reload) fetches the board's chunk alongside the session check
@@ -38,10 +39,19 @@ function ToCurrentProject({ section }: { section: string }) {
   const { session } = useSession<TicketsSessionExtra>();
   const location = useLocation();
   const project = currentProject(session.projects.map((p) => p.key));
+  const navigate = useNavigate();
   if (!project) {
     return (
       <Shell project={undefined}>
-        <NoTenantPage what="project" command={`npx switchboard tickets member add KEY ${session.user.email}`}>
+        <NoTenantPage
+          what="project"
+          command={`npx switchboard tickets member add KEY ${session.user.email}`}
+          create={NEW_PROJECT}
+          onCreated={(key) => {
+            rememberProject(key);
+            void navigate(`/projects/${encodeURIComponent(key)}/board`);
+          }}
+        >
           <p>
             or, to start a new project: <code className="inline-code">npx switchboard tickets project create KEY --name "Name"</code>
           </p>

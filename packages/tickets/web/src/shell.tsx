@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { AppShell, LiveIndicator as KitLiveIndicator, useSession } from '@switchboard/web-kit';
 import type { TicketsSessionExtra } from './api/types.ts';
 import { rememberProject } from './project-memory.ts';
+import { NEW_PROJECT } from './new-project.ts';
 import { useLiveStatus } from './project-context.tsx';
 import { paths } from './routes.ts';
 
@@ -32,7 +33,10 @@ export function Shell({ project, children }: { project: string | undefined; chil
       product="Switchboard Tickets"
       home={project ? paths.board(project) : '/'}
       nav={nav}
-      tenant={{ label: 'Project', current: project, tenants: session.projects.map((p) => ({ code: p.key, name: p.name })), onSwitch: switchProject }}
+      tenant={{ label: 'Project', current: project, tenants: session.projects.map((p) => ({ code: p.key, name: p.name })),
+        onSwitch: switchProject,
+        create: NEW_PROJECT,
+      }}
       status={project ? <LiveIndicator /> : null}
     >
       {children}

@@ -1,4 +1,4 @@
-import { ApiError, api as kitApi, type ApiOptions } from '@switchboard/web-kit';
+import { ApiError, api as kitApi, type ApiOptions, type TenantPerson } from '@switchboard/web-kit';
 import { firstConversationsUrl, FIRST_CONVERSATIONS } from '../../../src/domain/console-pages.ts';
 import { describeIssues, type Issue } from './issues.ts';
 import type { GatewayField } from '../../../src/domain/gateway-fields.ts';
@@ -28,6 +28,11 @@ async function api<T>(url: string, options?: ApiOptions): Promise<T> {
     if (error instanceof ApiError && Array.isArray(detail)) throw new ApiError(error.status, describeIssues(detail as Issue[]), error.code, error.body);
     throw error;
   }
+}
+
+/** Creates an organization (admins; README, "Organizations and members"): it has no key until the Keys page makes one. */
+export function createOrganization(body: { org_id: string; name?: string }) {
+  return api<{ org_id: string; name: string }>('/api/orgs', { method: 'POST', body });
 }
 
 /** What a list or thread is narrowed to. */
@@ -74,6 +79,10 @@ export function orgApi(orgId: string) {
     },
     createKey: (name: string) => api<CreatedKey>(`${base}/keys`, { method: 'POST', body: { name } }),
     revokeKey: (keyId: number) => api<{ revoked: true }>(`${base}/keys/${keyId}`, { method: 'DELETE' }),
+    /** Members (admins): the people besides the admins who may see the organization. */
+    members: (signal: AbortSignal) => api<{ members: TenantPerson[] }>(`${base}/members`, { signal }).then((answer) => answer.members),
+    addMember: (email: string) => api<unknown>(`${base}/members`, { method: 'POST', body: { email } }),
+    removeMember: (userId: string) => api<unknown>(`${base}/members/${path(userId)}`, { method: 'DELETE' }),
     sims: (signal?: AbortSignal) => api<{ sims: SimRecord[] }>(`${base}/sims`, { signal }).then((answer) => answer.sims),
     setSim: (sim: string, change: { label: string | null; phone_number: string | null }) =>
       api<SimRecord>(`${base}/sims/${path(sim)}`, { method: 'PATCH', body: change }),
