@@ -162,6 +162,7 @@ describe.each(dialectsUnderTest())('tool contract on %s', (dialect) => {
       'ticket_type',
       'column',
       'board',
+      'rank',
       'parent',
       'sub_tickets',
       'labels',

@@ -79,6 +79,8 @@ export async function seedBoard(env: Record<string, string>, projectKey: string,
         priority,
         ticket_type: ticketType,
         column_id: column.id,
+        // Each lane in the order the board showed before lanes had ranks (most recently updated first), as the upgrade ranks them.
+        rank: total - ((n * 104_729) % total),
         parent_id: parent,
         assignee: null,
         created_at: minute(0),

@@ -43,6 +43,7 @@ describe.each(dialectsUnderTest())("the board's cards (GET /api/projects/{KEY}/b
               assignee: null,
               parent: null,
               progress: null,
+              rank: expect.any(Number),
               updated_at: loose.updated_at,
               completed_at: null,
             },
@@ -62,6 +63,7 @@ describe.each(dialectsUnderTest())("the board's cards (GET /api/projects/{KEY}/b
               assignee: null,
               parent: epic.key,
               progress: null,
+              rank: expect.any(Number),
               updated_at: first.updated_at,
               completed_at: null,
             },
@@ -81,6 +83,7 @@ describe.each(dialectsUnderTest())("the board's cards (GET /api/projects/{KEY}/b
               assignee: { id: member.id, name: 'Mia', email: 'mia@example.com' },
               parent: null,
               progress: { done: 1, total: 2 },
+              rank: expect.any(Number),
               updated_at: now.updated_at,
               completed_at: null,
             },
@@ -101,6 +104,7 @@ describe.each(dialectsUnderTest())("the board's cards (GET /api/projects/{KEY}/b
               assignee: null,
               parent: epic.key,
               progress: null,
+              rank: expect.any(Number),
               updated_at: second.updated_at,
               completed_at: second.completed_at,
             },
@@ -143,7 +147,7 @@ describe.each(dialectsUnderTest())("the board's cards (GET /api/projects/{KEY}/b
       seeded = await seedBoard(board.env, 'BIG', { Backlog: 4000, 'To Do': 2000, 'In Progress': 1000, Review: 1000, Done: 2000 }, 0);
     });
 
-    it('answers all of them, each lane by last update', async () => {
+    it('answers all of them, each lane in rank order (seeded as the upgrade ranks a lane: last updated first)', async () => {
       const answer = await web('/api/projects/BIG/board');
       expect(answer.status).toBe(200);
       expect(answer.body.complete).toBe(true);

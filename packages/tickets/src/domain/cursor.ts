@@ -7,6 +7,8 @@ import { AppError } from '@switchboard/core';
 export type PagePosition =
   /** list_tickets: most recently updated first, then by number (highest first). */
   | { tool: 'list_tickets'; updatedAt: string; number: number }
+  /** list_tickets with order "board": column by column, each by rank, then by number. */
+  | { tool: 'list_tickets'; column: string; rank: number; number: number }
   /** get_all_tickets, still in its tickets (by number). */
   | { tool: 'get_all_tickets'; phase: 'tickets'; number: number }
   /** get_all_tickets, in its documents (by title, then slug); without `after`, from the first document. */
@@ -24,7 +26,7 @@ type Fields = Array<string | number>;
 function fieldsOf(position: PagePosition): Fields {
   switch (position.tool) {
     case 'list_tickets':
-      return ['lt', position.updatedAt, position.number];
+      return 'column' in position ? ['lb', position.column, position.rank, position.number] : ['lt', position.updatedAt, position.number];
     case 'get_all_tickets':
       if (position.phase === 'tickets') return ['at', 't', position.number];
       return position.after ? ['at', 'd', position.after.title, position.after.slug] : ['at', 'd'];
@@ -47,6 +49,8 @@ function positionOf(fields: unknown): PagePosition | undefined {
   if (!Array.isArray(fields)) return undefined;
   const [tag, a, b, c] = fields;
   if (tag === 'lt' && fields.length === 3 && isString(a) && isNumber(b)) return { tool: 'list_tickets', updatedAt: a, number: b };
+  if (tag === 'lb' && fields.length === 4 && isString(a) && Number.isSafeInteger(b) && isNumber(c))
+    return { tool: 'list_tickets', column: a, rank: b as number, number: c };
   if (tag === 'at' && a === 't' && fields.length === 3 && isNumber(b)) return { tool: 'get_all_tickets', phase: 'tickets', number: b };
   if (tag === 'at' && a === 'd' && fields.length === 2) return { tool: 'get_all_tickets', phase: 'documents' };
   if (tag === 'at' && a === 'd' && fields.length === 4 && isString(b) && isString(c))
@@ -67,12 +71,15 @@ export function decodeCursor<T extends PagedTool>(tool: T, raw: string): Extract
   } catch {
     position = undefined;
   }
-  if (position?.tool !== tool) {
-    throw new AppError(
-      'invalid_request',
-      `cursor "${raw.length > 80 ? `${raw.slice(0, 80)}…` : raw}" is not a cursor of ${tool}. Pass the next_cursor of the previous ${tool} answer unchanged, or leave cursor out to start from the first page.`,
-      { field: 'cursor' },
-    );
-  }
+  if (position?.tool !== tool) throw cursorRefusal(tool, raw);
   return position as Extract<PagePosition, { tool: T }>;
+}
+
+/** The refusal of a cursor that is not one `tool` answered (or not for the call's order and filters), saying how to page. */
+export function cursorRefusal(tool: PagedTool, raw: string): AppError {
+  return new AppError(
+    'invalid_request',
+    `cursor "${raw.length > 80 ? `${raw.slice(0, 80)}…` : raw}" is not a cursor of ${tool}. Pass the next_cursor of the previous ${tool} answer unchanged, or leave cursor out to start from the first page.`,
+    { field: 'cursor' },
+  );
 }

@@ -25,6 +25,11 @@ export const TICKET_STATUSES = ['open', 'completed'] as const;
 /** A ticket status filter. */
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
+/** `order` of `list_tickets`: `updated` (the default) = most recently updated first; `board` = as the board shows them. */
+export const TICKET_ORDERS = ['updated', 'board'] as const;
+/** A list_tickets order. */
+export type TicketOrder = (typeof TICKET_ORDERS)[number];
+
 /** What a token may do: `read` calls only the tools that read; `write` (the default) calls them all. */
 export const ACCESS_LEVELS = ['read', 'write'] as const;
 /** An access level. */

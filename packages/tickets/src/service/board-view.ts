@@ -24,6 +24,7 @@ function presentCard(row: CardRow, projectKey: string, labels: readonly TicketLa
     assignee: row.assignee ? (JSON.parse(row.assignee) as { id: string; name: string; email: string }) : null,
     parent: parent === undefined ? null : ticketKey(projectKey, parent.number),
     progress: row.ticket_type === 'epic' ? { done: children?.done ?? 0, total: children?.total ?? 0 } : null,
+    rank: row.rank,
     updated_at: row.updated_at,
     completed_at: row.completed_at,
   };
@@ -34,7 +35,7 @@ export const BOARD_FIRST_CARDS_MAX = 1000;
 
 /**
  * GET …/board?board=NAME[&cards=N]: one board (by name, without case; the first by default) with its tickets
- * as cards in their lanes, most recently updated first: every ticket, or each lane's first `cards` (its
+ * as cards in their lanes, each lane in its order (rank): every ticket, or each lane's first `cards` (its
  * `ticket_count` is still the lane's whole count, and `complete` says whether any lane was cut). Four queries
  * whatever the board's size, none per ticket: columns, the cards (each lane's first ones ranked by the
  * database), the parents with their epics' progress, the labels; a cut board adds the lanes' counts.

@@ -28,6 +28,7 @@ export function presentTicket(row: TicketRow, relations: TicketRelations) {
     ticket_type: row.ticket_type,
     column: column?.name ?? null,
     board: column?.boardName ?? null,
+    rank: row.rank,
     parent: relations.parent ? { id: relations.parent.id, key: ticketKey(relations.projectKey, relations.parent.number), title: relations.parent.title } : null,
     sub_tickets: relations.subTickets.map((sub) => presentTicketRef(sub, relations.projectKey, relations.columns)),
     labels: relations.labels.map(presentLabel),

@@ -1,11 +1,20 @@
 import type { BoardContext } from './board-context.ts';
 import { resolveColumn, sortColumns, type BoardColumn } from '../domain/board-rules.ts';
-import { LIST_LIMIT, type TicketStatus } from '../domain/vocabulary.ts';
+import { LIST_LIMIT, type TicketOrder, type TicketStatus } from '../domain/vocabulary.ts';
 import { clip } from '../domain/text-rules.ts';
 import { AnswerRoom, answerCost, entryCost, replacingNullCost, type Cost } from '../domain/answer-budget.ts';
-import { decodeCursor, encodeCursor } from '../domain/cursor.ts';
+import { cursorRefusal, decodeCursor, encodeCursor } from '../domain/cursor.ts';
 import { projectColumns } from '../store/project-store.ts';
-import { activityOf, commentsOf, findTickets, labelsOf, relatedTicketsOf, ticketCountsByColumn, type TicketRow } from '../store/ticket-store.ts';
+import {
+  activityOf,
+  commentsOf,
+  findLaneTickets,
+  findTickets,
+  labelsOf,
+  relatedTicketsOf,
+  ticketCountsByColumn,
+  type TicketRow,
+} from '../store/ticket-store.ts';
 import { presentActivity, presentColumn, presentComment, presentTicket } from './presenters.ts';
 import { requireTicket } from './ticket-lookup.ts';
 
@@ -51,7 +60,7 @@ export async function getTicket(ctx: BoardContext, ref: string | number) {
   return Object.assign(ticket, { comments: comments.map(presentComment), activity: activity.map(presentActivity) });
 }
 
-/** Filters of list_tickets, and where its page starts. */
+/** Filters of list_tickets, its order, and where its page starts. */
 export interface ListTicketsInput {
   column_name?: string;
   status?: TicketStatus;
@@ -59,17 +68,46 @@ export interface ListTicketsInput {
   search?: string;
   limit?: number;
   cursor?: string;
+  order?: TicketOrder;
 }
 
 /**
- * list_tickets: tickets filtered by column, status, priority and text, most recently updated first. A page
- * holds at most `limit` tickets and ends early where the next would pass the answer budget; next_cursor (null
- * when nothing follows) continues after the page's last ticket.
+ * The rows of a board-ordered page: lane by lane (the lanes in board and column order), each by rank, from the
+ * cursor's place on; one read of tickets_lane_rank per lane until the page (and one more row) is full.
+ */
+async function boardOrderRows(
+  ctx: BoardContext,
+  lanes: readonly BoardColumn[],
+  filter: { priority?: string; search?: string; limit: number },
+  after: { column: string; rank: number; number: number } | undefined,
+  rawCursor: string | undefined,
+) {
+  let start = 0;
+  if (after) {
+    start = lanes.findIndex((lane) => lane.id === after.column);
+    // The cursor's column is gone, or the filters changed: the same refusal as any cursor not of this listing.
+    if (start < 0) throw cursorRefusal('list_tickets', rawCursor ?? '');
+  }
+  const rows: TicketRow[] = [];
+  for (let i = start; i < lanes.length && rows.length < filter.limit; i++) {
+    const from = i === start && after ? after : undefined;
+    rows.push(...(await findLaneTickets(ctx.db, ctx.project.id, lanes[i].id, { ...filter, limit: filter.limit - rows.length }, from)));
+  }
+  return rows;
+}
+
+/**
+ * list_tickets: tickets filtered by column, status, priority and text, most recently updated first (or, with
+ * order "board", as the board shows them). A page holds at most `limit` tickets and ends early where the next
+ * would pass the answer budget; next_cursor (null when nothing follows) continues after the page's last ticket.
  */
 export async function listTickets(ctx: BoardContext, input: ListTicketsInput) {
   // The tool's schema already holds limit to 1..LIST_LIMIT.max.
   const limit = input.limit ?? LIST_LIMIT.default;
+  const byBoard = input.order === 'board';
   const after = input.cursor === undefined ? undefined : decodeCursor('list_tickets', input.cursor);
+  // A cursor of the other order is not a cursor of this listing.
+  if (after && 'column' in after !== byBoard) throw cursorRefusal('list_tickets', input.cursor!);
   const columns = await projectColumns(ctx.db, ctx.project.id);
   let columnIds: string[] | undefined;
   if (input.column_name) {
@@ -81,19 +119,27 @@ export async function listTickets(ctx: BoardContext, input: ListTicketsInput) {
     const statusIds = columns.filter((column) => column.isDone === wantDone).map((column) => column.id);
     columnIds = columnIds ? columnIds.filter((id) => statusIds.includes(id)) : statusIds;
   }
+  const filter = { priority: input.priority, search: input.search?.trim() || undefined, limit: limit + 1 };
   // One row more than the page, to know whether anything follows it.
-  const rows = await findTickets(ctx.db, ctx.project.id, {
-    columnIds,
-    priority: input.priority,
-    search: input.search?.trim() || undefined,
-    after,
-    limit: limit + 1,
-  });
+  const rows = byBoard
+    ? await boardOrderRows(
+        ctx,
+        sortColumns(columns).filter((column) => !columnIds || columnIds.includes(column.id)),
+        filter,
+        after && 'column' in after ? after : undefined,
+        input.cursor,
+      )
+    : await findTickets(ctx.db, ctx.project.id, { ...filter, columnIds, after: after && 'updatedAt' in after ? after : undefined });
   const presented = await presentTickets(ctx, rows.slice(0, limit), columns);
   const answer = { tickets: [] as object[], count: 0, next_cursor: null as string | null };
   // count and next_cursor are counted at their widest: a page of up to 100 tickets and a cursor after its last.
   const room = new AnswerRoom(answerCost({ ...answer, count: LIST_LIMIT.max }));
-  const cursorAfter = (row: TicketRow) => encodeCursor({ tool: 'list_tickets', updatedAt: row.updated_at, number: row.number });
+  const cursorAfter = (row: TicketRow) =>
+    encodeCursor(
+      byBoard
+        ? { tool: 'list_tickets', column: row.column_id, rank: row.rank, number: row.number }
+        : { tool: 'list_tickets', updatedAt: row.updated_at, number: row.number },
+    );
   for (let i = 0; i < presented.length; i++) {
     const trailing = replacingNullCost(cursorAfter(rows[i]));
     // A ticket too large for a page of its own (a description of tens of thousands of characters) is shortened to fit.

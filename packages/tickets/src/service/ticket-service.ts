@@ -30,6 +30,8 @@ import {
   type TicketRow,
 } from '../store/ticket-store.ts';
 import { presentComment, presentMember } from './presenters.ts';
+import { placeInLane } from './lane-order.ts';
+import { describePlace, type LanePosition } from '../domain/rank-rules.ts';
 import { ticketView } from './ticket-queries.ts';
 import { requireTicket } from './ticket-lookup.ts';
 import { inTransaction, type ChangeLog } from './transaction.ts';
@@ -145,8 +147,10 @@ export async function advanceEpic(ctx: BoardContext, trx: Db, log: ChangeLog, co
     subs.map((sub) => byId.get(sub.column_id)!),
   );
   if (!advance) return;
+  const { rank } = await placeInLane(ctx, trx, columns, advance.to, 'top', epic);
   await updateTicketRow(trx, epic.id, {
     column_id: advance.to.id,
+    rank,
     updated_at: now,
     completed_at: advance.to.isDone
       ? epicCompletedAt(
@@ -171,6 +175,8 @@ async function createIn(ctx: BoardContext, input: CreateTicketInput, parentRef: 
     const assignee = await resolveAssignee(ctx, input.assignee);
     const createdAt = input.created_at ? parseTimestamp(input.created_at) : now;
     const number = await nextTicketNumber(trx, ctx.project.id);
+    // A new ticket leads its lane, as the most recently changed ticket did before lanes had an order.
+    const { rank } = await placeInLane(ctx, trx, columns, column, 'top');
     const id = randomUUID();
     await insertTicket(trx, {
       id,
@@ -181,6 +187,7 @@ async function createIn(ctx: BoardContext, input: CreateTicketInput, parentRef: 
       priority: parent ? subTicketPriority(parent.priority as Priority, input.priority) : (input.priority ?? 'medium'),
       ticket_type: input.ticket_type ?? 'task',
       column_id: column.id,
+      rank,
       parent_id: parent?.id ?? null,
       assignee: assignee ?? null,
       created_at: createdAt,
@@ -303,8 +310,12 @@ export async function updateTicket(ctx: BoardContext, input: UpdateTicketInput) 
   return ticketView(ctx, id);
 }
 
-/** move_ticket: moves a ticket (not an epic with sub-tickets) and lets its epic follow. */
-export async function moveTicket(ctx: BoardContext, input: { ticket_id: Ref; column_name: string }) {
+/**
+ * move_ticket: moves a ticket (not an epic with sub-tickets) to a column, at `position` in its lane (default:
+ * the top), and lets its epic follow. Within its own column a position reorders the lane; a ticket already at
+ * that place, or named without a position, stays as it is.
+ */
+export async function moveTicket(ctx: BoardContext, input: { ticket_id: Ref; column_name: string; position?: LanePosition }) {
   const id = await inTransaction(ctx, async (trx, log) => {
     const now = ctx.now();
     const columns = await projectColumns(trx, ctx.project.id);
@@ -312,13 +323,22 @@ export async function moveTicket(ctx: BoardContext, input: { ticket_id: Ref; col
     assertMovable(shapeOf(ctx, ticket, await countSubTickets(trx, ticket.id)));
     const target = resolveColumn(columns, input.column_name);
     const current = columns.find((column) => column.id === ticket.column_id)!;
-    if (target.id === current.id) return ticket.id;
+    if (target.id === current.id && input.position === undefined) return ticket.id;
+    const place = await placeInLane(ctx, trx, columns, target, input.position ?? 'top', ticket);
+    if (place.unchanged) return ticket.id;
+    const where = input.position === undefined ? undefined : describePlace(input.position, place.anchorKey, target.name);
+    if (target.id === current.id) {
+      await updateTicketRow(trx, ticket.id, { rank: place.rank, updated_at: now });
+      await record(ctx, trx, log, ticket, 'moved', `moved ${where}`, now);
+      return ticket.id;
+    }
     await updateTicketRow(trx, ticket.id, {
       column_id: target.id,
+      rank: place.rank,
       updated_at: now,
       completed_at: completedAtAfterMove(target, { completedAt: ticket.completed_at, wasDone: current.isDone }, now),
     });
-    await record(ctx, trx, log, ticket, 'moved', `moved from ${current.name} to ${target.name}`, now);
+    await record(ctx, trx, log, ticket, 'moved', `moved from ${current.name} to ${target.name}${where ? ` (${where})` : ''}`, now);
     if (ticket.parent_id) await advanceEpic(ctx, trx, log, columns, await requireTicket(ctx, trx, ticket.parent_id, 'epic_id', true), now);
     return ticket.id;
   });

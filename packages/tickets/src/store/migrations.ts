@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { RANK_STEP } from '../domain/rank-rules.ts';
 import { coreMigrations, serialPrimaryKey, withCredentialColumns, type DialectName, type VersionedMigration } from '@switchboard/core';
 
 /** A text primary key on PostgreSQL; on SQLite the integer `seq` is the rowid and `id` a unique key. */
@@ -261,6 +262,26 @@ const tokenAccess: VersionedMigration = {
   },
 };
 
+/**
+ * Order within a lane (design/web.md, "The ticket board for people"): each ticket's `rank`, lower first. Existing
+ * tickets are ranked in the order their board showed them until now (most recently updated first, then the
+ * higher number), RANK_STEP apart, so a board looks the same after the upgrade. A lane's cards read in rank order
+ * from one index (project, column, rank, number), which also serves the lookups by column the old one did.
+ */
+const ticketRank: VersionedMigration = {
+  async up(db, dialect) {
+    await db.schema
+      .alterTable('tickets')
+      .addColumn('rank', dialect === 'postgres' ? 'bigint' : 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await sql`UPDATE tickets SET rank = ordered.n * ${sql.lit(RANK_STEP)}
+      FROM (SELECT id, row_number() OVER (PARTITION BY column_id ORDER BY updated_at DESC, number DESC) AS n FROM tickets) AS ordered
+      WHERE tickets.id = ordered.id`.execute(db);
+    await db.schema.createIndex('tickets_lane_rank').on('tickets').columns(['project_id', 'column_id', 'rank', 'number']).execute();
+    await db.schema.dropIndex('tickets_project_column').execute();
+  },
+};
+
 /** The ticket board's migrations, in order (core's shared tables first). */
 export const ticketMigrations: Record<string, VersionedMigration> = {
   ...coreMigrations,
@@ -271,4 +292,5 @@ export const ticketMigrations: Record<string, VersionedMigration> = {
   '0005_change_events': changeEvents,
   '0006_record_events_function': recordEventsFunction,
   '0007_token_access': tokenAccess,
+  '0008_ticket_rank': ticketRank,
 };

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /** A project: the unit a token is scoped to. */
 export interface ProjectsTable {
@@ -46,6 +46,8 @@ export interface TicketsTable {
   priority: string;
   ticket_type: string;
   column_id: string;
+  /** Order within the lane, lower first (domain/rank-rules.ts); 0 when an insert leaves it out. */
+  rank: ColumnType<number, number | undefined, number>;
   parent_id: string | null;
   /** JSON `{id, name, email}` of the assigned member, copied at assignment. */
   assignee: string | null;

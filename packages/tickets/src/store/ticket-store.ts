@@ -228,8 +228,7 @@ export interface TicketFilter {
   limit: number;
 }
 
-/** Tickets matching a filter, most recently updated first (then by number, highest first). */
-export async function findTickets(db: Db, projectId: string, filter: TicketFilter): Promise<TicketRow[]> {
+function matching(db: Db, projectId: string, filter: Omit<TicketFilter, 'after' | 'limit'>) {
   let query = db.selectFrom('tickets').selectAll().where('project_id', '=', projectId);
   if (filter.columnIds) query = query.where('column_id', 'in', filter.columnIds.length > 0 ? filter.columnIds : ['-']);
   if (filter.priority) query = query.where('priority', '=', filter.priority);
@@ -237,6 +236,12 @@ export async function findTickets(db: Db, projectId: string, filter: TicketFilte
     const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = query.where((eb) => eb.or([sql<boolean>`lower(title) LIKE ${pattern} ESCAPE '\\'`, sql<boolean>`lower(description) LIKE ${pattern} ESCAPE '\\'`]));
   }
+  return query;
+}
+
+/** Tickets matching a filter, most recently updated first (then by number, highest first). */
+export async function findTickets(db: Db, projectId: string, filter: TicketFilter): Promise<TicketRow[]> {
+  let query = matching(db, projectId, filter);
   const after = filter.after;
   if (after) {
     query = query.where((eb) =>
@@ -244,6 +249,21 @@ export async function findTickets(db: Db, projectId: string, filter: TicketFilte
     );
   }
   return query.orderBy('updated_at', 'desc').orderBy('number', 'desc').limit(filter.limit).execute();
+}
+
+/** Tickets of one lane matching a filter, in the lane's order (rank, then number), after a place of it when given: reads tickets_lane_rank in order. */
+export async function findLaneTickets(
+  db: Db,
+  projectId: string,
+  columnId: string,
+  filter: Pick<TicketFilter, 'priority' | 'search' | 'limit'>,
+  after?: { rank: number; number: number },
+): Promise<TicketRow[]> {
+  let query = matching(db, projectId, { ...filter, columnIds: [columnId] });
+  if (after) {
+    query = query.where((eb) => eb.or([eb('rank', '>', after.rank), eb.and([eb('rank', '=', after.rank), eb('number', '>', after.number)])]));
+  }
+  return query.orderBy('rank').orderBy('number').limit(filter.limit).execute();
 }
 
 /**

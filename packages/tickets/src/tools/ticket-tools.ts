@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIST_LIMIT, PRIORITIES, TICKET_STATUSES, TICKET_TYPES } from '../domain/vocabulary.ts';
+import { LIST_LIMIT, PRIORITIES, TICKET_ORDERS, TICKET_STATUSES, TICKET_TYPES } from '../domain/vocabulary.ts';
 import { addComment, convertToSubTicket, createSubTicket, createTicket, deleteTicket, moveTicket, updateTicket } from '../service/ticket-service.ts';
 import { getTicket, listTickets } from '../service/ticket-queries.ts';
 import { hasControlCharacter } from '../domain/text-rules.ts';
@@ -26,6 +26,19 @@ const priority = enumParam('priority', PRIORITIES, 'One of lowest, low, medium (
 const ticketType = enumParam('ticket_type', TICKET_TYPES, 'One of task (default), bug, story, epic. Feature work is an epic with sub-tickets.');
 const createdAt = timestampParam('ISO 8601 date-time to backdate the ticket when importing history (e.g. 2024-03-01T10:00:00Z); defaults to now.');
 const labels = z.array(z.string()).describe("Label names (see list_labels); replaces the ticket's labels.");
+// Declared once: the MCP inputSchema and the REST body of move_ticket both come from it.
+const position = z
+  .union(
+    [
+      z.enum(['top', 'bottom']),
+      z.strictObject({ before: ticketIdParam('The ticket to put it right above (a ticket of the target column).') }),
+      z.strictObject({ after: ticketIdParam('The ticket to put it right below (a ticket of the target column).') }),
+    ],
+    { error: () => 'must be "top", "bottom", {"before": KEY} or {"after": KEY}' },
+  )
+  .describe(
+    'Where the ticket goes in the column\'s order on the board: "top" (the default), "bottom", {"before": KEY} or {"after": KEY} with KEY a ticket of the target column. With the ticket\'s own column it reorders that column.',
+  );
 const assignee = z.string().nullable().describe('Email or id of a member (see list_members); null to unassign.');
 
 /** The ticket tools: create, sub-tickets, read, list, update, move, comment, delete. */
@@ -98,7 +111,7 @@ export const ticketTools = [
   defineMcpTool({
     name: 'list_tickets',
     title: 'List tickets',
-    description: `Find tickets (search here before creating feature work). Filters: column_name (case-insensitive), status (open = not in the done column, completed = in it), priority, search (text in title and description). Most recently updated first. A page holds at most limit tickets (default ${LIST_LIMIT.default}, maximum ${LIST_LIMIT.max}) and ends sooner where the next ticket would pass 40,000 characters; next_cursor is null when nothing follows, else call again with the same filters and cursor set to next_cursor. This is how to see every ticket of a column that get_project_status shows with "index_truncated": true. A ticket too long for a page of its own comes with its description clipped ("description_truncated": true); get_ticket has all of it.`,
+    description: `Find tickets (search here before creating feature work). Filters: column_name (case-insensitive), status (open = not in the done column, completed = in it), priority, search (text in title and description). Most recently updated first; order "board" lists them as the board shows them instead (column by column in board order, each column top to bottom). A page holds at most limit tickets (default ${LIST_LIMIT.default}, maximum ${LIST_LIMIT.max}) and ends sooner where the next ticket would pass 40,000 characters; next_cursor is null when nothing follows, else call again with the same filters and cursor set to next_cursor. This is how to see every ticket of a column that get_project_status shows with "index_truncated": true. A ticket too long for a page of its own comes with its description clipped ("description_truncated": true); get_ticket has all of it.`,
     input: z.strictObject({
       column_name: z.string().describe('Only tickets in this column (case-insensitive).').optional(),
       status: enumParam('status', TICKET_STATUSES, 'open (not in the done column) or completed (in the done column).').optional(),
@@ -106,6 +119,11 @@ export const ticketTools = [
       search: z.string().describe('Text that must appear in the title or description (case-insensitive).').optional(),
       limit: limitParam(LIST_LIMIT.max, `Largest number of tickets on the page: default ${LIST_LIMIT.default}, maximum ${LIST_LIMIT.max}.`).optional(),
       cursor: cursorParam('list_tickets').optional(),
+      order: enumParam(
+        'order',
+        TICKET_ORDERS,
+        'updated (default): most recently updated first; board: column by column in board order, each column in its order on the board (top first).',
+      ).optional(),
     }),
     rest: { method: 'GET', path: '/tickets' },
     output: ticketPageOutput,
@@ -137,10 +155,11 @@ export const ticketTools = [
     name: 'move_ticket',
     title: 'Move ticket',
     description:
-      'Move a ticket to a column (column_name, case-insensitive, from get_project_status or list_columns). Only sub-tickets and standalone tickets move: an epic with sub-tickets advances automatically (all sub-tickets done → done; work started → In Progress). Bug report on finished work: move the completed sub-ticket back to the active column, comment, fix, complete again. Call add_comment after every move.',
+      'Move a ticket to a column (column_name, case-insensitive, from get_project_status or list_columns), at the top of that column unless position says where ("bottom", {"before": KEY}, {"after": KEY}); with its own column and a position it reorders the column. Only sub-tickets and standalone tickets move: an epic with sub-tickets advances automatically (all sub-tickets done → done; work started → In Progress). Bug report on finished work: move the completed sub-ticket back to the active column, comment, fix, complete again. Call add_comment after every move.',
     input: z.strictObject({
       ticket_id: ticketIdParam(),
       column_name: z.string().trim().min(1).describe('Target column, case-insensitive (e.g. "Review").'),
+      position: position.optional(),
     }),
     rest: { method: 'POST', path: '/tickets/{id}/move', idParam: 'ticket_id' },
     output: ticketOutput,
