@@ -108,6 +108,9 @@ const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><t
 <p>Run <code>npm start</code> (it builds the UIs before starting the services) or <code>npx tsx packages/cli/src/build.ts</code>, then reload this page.</p>
 </body></html>`;
 
+/** The pages of the kit every UI has (web.md, "Administration"): People, Account, and an invitation link's page. */
+export const KIT_PAGES = ['/people', '/account', '/invite/:token'];
+
 /** A registered web UI: its page answer, for a route that decides itself when to give it (the SMS service's `/`). */
 export interface WebUi {
   /** Answers the UI's `index.html` (with its preloads and headers), as every page URL does. */
@@ -117,7 +120,7 @@ export interface WebUi {
 /**
  * Serves a service's built web UI: hashed assets with a year's caching, and
  * `index.html` (never cached, with a strict Content-Security-Policy) for every
- * page URL. Before the UI is built, page URLs answer 503 with how to build it.
+ * page URL, the kit's own pages (KIT_PAGES) included. Before the UI is built, page URLs answer 503 with how to build it.
  */
 export async function registerWebUi(app: App, options: WebUiOptions): Promise<WebUi> {
   const fastifyStatic = (await import('@fastify/static')).default;
@@ -176,7 +179,7 @@ export async function registerWebUi(app: App, options: WebUiOptions): Promise<We
     if (!html) return reply.status(503).send(NOT_BUILT);
     return reply.send(withPreloads(html, request));
   };
-  for (const url of options.pages) app.get(url, { schema: { hide: true } }, page);
+  for (const url of [...options.pages, ...KIT_PAGES]) app.get(url, { schema: { hide: true } }, page);
   return { page };
 }
 

@@ -25,3 +25,6 @@ export * from './live-stream.ts';
 export * from './live-indicator.tsx';
 export * from './tenant-members.tsx';
 export * from './tenant-form.ts';
+export * from './people-api.ts';
+export * from './account-routes.tsx';
+export * from './user-menu.tsx';

@@ -4,6 +4,7 @@ import { Button } from './forms.tsx';
 import { FormDialog, type Form } from './record-form.tsx';
 import { useSession } from './session.tsx';
 import { EmptyState } from './states.tsx';
+import { UserMenu } from './user-menu.tsx';
 
 /** A link of the main navigation; `active` marks it for pages below another URL (LLM Hub for its Providers page). */
 export interface NavItem {
@@ -137,14 +138,12 @@ function CreateTenantDialog({ create, onClose, onCreated }: { create: TenantCrea
   );
 }
 
-/** Who is signed in (the email; name and email as its tooltip) and **Sign out**. */
+/** Who is signed in (their menu: Account, and People for admins) and **Sign out**. */
 function Account() {
-  const { session, signOut } = useSession();
+  const { signOut } = useSession();
   return (
     <>
-      <span className="muted truncate" style={{ maxWidth: 200 }} title={`${session.user.name} (${session.user.email})`}>
-        {session.user.email}
-      </span>
+      <UserMenu />
       <Button small variant="ghost" onClick={() => void signOut()}>
         Sign out
       </Button>

@@ -1,8 +1,10 @@
-import { createContext, useCallback, useContext, useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { Suspense, createContext, lazy, useCallback, useContext, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { ApiError, api, setUnauthorizedHandler, type SessionUser } from './api.ts';
 import { Button, FormError, TextField } from './forms.tsx';
 import { Loading } from './states.tsx';
+
+const InvitationPage = lazy(() => import('./invitation-page.tsx'));
 
 /** What `GET /api/session` answers: the user, plus the service's own lists (organizations, projects). */
 export type SessionInfo<Extra> = { user: SessionUser } & Extra;
@@ -25,8 +27,9 @@ export function useSession<Extra>(): SessionContextValue<Extra> {
 }
 
 /**
- * Shows the sign-in form on `/login` and on any page without a session;
- * renders `children` with the session once signed in. A 401 from any later
+ * Shows the sign-in form on `/login` and on any page without a session, and
+ * an invitation link's page on `/invite/{token}`; renders `children` with
+ * the session once signed in. A 401 from any later
  * request (the session expired or was signed out elsewhere) shows the form again.
  */
 export function SessionGate<Extra>({ service, children }: { service: string; children: ReactNode }) {
@@ -64,6 +67,22 @@ export function SessionGate<Extra>({ service, children }: { service: string; chi
     }
   }, [navigate]);
 
+  // An invitation link's page needs no session: it makes one, then goes on to the UI's home.
+  const invited = /^\/invite\/([^/]+)\/?$/.exec(location.pathname);
+  if (invited) {
+    return (
+      <Suspense fallback={<Loading />}>
+        <InvitationPage
+          service={service}
+          token={invited[1]}
+          onSignedIn={async () => {
+            await load();
+            void navigate('/', { replace: true });
+          }}
+        />
+      </Suspense>
+    );
+  }
   if (state.status === 'loading') return <Loading />;
   if (state.status === 'error') {
     return (

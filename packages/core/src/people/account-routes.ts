@@ -5,7 +5,7 @@ import type { App } from '../http-server.ts';
 import { sessionUserBody, type WebSessions } from '../session-routes.ts';
 import { hashPassword, verifyPassword } from '../users.ts';
 import { presentSessionUser, sessionTokenOf, setSessionCookie } from '../web-session.ts';
-import { auditFields, requireSameOriginWrite, requireSignedIn } from './people-access.ts';
+import { auditFields, jsonBodyOf, requireSameOriginWrite, requireSignedIn } from './people-access.ts';
 import { signInKeys } from '../sign-in-limit.ts';
 import { acceptBody, accountBody, invalidInvitation, invitationUsable, parseBody, passwordChangeBody, wrongCurrentPassword } from './people-rules.ts';
 import type { PeopleStore } from './people-store.ts';
@@ -28,7 +28,7 @@ export function registerAccountRoutes(app: App, web: WebSessions, people: People
     { attachValidation: true, schema: { tags: ['account'], summary: 'Change your own name', body: accountBody, response: { 200: sessionUserBody } } },
     async (request) => {
       const user = await signedInWrite(request);
-      const { name } = parseBody(accountBody, request.body);
+      const { name } = parseBody(accountBody, jsonBodyOf(request));
       await people.rename(user.id, name);
       request.log.info(auditFields(user, 'account.rename', user), `people: account.rename by ${user.email}`);
       return { user: presentSessionUser({ ...user, name }) };
@@ -43,7 +43,7 @@ export function registerAccountRoutes(app: App, web: WebSessions, people: People
     },
     async (request, reply) => {
       const user = await signedInWrite(request);
-      const body = parseBody(passwordChangeBody, request.body);
+      const body = parseBody(passwordChangeBody, jsonBodyOf(request));
       // A stolen cookie must not make a free password oracle: wrong guesses count as failed sign-ins.
       const now = web.now().getTime();
       const keys = signInKeys(user.email, request.ip);
@@ -117,7 +117,7 @@ export function registerAccountRoutes(app: App, web: WebSessions, people: People
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       await usableInvitation(request, request.params.token, reply);
-      const { password } = parseBody(acceptBody, request.body);
+      const { password } = parseBody(acceptBody, jsonBodyOf(request));
       const person = await people.accept(request.params.token, await hashPassword(password), web.now());
       if (!person) throw invalidInvitation();
       // A browser signed in as someone else leaves that session behind, as a sign-in does.

@@ -43,3 +43,19 @@ export async function actingAdmin(web: WebSessions, request: FastifyRequest): Pr
 export function auditFields(actor: SessionUser, action: string, target: { id: string; email: string }) {
   return { audit: { action, actor: { id: actor.id, email: actor.email }, target: { id: target.id, email: target.email } } };
 }
+
+/**
+ * A request's JSON body: as Fastify parsed it, or parsed here on a service that reads every body as bytes
+ * (the SMS service verifies signatures over them). The message never quotes the body: it may hold a password.
+ */
+export function jsonBodyOf(request: FastifyRequest): unknown {
+  const body = request.body;
+  if (!Buffer.isBuffer(body) && typeof body !== 'string') return body;
+  const text = body.toString();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('invalid_json', 'Malformed JSON body: expected a JSON object');
+  }
+}

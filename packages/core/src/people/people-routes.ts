@@ -4,7 +4,7 @@ import { AppError } from '../errors.ts';
 import { baseUrlOf, type App } from '../http-server.ts';
 import type { WebSessions } from '../session-routes.ts';
 import type { SessionUser } from '../web-session.ts';
-import { actingAdmin, adminOnly, auditFields } from './people-access.ts';
+import { actingAdmin, adminOnly, auditFields, jsonBodyOf } from './people-access.ts';
 import {
   invitationUrl,
   inviteBody,
@@ -84,7 +84,7 @@ export function registerAdminPeopleRoutes(app: App, web: WebSessions, people: Pe
     },
     async (request, reply) => {
       const actor = await actingAdmin(web, request);
-      const body = parseBody(inviteBody, request.body);
+      const body = parseBody(inviteBody, jsonBodyOf(request));
       const invited = await people.invite(body, actor.id, web.now());
       log(request, actor, 'user.invite', invited.person);
       reply.header('cache-control', 'no-store');
@@ -108,7 +108,7 @@ export function registerAdminPeopleRoutes(app: App, web: WebSessions, people: Pe
     async (request) => {
       const actor = await actingAdmin(web, request);
       await personOr404(request.params.id);
-      const change = parseBody(personChangeBody, request.body);
+      const change = parseBody(personChangeBody, jsonBodyOf(request));
       refuseSelfLockout(actor.id, request.params.id, change);
       const changed = await people.change(request.params.id, change, web.now());
       if (!changed) throw new AppError('not_found', `No user with id ${request.params.id}`);

@@ -1,6 +1,17 @@
 import { lazy, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { AppShell, LazyPage, NoTenantPage, NotFoundState, SessionGate, api, newTenantForm, preloadablePage, useSession } from '@switchboard/web-kit';
+import {
+  accountRoutes,
+  AppShell,
+  LazyPage,
+  NoTenantPage,
+  NotFoundState,
+  SessionGate,
+  api,
+  newTenantForm,
+  preloadablePage,
+  useSession,
+} from '@switchboard/web-kit';
 import type { FlowsSessionExtra } from './api/types.ts';
 import { currentOrg, rememberOrg } from './org-memory.ts';
 
@@ -45,6 +56,9 @@ export function App() {
           })}
           <Route path="*" element={<NotFoundState what="Page" />} />
         </Route>
+        {accountRoutes((page) => (
+          <Shell org={undefined}>{page}</Shell>
+        ))}
         <Route
           path="*"
           element={

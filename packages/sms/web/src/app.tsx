@@ -1,6 +1,6 @@
 import { lazy, useMemo, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation, useNavigate, useParams } from 'react-router-dom';
-import { AppShell, LazyPage, NoTenantPage, NotFoundState, SessionGate, newTenantForm, preloadablePage, useSession } from '@switchboard/web-kit';
+import { accountRoutes, AppShell, LazyPage, NoTenantPage, NotFoundState, SessionGate, newTenantForm, preloadablePage, useSession } from '@switchboard/web-kit';
 import { consolePage } from '../../src/domain/console-pages.ts';
 import { createOrganization, orgApi } from './api/client.ts';
 import { OrgContext } from './org-context.ts';
@@ -55,6 +55,9 @@ export function App() {
           ))}
           <Route path="*" element={<NotFoundState what="Page" />} />
         </Route>
+        {accountRoutes((page) => (
+          <Shell org={undefined}>{page}</Shell>
+        ))}
         <Route
           path="*"
           element={

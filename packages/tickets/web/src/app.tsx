@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { EmptyState, LazyPage, NoTenantPage, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
+import { accountRoutes, EmptyState, LazyPage, NoTenantPage, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
 import type { TicketsSessionExtra } from './api/types.ts';
 import { currentProject, rememberProject } from './project-memory.ts';
 import { ProjectProvider } from './project-context.tsx';
@@ -27,6 +27,9 @@ export function App() {
         <Route path="/login" element={<ToCurrentProject section="board" />} />
         {['board', 'documents', 'search', 'settings'].map((section) => (
           <Route key={section} path={`/${section}`} element={<ToCurrentProject section={section} />} />
+        ))}
+        {accountRoutes((page) => (
+          <Shell project={undefined}>{page}</Shell>
         ))}
         <Route path="*" element={<ProjectFrame />} />
       </Routes>
