@@ -1,9 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { AppError } from './errors.ts';
 import type { App } from './http-server.ts';
 import { MembershipStore, type MembershipService } from './memberships.ts';
-import { isSafeMethod } from './origin-check.ts';
+import { actingAdmin, adminOnly } from './people/people-access.ts';
 import type { WebSessions } from './session-routes.ts';
 import { UserStore, type PlatformTables } from './users.ts';
 import type { SessionUser } from './web-session.ts';
@@ -83,34 +83,13 @@ export class TenantMembers {
 }
 
 /**
- * Admits only a signed-in admin to a route, in its `onRequest` (before the body is read, so whatever a caller
- * sent, the answer is the same): a token (any `Authorization` header) gets 403, since people are managed by
- * people; no live session 401; a user who is not an admin the service's own 404 for a missing route (nothing
- * is revealed); a write from a foreign Origin 403. `admin(request)` is then the admin, in the handler.
+ * Admits only a signed-in admin to a route, in its `onRequest` (before the body is read), as the people API
+ * does (people-access.ts): a bearer token, and a person who is not an admin, get the service's own 404 for a
+ * missing route (nothing is revealed); no live session 401; a write from a foreign Origin 403.
+ * `admin(request)` is then the acting admin, in the handler.
  */
 export function adminGate(web: WebSessions) {
-  const admins = new WeakMap<FastifyRequest, SessionUser>();
-  return {
-    async onRequest(request: FastifyRequest, reply: FastifyReply) {
-      if (request.headers.authorization !== undefined) {
-        throw new AppError('forbidden', 'Organizations, projects and their members are managed by a signed-in administrator: use the web UI, or the CLI');
-      }
-      const user = await web.userOf(request);
-      if (!user) throw new AppError('not_signed_in', 'Not signed in');
-      if (user.role !== 'admin') {
-        reply.callNotFound();
-        return reply;
-      }
-      if (!isSafeMethod(request.method)) web.requireSameOrigin(request);
-      admins.set(request, user);
-    },
-    /** The admin the gate let through. */
-    admin(request: FastifyRequest): SessionUser {
-      const user = admins.get(request);
-      if (!user) throw new AppError('internal', 'adminGate is not installed on this route');
-      return user;
-    },
-  };
+  return { onRequest: adminOnly(web), admin: (request: FastifyRequest) => actingAdmin(web, request) };
 }
 
 /** Logs an administration change with the admin who made it (their id and email; never a secret). */
@@ -158,7 +137,7 @@ export function registerTenantMemberRoutes(app: App, options: TenantMemberRoutes
     members: await people.list(await tenantOf(request)),
   }));
   app.post(options.path, route('Add a user as a member, by email (admin session only)'), async (request) => {
-    const admin = gate.admin(request);
+    const admin = await gate.admin(request);
     const key = await tenantOf(request);
     const body = options.bodyOf ? options.bodyOf(request) : request.body;
     const added = await people.add(key, (body as { email?: unknown } | null)?.email, errors);
@@ -166,7 +145,7 @@ export function registerTenantMemberRoutes(app: App, options: TenantMemberRoutes
     return { email: added.email, added: true };
   });
   app.delete(`${options.path}/:user_id`, route('End a membership (admin session only)'), async (request) => {
-    const admin = gate.admin(request);
+    const admin = await gate.admin(request);
     const key = await tenantOf(request);
     const userId = (request.params as { user_id: string }).user_id;
     if (!(await people.remove(key, userId))) throw new AppError('not_found', `User "${userId}" is not a member of ${key}`);

@@ -18,12 +18,12 @@ describe.each(dialectsUnderTest())('organizations and members in the console API
     await service?.close();
   });
 
-  it('creates an organization: 401 without a session, 403 for a key, 404 for a member, 422 naming every problem, 409 when taken, 201', async () => {
+  it('creates an organization: 401 without a session, 404 for a key or a member, 422 naming every problem, 409 when taken, 201', async () => {
     const body = { org_id: 'north', name: 'North office' };
     expect(await consoleCall(service, undefined, '/api/orgs', { method: 'POST', body })).toEqual({ status: 401, body: { detail: 'Not signed in' } });
     expect(await consoleCall(service, undefined, '/api/orgs', { method: 'POST', body, headers: { authorization: `Bearer ${service.key}` } })).toEqual({
-      status: 403,
-      body: { detail: 'Organizations, projects and their members are managed by a signed-in administrator: use the web UI, or the CLI' },
+      status: 404,
+      body: { detail: 'Not Found' },
     });
     expect(await consoleCall(service, member.cookie, '/api/orgs', { method: 'POST', body })).toEqual({ status: 404, body: { detail: 'Not Found' } });
     expect(await consoleCall(service, admin.cookie, '/api/orgs', { method: 'POST', body, origin: 'https://evil.example' })).toMatchObject({ status: 403 });

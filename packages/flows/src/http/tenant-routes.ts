@@ -27,7 +27,7 @@ const invalid = (problems: Array<{ field: string; message: string }>) =>
 /**
  * The organizations' administration for admins (web.md, "Administration"; README, "Organizations and
  * members"): `POST /api/orgs` creates one, `/api/llm/{org_code}/members` lists, adds and removes its members.
- * Admin sessions only: a non-admin gets the 404 of a missing route, a token 403.
+ * Admin sessions only: a non-admin and a token get the 404 of a missing route.
  */
 export function registerTenantRoutes(app: App, deps: { web: WebSessions; platform: Kysely<PlatformTables>; orgs: OrgStore }): void {
   const { web, orgs } = deps;
@@ -36,7 +36,7 @@ export function registerTenantRoutes(app: App, deps: { web: WebSessions; platfor
     '/api/orgs',
     { schema: { tags: ['organizations'], summary: 'Create an organization (admin session only)' }, onRequest: gate.onRequest },
     async (request, reply) => {
-      const admin = gate.admin(request);
+      const admin = await gate.admin(request);
       const body = readTextFields(
         request.body,
         [

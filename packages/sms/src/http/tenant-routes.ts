@@ -19,8 +19,8 @@ const bodyOf = (request: FastifyRequest) => decodeBody(request.body, request.hea
 /**
  * The organizations' administration for admins (web.md, "Administration"; README, "Organizations and
  * members"): `POST /api/orgs` creates one (without a key: the Keys page makes them), and
- * `/api/orgs/{org_id}/members` lists, adds and removes its members. Admin sessions only: a non-admin gets the
- * 404 of a missing route, a secret key 403.
+ * `/api/orgs/{org_id}/members` lists, adds and removes its members. Admin sessions only: a non-admin and a
+ * secret key get the 404 of a missing route.
  */
 export function registerTenantRoutes(app: App, context: SmsContext, platform: Kysely<PlatformTables>): void {
   const { web, orgs } = context;
@@ -29,7 +29,7 @@ export function registerTenantRoutes(app: App, context: SmsContext, platform: Ky
     '/api/orgs',
     { schema: { tags: ['organizations'], summary: 'Create an organization (admin session only)' }, onRequest: gate.onRequest },
     async (request, reply) => {
-      const admin = gate.admin(request);
+      const admin = await gate.admin(request);
       const body = readTextFields(
         bodyOf(request),
         [

@@ -24,7 +24,7 @@ function ruleMessage(check: () => unknown): string | undefined {
 /**
  * `POST /api/projects` `{"key", "name", "description"?}` → 201 `{"project_id", "key", "name"}` (web.md,
  * "Administration"; README, "Projects and members"): a new project with the default board, for an admin
- * session only (a non-admin gets the 404 of a missing route, a token 403); 409 for a key in use.
+ * session only (a non-admin and a token get the 404 of a missing route); 409 for a key in use.
  */
 export function registerTenantRoutes(app: App, deps: { web: WebSessions; db: Db }): void {
   const gate = adminGate(deps.web);
@@ -32,7 +32,7 @@ export function registerTenantRoutes(app: App, deps: { web: WebSessions; db: Db 
     '/api/projects',
     { schema: { tags: ['projects'], summary: 'Create a project (admin session only)' }, onRequest: gate.onRequest },
     async (request, reply) => {
-      const admin = gate.admin(request);
+      const admin = await gate.admin(request);
       const body = readTextFields(
         request.body,
         [
