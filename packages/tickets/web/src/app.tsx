@@ -7,6 +7,7 @@ import { ProjectProvider } from './project-context.tsx';
 import { paths, projectOfTicketKey } from './routes.ts';
 import { boardPageProject } from '../../src/domain/board-page.ts';
 import { Shell } from './shell.tsx';
+import { CommandPalette } from './palette/command-palette.tsx';
 import { NEW_PROJECT } from './new-project.ts';
 
 const board = preloadablePage(() => import('./board/board-page.tsx'));
@@ -96,6 +97,7 @@ function ProjectFrame() {
   if (section === '') return <Navigate to={paths.board(project)} replace />;
   return (
     <ProjectProvider key={project} projectKey={project} name={known.name}>
+      <CommandPalette />
       <Shell project={project}>
         {section === 'board' ? (
           <LazyPage full>

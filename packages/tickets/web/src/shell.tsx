@@ -5,7 +5,8 @@ import type { TicketsSessionExtra } from './api/types.ts';
 import { rememberProject } from './project-memory.ts';
 import { NEW_PROJECT } from './new-project.ts';
 import { useLiveStatus } from './project-context.tsx';
-import { paths } from './routes.ts';
+import { paths, switchProjectPath } from './routes.ts';
+import { PaletteButton } from './palette/command-palette.tsx';
 
 /** Top bar: **Board**, **Documents**, **Search**, **Settings**, the **Project** switcher, the live indicator, the user and **Sign out**. */
 export function Shell({ project, children }: { project: string | undefined; children: ReactNode }) {
@@ -23,21 +24,29 @@ export function Shell({ project, children }: { project: string | undefined; chil
     : [];
   const switchProject = (next: string) => {
     rememberProject(next);
-    // The same section in the other project; a ticket or a document goes to its list.
-    const section = location.pathname.startsWith('/tickets/') ? 'board' : (location.pathname.split('/')[3] ?? 'board');
     // void: under BrowserRouter navigate() returns nothing; the promise its type allows is a data router's.
-    void navigate(`/projects/${encodeURIComponent(next)}/${section}`);
+    void navigate(switchProjectPath(next, location.pathname));
   };
   return (
     <AppShell
       product="Switchboard Tickets"
       home={project ? paths.board(project) : '/'}
       nav={nav}
-      tenant={{ label: 'Project', current: project, tenants: session.projects.map((p) => ({ code: p.key, name: p.name })),
+      tenant={{
+        label: 'Project',
+        current: project,
+        tenants: session.projects.map((p) => ({ code: p.key, name: p.name })),
         onSwitch: switchProject,
         create: NEW_PROJECT,
       }}
-      status={project ? <LiveIndicator /> : null}
+      status={
+        project ? (
+          <>
+            <PaletteButton />
+            <LiveIndicator />
+          </>
+        ) : null
+      }
     >
       {children}
     </AppShell>

@@ -1,6 +1,7 @@
 /**
  * The List view's rows and their order: the board's (filtered) lanes flattened into rows, and the sort a
- * column header sets, kept in the URL (`sort=priority`, `sort=-updated`). Pure, so the order is unit-tested.
+ * column header sets, kept in the URL (`sort=priority`, `sort=-updated`) beside the view (`view=list`). Pure,
+ * so the order is unit-tested.
  */
 import { PRIORITIES, type BoardCard, type BoardLane } from '../api/types.ts';
 
@@ -33,6 +34,25 @@ export interface ListRow {
   column: string;
   /** The lane's place on the board (the Column sort goes by it, not by name). */
   laneIndex: number;
+}
+
+/** The board page's two views of the same tickets. */
+export type BoardPageView = 'board' | 'list';
+
+/** The query parameter of the view: `view=list`; the board is the default and leaves it out. */
+const VIEW_PARAM = 'view';
+
+/** The view a URL query asks for. */
+export function viewFromQuery(query: URLSearchParams): BoardPageView {
+  return query.get(VIEW_PARAM) === 'list' ? 'list' : 'board';
+}
+
+/** The query with `view` written into it; the filters, the board and the sort stay, so a switch keeps them. */
+export function queryWithView(query: URLSearchParams, view: BoardPageView): URLSearchParams {
+  const next = new URLSearchParams(query);
+  if (view === 'list') next.set(VIEW_PARAM, 'list');
+  else next.delete(VIEW_PARAM);
+  return next;
 }
 
 /** The query parameter of the sort. */

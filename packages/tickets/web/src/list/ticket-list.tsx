@@ -52,6 +52,15 @@ export function TicketList({
     getItemKey: (index) => rows[index]!.card.key,
   });
 
+  // Another sort starts at the top, as a list does when it is sorted again.
+  const sortKey = sort ? `${sort.direction}:${sort.column}` : '';
+  const sorted = useRef(sortKey);
+  useEffect(() => {
+    if (sorted.current === sortKey) return;
+    sorted.current = sortKey;
+    scrollRef.current?.scrollTo({ top: 0 });
+  }, [sortKey]);
+
   // The row that takes Tab (roving focus), by key so a live change that moves rows does not move it.
   const [activeKey, setActiveKey] = useState<string | undefined>(undefined);
   const activeIndex = Math.max(0, activeKey ? rows.findIndex((row) => row.card.key === activeKey) : 0);
@@ -229,7 +238,15 @@ const TicketRow = memo(function TicketRow({
         {card.labels.slice(0, LABELS_SHOWN).map((label) => (
           <LabelChip key={label.id} label={label} />
         ))}
-        {extra > 0 ? <span className="labels-more">+{extra}</span> : null}
+        {extra > 0 ? (
+          <>
+            {' '}
+            <span className="labels-more">
+              +{extra}
+              <span className="sr-only"> more</span>
+            </span>
+          </>
+        ) : null}
       </td>
       <td className="cell-updated" title={dateTime(card.updated_at)}>
         {timeAgo(card.updated_at)}

@@ -1,24 +1,9 @@
 import { useRef, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { queryWithView, viewFromQuery, type BoardPageView } from './list-rows.ts';
 
-/** The board page's two views of the same tickets. */
-export type BoardPageView = 'board' | 'list';
-
-/** The query parameter of the view: `view=list`; the board is the default and leaves it out. */
-const VIEW_PARAM = 'view';
-
-/** The view a URL query asks for. */
-export function viewFromQuery(query: URLSearchParams): BoardPageView {
-  return query.get(VIEW_PARAM) === 'list' ? 'list' : 'board';
-}
-
-/** The query with `view` written into it; the filters, the board and the sort stay, so a switch keeps them. */
-export function queryWithView(query: URLSearchParams, view: BoardPageView): URLSearchParams {
-  const next = new URLSearchParams(query);
-  if (view === 'list') next.set(VIEW_PARAM, 'list');
-  else next.delete(VIEW_PARAM);
-  return next;
-}
+// The board page reads the view where it finds the toggle.
+export { viewFromQuery } from './list-rows.ts';
 
 const VIEWS: ReadonlyArray<{ view: BoardPageView; label: string }> = [
   { view: 'board', label: 'Board' },

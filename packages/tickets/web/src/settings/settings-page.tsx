@@ -2,21 +2,12 @@ import type { ReactNode } from 'react';
 import { NavLink, Navigate, useParams } from 'react-router-dom';
 import { ErrorState, Loading, PageHeader, useResource, useTitle } from '@switchboard/web-kit';
 import { useLiveChanges, useProject } from '../project-context.tsx';
-import { paths } from '../routes.ts';
+import { SETTINGS_TABS, paths } from '../routes.ts';
 import { AutoSummaryTab } from './auto-summary-tab.tsx';
 import { BoardsTab } from './boards-tab.tsx';
 import { LabelsTab } from './labels-tab.tsx';
 import { McpTab } from './mcp-tab.tsx';
 import { MembersTab } from './members-tab.tsx';
-
-/** The settings sections, each at its own URL (`/projects/{KEY}/settings/{tab}`). */
-export const SETTINGS_TABS = [
-  { id: 'boards', label: 'Boards and columns' },
-  { id: 'labels', label: 'Labels' },
-  { id: 'members', label: 'Members' },
-  { id: 'auto-summary', label: 'Auto-Summary' },
-  { id: 'mcp', label: 'MCP Connection' },
-] as const;
 
 /** **Settings**: Boards and columns, Labels, Members, Auto-Summary, MCP Connection. */
 export default function SettingsPage() {
