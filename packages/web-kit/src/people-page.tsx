@@ -158,7 +158,7 @@ export default function PeoplePage() {
       columns={[
         {
           header: 'Name',
-          className: 'cell-name',
+          className: 'cell-name people-name',
           sort: (p) => p.name.toLowerCase(),
           cell: (p) => (
             <>

@@ -67,6 +67,14 @@ for (const dialect of dialectsUnderTest()) {
         'just now',
         expect.any(String),
       ]);
+      // A long name and email keep the page within a phone's width (the table scrolls inside its card).
+      await h.service.context.web.users.create({
+        email: 'wilhelmina.oyelaran-castellanos@engineering.example.org',
+        name: 'Wilhelmina Oyelaran-Castellanos de la Fuente',
+        password: 'a long enough password',
+      });
+      await admin.reload();
+      await admin.getByRole('row').filter({ hasText: 'Wilhelmina' }).waitFor();
       await bothWidths(admin, 'people');
     });
 
