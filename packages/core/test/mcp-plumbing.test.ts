@@ -6,6 +6,7 @@ import {
   createHttpServer,
   createLogger,
   envOrigins,
+  listen,
   isLoopbackHost,
   mcpRequestRefusal,
   plainToolCall,
@@ -98,6 +99,98 @@ describe('core MCP plumbing (registerMcpEndpoint)', () => {
     expect((await post(app, { jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'https://evil.example' })).status).toBe(403);
     expect((await post(app, { jsonrpc: '2.0', id: 1, method: 'ping' }, { host: 'evil.example' })).status).toBe(403);
     expect((await post(app, { jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'http://127.0.0.1:8102' })).status).toBe(200);
+  });
+});
+
+/** An endpoint with progress streams: `count` reports 1..3 then answers; `wait` reports once, then waits for its client to go. */
+function buildProgressApp(released: { resolve: (reason: unknown) => void }): App {
+  const app = createHttpServer({ logger: createLogger({ service: 'flows', level: 'silent' }), bodyLimit: 65_536 });
+  registerMcpEndpoint<null>(app, {
+    paths: ['/mcp'],
+    guard: { publicBaseUrl: undefined, allowedOrigins: [], listenHost: '127.0.0.1' },
+    callerOf: () => null,
+    progressStreams: true,
+    serverFor() {
+      const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, supportedProtocolVersions: [...SERVED_PROTOCOL_VERSIONS] });
+      server.setRequestHandler('tools/call', async (request, ctx) => {
+        const token = ctx.mcpReq._meta?.progressToken;
+        if (token === undefined) return toolResult({ progress: 'none' });
+        const notify = (progress: number) => ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress } });
+        if (request.params.name === 'count') {
+          for (const progress of [1, 2, 3]) await notify(progress);
+          return toolResult({ counted: 3 });
+        }
+        await notify(1);
+        await new Promise((resolve) => ctx.mcpReq.signal.addEventListener('abort', resolve, { once: true }));
+        released.resolve(ctx.mcpReq.signal.reason);
+        return toolResult({ never: 'sent' });
+      });
+      return server;
+    },
+  });
+  return app;
+}
+
+describe('core MCP plumbing, progress streams for 2025-era tools/call', () => {
+  let resolveReleased: (reason: unknown) => void = () => undefined;
+  const released = { promise: new Promise<unknown>((resolve) => (resolveReleased = resolve)), resolve: (reason: unknown) => resolveReleased(reason) };
+  let app: App;
+  let base: string;
+  beforeAll(async () => {
+    app = buildProgressApp(released);
+    base = await listen(app, '127.0.0.1', 0);
+  });
+  afterAll(() => app.close());
+
+  const call = (name: string, meta: Record<string, unknown>, signal?: AbortSignal) =>
+    fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {}, _meta: meta } }),
+      signal,
+    });
+  const event = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+  const progress = (value: number) => event({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p', progress: value } });
+
+  it('streams the progress, then the response, and ends; a call without a token is answered in JSON', async () => {
+    const streamed = await call('count', { progressToken: 'p' });
+    expect([streamed.status, streamed.headers.get('content-type')]).toEqual([200, 'text/event-stream']);
+    const result = { result: { content: [{ type: 'text', text: '{"counted":3}' }], structuredContent: { counted: 3 } }, jsonrpc: '2.0', id: 1 };
+    expect(await streamed.text()).toBe(progress(1) + progress(2) + progress(3) + event(result));
+    const plain = await call('count', {});
+    expect([plain.status, plain.headers.get('content-type')]).toEqual([200, 'application/json; charset=utf-8']);
+    expect(await plain.json()).toEqual({
+      ...result,
+      result: { content: [{ type: 'text', text: '{"progress":"none"}' }], structuredContent: { progress: 'none' } },
+    });
+  });
+
+  it("ends the request's server when its client leaves mid-stream: the tool call's signal aborts", async () => {
+    const leaving = new AbortController();
+    const response = await call('wait', { progressToken: 'p' }, leaving.signal);
+    const reader = response.body!.getReader();
+    let received = '';
+    while (received !== progress(1)) received += new TextDecoder().decode((await reader.read()).value);
+    leaving.abort();
+    expect(await released.promise).toMatchObject({ message: 'Connection closed' });
+  });
+
+  it('keeps JSON for the same call on an endpoint without progress streams', async () => {
+    const plainApp = buildApp();
+    try {
+      const response = await post(
+        plainApp,
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', _meta: { progressToken: 'p' } } },
+        { 'mcp-protocol-version': '2025-11-25' },
+      );
+      expect(response.body).toEqual({
+        result: { content: [{ type: 'text', text: '{"who":"ada"}' }], structuredContent: { who: 'ada' } },
+        jsonrpc: '2.0',
+        id: 2,
+      });
+    } finally {
+      await plainApp.close();
+    }
   });
 });
 

@@ -18,6 +18,8 @@ export interface McpEndpointOptions<C> {
   serverFor(caller: C, era: ProtocolEra): Server;
   /** Answers a plain tools/call without the SDK, byte for byte as the SDK would; undefined leaves it to the SDK. */
   fastPath?(request: FastifyRequest, caller: C, call: PlainToolCall): Promise<string | undefined>;
+  /** Answers a 2025-era tools/call that carries a progress token as an SSE stream with its progress (tools that report some). */
+  progressStreams?: boolean;
 }
 
 function webHeaders(request: FastifyRequest): Headers {
@@ -38,7 +40,10 @@ const NOT_ALLOWED = 'Method not allowed: this stateless MCP server takes JSON-RP
  * never reaches the token lookup.
  */
 export function registerMcpEndpoint<C>(app: App, options: McpEndpointOptions<C>): void {
-  const handler = createDualEraHandler(options.serverFor, (error) => app.log.debug({ err: error }, 'MCP request refused by the SDK'));
+  const handler = createDualEraHandler(options.serverFor, {
+    onerror: (error) => app.log.debug({ err: error }, 'MCP request refused by the SDK'),
+    progressStreams: options.progressStreams,
+  });
   const paths = new Set(options.paths);
   const guard = createMcpGuard(options.guard);
   app.addHook('onRequest', async (request, reply) => {
@@ -64,6 +69,9 @@ export function registerMcpEndpoint<C>(app: App, options: McpEndpointOptions<C>)
     response.headers.forEach((value, name) => {
       if (name !== 'content-length') reply.header(name, value);
     });
+    // An SSE answer (progress notifications, then the response) goes out as it is written; Fastify cancels it when
+    // the client goes away, which ends the request's transport (dual-era-handler.ts).
+    if (response.body !== null && response.headers.get('content-type')?.startsWith('text/event-stream')) return reply.send(response.body);
     const text = await response.text();
     return reply.send(text === '' ? undefined : text);
   };

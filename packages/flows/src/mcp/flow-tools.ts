@@ -90,7 +90,9 @@ export function flowOfTool(deps: FlowToolsDeps, principal: Principal, name: stri
 /**
  * Runs a flow as `POST …/run` does (its latest version, the same input check, a run record with trigger `mcp`),
  * waits up to FLOWS_MCP_WAIT_MS, and answers `{run_id, status, output}`; a run still going answers `running`
- * (and is recorded so, for get_flow_run), a failed one `isError` with its message.
+ * (and is recorded so, for get_flow_run), a failed one `isError` with its message. When `signal` aborts (the
+ * client went away) the call stops waiting and drops `progress` at once; the run goes on and is recorded, since
+ * MCP does not take a disconnection for a cancellation.
  */
 export async function runFlowTool(
   deps: FlowToolsDeps,
@@ -98,6 +100,7 @@ export async function runFlowTool(
   flow: FlowMcpRow,
   args: Record<string, unknown> | undefined,
   progress?: ProgressSink,
+  signal?: AbortSignal,
 ): Promise<CallToolResult> {
   const { principal } = caller;
   const loaded = await deps.runs.load(principal.orgId, flow.slug);
@@ -109,14 +112,24 @@ export async function runFlowTool(
   const plan: RunPlan = { principal, flow: loaded, input: checked.input, metadata: {}, conversation: [], trigger: 'mcp' };
   const ids = deps.runs.newIds();
   const startedAt = new Date();
-  const emit = progress ? progressEmitter(progress) : () => undefined;
+  // The run keeps its emitter to its end: what it holds of the call (the sink) is let go when the client goes.
+  let sink = progress;
+  const emit = sink ? progressEmitter((message) => sink?.(message)) : () => undefined;
   const running = deps.runs.start(plan, { ids, streaming: progress !== undefined, emit });
   let timer: NodeJS.Timeout | undefined;
+  let stopWaiting: () => void = () => undefined;
   const waited = new Promise<'running'>((resolve) => {
     timer = setTimeout(() => resolve('running'), deps.waitMs);
+    stopWaiting = () => {
+      sink = undefined;
+      resolve('running');
+    };
   });
+  if (signal?.aborted) stopWaiting();
+  signal?.addEventListener('abort', stopWaiting, { once: true });
   const outcome = await Promise.race([running.outcome, waited]);
   clearTimeout(timer);
+  signal?.removeEventListener('abort', stopWaiting);
   if (outcome === 'running') {
     await deps.runs.recordRunning(plan, ids, startedAt);
     return toolResult({ run_id: ids.runId, status: 'running', output: null });

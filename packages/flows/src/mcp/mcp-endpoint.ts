@@ -48,7 +48,8 @@ export function createFlowsMcpServer(deps: FlowToolsDeps, caller: FlowsMcpCaller
               .notify({ method: 'notifications/progress', params: { progressToken: token, progress: sent, message } })
               .catch((error: unknown) => caller.logger.debug({ err: error }, 'an MCP progress notification was not delivered'));
           };
-    return runFlowTool(deps, caller, flow, args, progress);
+    // The signal aborts when the client goes away (its stream cancelled): the call stops waiting and reporting.
+    return runFlowTool(deps, caller, flow, args, progress, ctx.mcpReq.signal);
   });
   return server;
 }
@@ -86,6 +87,7 @@ export function registerFlowsMcpEndpoint(app: App, deps: FlowToolsDeps & { guard
     callerOf: (request) => ({ principal: request.principal!, logger: request.log as Logger }),
     serverFor: (caller) => createFlowsMcpServer(deps, caller),
     fastPath: (request, caller, call) => directFlowCall(deps, caller, call, request.body),
+    progressStreams: true,
   });
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.url !== ORG_MCP_PATH || request.method !== 'POST') return;
