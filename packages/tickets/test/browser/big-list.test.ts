@@ -34,8 +34,8 @@ function bigListScenario(dialect: 'sqlite' | 'postgres') {
       const gaps: number[] = [];
       let most = 0;
       let last = performance.now();
-      for (let i = 0; i < 120; i++) {
-        element.scrollTop += 700;
+      for (let i = 0; i < 50; i++) {
+        element.scrollTop += 1500;
         await new Promise((resolve) => requestAnimationFrame(resolve));
         most = Math.max(most, element.querySelectorAll('tbody tr[data-key]').length);
         const now = performance.now();
@@ -57,7 +57,7 @@ function bigListScenario(dialect: 'sqlite' | 'postgres') {
       `2,000-ticket list (${dialect}): p95 frame interval while scrolling ${frames.p95.toFixed(1)} ms, at most ${frames.most} rows in the page\n`,
     );
     await screenshot(page, `list-2000-end-${dialect}`);
-  });
+  }, 60_000);
 
   it('sorts two thousand rows from a header and moves through them with the keyboard', async () => {
     await list.header('Key').getByRole('button').click();
