@@ -1,16 +1,42 @@
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { loadConfig, openFlowsStores } from '../packages/flows/src/index.ts';
 import { startProcess, startService, type RunningProcess } from './lib/process.ts';
 import { compare, percentile, warnOnFailures, type LoadResult } from './lib/load.ts';
+import { timedPost, type Timing } from './lib/stream-client.ts';
+import { openStreams } from './flows-streams.ts';
 import type { Row } from './lib/report.ts';
-import type { BenchContext, Suite } from './context.ts';
+import type { Suite } from './context.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const ORG = 'bench';
+export const ORG = 'bench';
 const SYSTEM = 'You answer in one short sentence.';
-const QUESTION = 'What does the fox do?';
-const STREAMS = 1_000;
+export const QUESTION = 'What does the fox do?';
+/** The open-stream scenarios, each on fresh services: how many streams, on how many instances, and the target they are held to. */
+const STREAM_SCENARIOS: Array<[count: number, instances: number, target: string]> = [
+  [1_000, 1, 'peak < 200 MB'],
+  [10_000, 1, 'peak < 600 MB, ≤ 50 KiB per stream, ≥ 2,000 answered per second'],
+  [10_000, 2, 'past one process: two instances'],
+];
+
+/** `count` flows services started side by side, seen as one process by openStreams (memory and CPU summed, open files of the busiest). */
+async function startGroup(count: number, env: Record<string, string>): Promise<RunningProcess & { urls: string[] }> {
+  const instances: RunningProcess[] = [];
+  for (let i = 0; i < count; i++) instances.push(await startService('flows', env));
+  const sum = (read: (p: RunningProcess) => number) => Math.round(instances.reduce((total, p) => total + read(p), 0) * 10) / 10;
+  return {
+    child: instances[0].child,
+    url: instances[0].url,
+    urls: instances.map((instance) => instance.url),
+    peakRssMiB: () => sum((p) => p.peakRssMiB()),
+    rssMiB: () => sum((p) => p.rssMiB()),
+    cpuMs: () => sum((p) => p.cpuMs()),
+    openFiles: () => Math.max(...instances.map((p) => p.openFiles())),
+    stop: async () => {
+      await Promise.all(instances.map((p) => p.stop()));
+    },
+  };
+}
 /** Streamed runs on the fresh service before the streams open. */
 const WARMUP_RUNS = 20;
 
@@ -32,7 +58,7 @@ function oneLlmFlow(slug: string, model: string) {
 }
 
 /** Creates org `bench`, a run token, the `fake` openai-compatible connection and the flows `chat`, `paced` and `hold`. */
-async function seedOrg(env: Record<string, string>, upstream: string): Promise<string> {
+export async function seedOrg(env: Record<string, string>, upstream: string): Promise<string> {
   const stores = await openFlowsStores(loadConfig(env));
   try {
     const created = await stores.orgs.createOrg(ORG, 'Benchmark');
@@ -51,58 +77,8 @@ async function seedOrg(env: Record<string, string>, upstream: string): Promise<s
   }
 }
 
-/** What a raw HTTP client saw of one response, times in ms from sending the request. */
-interface Timing {
-  status: number;
-  headers: number;
-  firstByte: number;
-  firstToken: number;
-  total: number;
-  text: string;
-}
-
-/**
- * One POST with a raw node:http client, timing the first body byte, the first
- * non-empty content delta (`"content":"x`) and the end. `onResponse` fires
- * with the status and headers, `onFirstToken` with the first token.
- */
-function timedPost(
-  agent: Agent,
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  onFirstToken?: () => void,
-  onResponse?: () => void,
-): Promise<Timing> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    let headersAt = NaN;
-    let firstByte = NaN;
-    let firstToken = NaN;
-    let text = '';
-    const req = httpRequest(url, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
-      headersAt = performance.now() - started;
-      onResponse?.();
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        const now = performance.now() - started;
-        if (Number.isNaN(firstByte)) firstByte = now;
-        text += chunk;
-        if (Number.isNaN(firstToken) && /"content":"[^"]/.test(text)) {
-          firstToken = now;
-          onFirstToken?.();
-        }
-      });
-      res.on('end', () => resolve({ status: res.statusCode!, headers: headersAt, firstByte, firstToken, total: performance.now() - started, text }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 /** `count` sequential requests; the figures are the time to the first content token. */
-async function firstTokenTimes(
+export async function firstTokenTimes(
   url: string,
   headers: Record<string, string>,
   body: string,
@@ -140,71 +116,6 @@ async function firstTokenTimes(
 
 async function upstreamStats(fake: RunningProcess): Promise<{ open: number; calls: number; last: unknown }> {
   return (await fetch(`${fake.url}/stats`)).json() as Promise<{ open: number; calls: number; last: unknown }>;
-}
-
-/**
- * Opens `count` SSE runs of the `hold` flow at once; the fake upstream holds
- * each open after its first token until released. The service's RSS is read
- * before, and once every stream is open (200 and headers received, first
- * token delivered) and the upstream's count of held calls has stopped growing.
- */
-async function openStreams(context: BenchContext, service: RunningProcess, fake: RunningProcess, url: string, headers: Record<string, string>, count: number) {
-  const before = service.rssMiB();
-  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
-  let withToken = 0;
-  let answered = 0;
-  const started = performance.now();
-  const streams = Array.from({ length: count }, () =>
-    timedPost(
-      agent,
-      url,
-      headers,
-      JSON.stringify({ input: { question: QUESTION } }),
-      () => {
-        withToken += 1;
-      },
-      () => {
-        answered += 1;
-      },
-    ).catch((error: Error) => ({ status: 0, headers: NaN, firstByte: NaN, firstToken: NaN, total: NaN, text: error.message })),
-  );
-  // Wait until every stream is answered with its first token and the upstream holds as many calls as it is going to (or 60 s).
-  const deadline = Date.now() + 60_000;
-  let upstreamOpen = 0;
-  let steadySince = Date.now();
-  while (Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    const open = (await upstreamStats(fake)).open;
-    if (open !== upstreamOpen) [upstreamOpen, steadySince] = [open, Date.now()];
-    if (answered === count && withToken === count && (upstreamOpen === count || Date.now() - steadySince > 1500)) break;
-  }
-  const openSeconds = (performance.now() - started) / 1000;
-  const during = service.rssMiB();
-  const openNow = { answered, withToken, upstreamOpen };
-  context.log(
-    `flows: ${answered}/${count} streams answered, ${withToken} with a first token, upstream holds ${upstreamOpen}, after ${openSeconds.toFixed(1)} s; service RSS ${before} → ${during} MiB`,
-  );
-  await fetch(`${fake.url}/release`, { method: 'POST' });
-  const timings = await Promise.all(streams);
-  agent.destroy();
-  const completed = timings.filter((t) => t.status === 200 && t.text.includes('data: [DONE]') && !t.text.includes('"error"'));
-  const failed = timings.find((t) => !completed.includes(t));
-  if (failed) context.log(`flows: ${count - completed.length} streams did not complete, e.g. ${failed.status} ${failed.text.slice(-300)}`);
-  const answeredIn = timings.map((t) => t.headers);
-  return {
-    before,
-    during,
-    openNow,
-    completed: completed.length,
-    result: {
-      requests: count,
-      rps: Math.round(answered / openSeconds),
-      p50: percentile(answeredIn, 50),
-      p99: percentile(answeredIn, 99),
-      errors: count - completed.length,
-      non2xx: timings.filter((t) => t.status !== 200).length,
-    },
-  };
 }
 
 /** Flows: a one-`llm`-node flow non-streaming and SSE against the fake upstream called directly, time to first token, 1,000 open SSE streams. */
@@ -286,26 +197,38 @@ export const benchFlows: Suite = async (outer) => {
         `whole stream p50 ${serviceTtft.totalP50.toFixed(2)} ms (upstream ${upstreamTtft.totalP50.toFixed(2)})`,
     });
 
-    // The streams' memory is measured on a fresh service: the one above keeps the heap the earlier load left behind.
-    context.log(`flows: ${STREAMS} concurrent open SSE streams on a fresh service`);
+    // The streams' memory is measured on fresh services each time: the one above keeps the heap the earlier load left behind.
     await service.stop();
-    service = await startService('flows', serviceEnv);
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const idle = service.rssMiB();
-    // A few streamed runs first, so code loaded and compiled on the first run is not counted per stream.
-    await firstTokenTimes(flowUrl('chat', 'run/stream'), runHeaders, runBody, WARMUP_RUNS);
-    const held = await openStreams(context, service, fake, flowUrl('hold', 'run/stream'), runHeaders, STREAMS);
-    const total = held.during - held.before;
-    rows.push({
-      scenario: `flows ${STREAMS.toLocaleString('en')} concurrent open SSE streams`,
-      service: { ...held.result, peakRssMiB: service.peakRssMiB() },
-      unit: 'all opened at once on a fresh service; req/s = streams answered per second, p50/p99 = time to the 200 and headers',
-      note:
-        `${held.openNow.answered} open at once (${held.openNow.withToken} with a first token, upstream held ${held.openNow.upstreamOpen}` +
-        `${held.openNow.upstreamOpen < STREAMS ? ': the rest waited for a provider connection' : ''}), ${held.completed} completed after release; ` +
-        `fresh service RSS idle ${idle} MiB, ${held.before} MiB after ${WARMUP_RUNS} runs, ${held.during} MiB with the streams open (target < 200 MB): ` +
-        `+${total.toFixed(1)} MiB, ${((total * 1024) / STREAMS).toFixed(1)} KiB per stream`,
-    });
+    service = undefined;
+    for (const [count, instances, target] of STREAM_SCENARIOS) {
+      context.log(`flows: ${count} concurrent open SSE streams on ${instances} fresh service${instances > 1 ? 's' : ''}`);
+      const group = await startGroup(instances, serviceEnv);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        const idle = group.rssMiB();
+        // A few streamed runs first on each, so code loaded and compiled on the first run is not counted per stream.
+        for (const url of group.urls) await firstTokenTimes(`${url}/api/llm/${ORG}/flows/chat/run/stream`, runHeaders, runBody, WARMUP_RUNS);
+        await fetch(`${fake.url}/hold`, { method: 'POST' });
+        const hold = group.urls.map((url) => `${url}/api/llm/${ORG}/flows/hold/run/stream`);
+        const held = await openStreams(context, group, fake, hold, runHeaders, runBody, count);
+        const total = held.during - held.before;
+        const each = instances > 1 ? ` (summed over the ${instances} instances; open files of the busiest)` : '';
+        rows.push({
+          scenario: `flows ${count.toLocaleString('en')} concurrent open SSE streams${instances > 1 ? `, ${instances} instances` : ''}`,
+          service: { ...held.result, peakRssMiB: group.peakRssMiB() },
+          unit:
+            `all opened at once on ${instances > 1 ? `${instances} fresh services, every other stream to each (no balancer: it would need 2 sockets per stream itself)` : 'a fresh service'}; ` +
+            'req/s = streams answered per second until the last was, p50/p99 = time to the 200 and headers',
+          note:
+            `${held.openNow.answered} open at once (${held.openNow.withToken} with a first token, upstream held ${held.openNow.upstreamOpen}` +
+            `${held.openNow.upstreamOpen < count ? ': the rest never reached the provider' : ''}), ${held.completed} completed after release; ` +
+            `RSS${each} idle ${idle} MiB, ${held.before} MiB after ${WARMUP_RUNS} runs, ${held.during} MiB with the streams open (target: ${target}), ` +
+            `${held.openNow.files} open files: +${total.toFixed(1)} MiB, ${((total * 1024) / count).toFixed(1)} KiB per stream`,
+        });
+      } finally {
+        await group.stop();
+      }
+    }
   } finally {
     await service?.stop();
     await fake.stop();

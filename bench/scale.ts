@@ -29,6 +29,8 @@ async function cluster(
       url: nginx.urls[name]!,
       peakRssMiB: () => sum((p) => p.peakRssMiB()),
       rssMiB: () => sum((p) => p.rssMiB()),
+      cpuMs: () => sum((p) => p.cpuMs()),
+      openFiles: () => sum((p) => p.openFiles()),
       stop: async () => undefined,
     },
     async stop() {

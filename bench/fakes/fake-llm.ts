@@ -5,7 +5,7 @@
 // - any name (e.g. `bench`): the whole answer at once;
 // - `paced`: the first token at once, then one token every 5 ms (to show buffering in time to first token);
 // - `hold`: the first token at once, then one token a second until POST /release (to keep streams open);
-//   after a release, `hold` calls no longer wait.
+//   after a release, `hold` calls no longer wait, until POST /hold.
 // GET /stats → {"open": held streams now open, "calls": calls so far, "last": the last request body}.
 import { createServer, type ServerResponse } from 'node:http';
 
@@ -63,6 +63,11 @@ const server = createServer((req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ open: held.size, calls, last }));
       return;
     }
+    if (req.method === 'POST' && req.url === '/hold') {
+      holding = true;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"holding":true}');
+      return;
+    }
     if (req.method === 'POST' && req.url === '/release') {
       const count = held.size;
       holding = false;
@@ -96,10 +101,13 @@ const server = createServer((req, res) => {
   });
 });
 server.keepAliveTimeout = 60_000;
-// 1,000 held streams plus the load generator's connections.
-server.maxConnections = 10_000;
-
-server.listen(0, '127.0.0.1', () => {
+// A held stream's request may wait long to be read when 10,000 arrive together: no 408 for a slow start.
+server.headersTimeout = 0;
+server.requestTimeout = 0;
+// No cap on connections (10,000 held streams plus the load generator's and the stats polls'), and a listen
+// backlog as deep as the kernel allows (somaxconn): 10,000 calls opened at once overflow Node's default 511,
+// and a dropped SYN is sent again only after a second.
+server.listen({ port: 0, host: '127.0.0.1', backlog: 65_535 }, () => {
   const address = server.address() as { port: number };
   process.stdout.write(`Fake LLM upstream listening on http://127.0.0.1:${address.port}\n`);
 });

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { buildServices } from '../../packages/cli/src/build.ts';
 import { serviceNodeOptions } from '../../packages/cli/src/services.ts';
 
@@ -12,6 +12,10 @@ export interface RunningProcess {
   peakRssMiB(): number;
   /** Current resident set size, in MiB (VmRSS). */
   rssMiB(): number;
+  /** CPU time (user + system) used so far, in ms: a cost that a machine shared with other work does not inflate as it does wall time. */
+  cpuMs(): number;
+  /** Open file descriptors (sockets included), NaN when /proc cannot tell. */
+  openFiles(): number;
   stop(): Promise<void>;
 }
 
@@ -19,6 +23,25 @@ function statusField(pid: number, field: string): number {
   try {
     const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Math.round((Number(match[1]) / 1024) * 10) / 10 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU time (user + system, /proc/PID/stat fields 14 and 15 in clock ticks of 10 ms) of a process so far, in ms. */
+export function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Open file descriptors of a process (sockets included), NaN when /proc cannot tell. */
+export function openFilesOf(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
   } catch {
     return NaN;
   }
@@ -33,15 +56,16 @@ const bundles = new Map<string, Promise<string>>();
 /**
  * Starts a service as `npm start` runs it: its esbuild bundle
  * (packages/NAME/dist/main.mjs) with plain `node` and the service's node
- * options, no tsx. See startProcess.
+ * options (and `extraNodeArgs`, e.g. `--heapsnapshot-signal=SIGUSR2` for a
+ * probe), no tsx. See startProcess.
  */
-export async function startService(name: string, env: Record<string, string>): Promise<RunningProcess> {
+export async function startService(name: string, env: Record<string, string>, extraNodeArgs: string[] = []): Promise<RunningProcess> {
   if (!bundles.has(name))
     bundles.set(
       name,
       buildServices([name]).then(([file]) => file),
     );
-  return startNode(await bundles.get(name)!, serviceNodeOptions(name), env);
+  return startNode(await bundles.get(name)!, [...serviceNodeOptions(name), ...extraNodeArgs], env);
 }
 
 /**
@@ -83,6 +107,8 @@ async function startNode(file: string, nodeArgs: string[], env: Record<string, s
     url,
     peakRssMiB: () => statusField(child.pid!, 'VmHWM'),
     rssMiB: () => statusField(child.pid!, 'VmRSS'),
+    cpuMs: () => cpuMsOf(child.pid!),
+    openFiles: () => openFilesOf(child.pid!),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
