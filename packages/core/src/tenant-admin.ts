@@ -202,3 +202,36 @@ export function readTextFields(body: unknown, rules: TextFieldRule[], invalid: T
 export function oneLine(field: string): (value: string) => string | undefined {
   return (value) => (/[\r\n]/.test(value) ? `${field} must be one line` : undefined);
 }
+
+/** What registerTenantCreateRoute needs: where, the fields' rules, how the service words a 422, and the creation itself. */
+export interface TenantCreateRouteOptions {
+  web: WebSessions;
+  service: MembershipService;
+  /** `POST` here creates a tenant: `/api/orgs`, `/api/projects`. */
+  path: string;
+  tags: string[];
+  summary: string;
+  /** Logged with the acting admin: `organization_created`, `project_created`. */
+  event: string;
+  rules: TextFieldRule[];
+  invalid: TenantErrors['invalid'];
+  /** The parsed body of a request (default `request.body`). */
+  bodyOf?(request: FastifyRequest): unknown;
+  /** Makes the tenant from the checked fields (409 for a code in use is the service's): its code, and the 201 answer. */
+  create(fields: Record<string, string | undefined>): Promise<{ key: string; answer: unknown }>;
+}
+
+/**
+ * `POST {path}` for admins (adminGate): every field problem named in one 422, then the service's creation, a
+ * 201 with its answer, and a log line naming the acting admin and the new tenant.
+ */
+export function registerTenantCreateRoute(app: App, options: TenantCreateRouteOptions): void {
+  const gate = adminGate(options.web);
+  app.post(options.path, { schema: { tags: options.tags, summary: options.summary }, onRequest: gate.onRequest }, async (request, reply) => {
+    const admin = await gate.admin(request);
+    const fields = readTextFields(options.bodyOf ? options.bodyOf(request) : request.body, options.rules, options.invalid);
+    const created = await options.create(fields);
+    logAdminChange(request, admin, options.event, { service: options.service, tenant: created.key });
+    return reply.code(201).send(created.answer);
+  });
+}

@@ -1,3 +1,4 @@
+import { ApiError } from './api.ts';
 import { form } from './record-form.tsx';
 import type { TenantCreate } from './layout.tsx';
 
@@ -48,18 +49,35 @@ export function newTenantForm(options: {
           label: 'Name',
           required: options.nameRequired,
           maxLength: 200,
-          hint: options.nameRequired ? undefined : 'Optional: the code, when left empty.',
+          hint: options.nameRequired ? undefined : `Optional: the ${options.codeLabel.toLowerCase()}, when left empty.`,
         },
         options.description ? { name: 'description', label: 'Description', kind: 'textarea', rows: 3 } : null,
       ],
       check: (values) => (values.code.trim() ? undefined : `Enter the ${options.codeLabel.toLowerCase()}.`),
       submit: (values) =>
-        options.create({
-          code: options.upperCase ? values.code.trim().toUpperCase() : values.code.trim(),
-          name: values.name.trim(),
-          description: values.description.trim(),
-        }),
+        options
+          .create({
+            code: options.upperCase ? values.code.trim().toUpperCase() : values.code.trim(),
+            name: values.name.trim(),
+            description: values.description.trim(),
+          })
+          .catch((error: unknown) => {
+            throw everyProblem(error);
+          }),
       done: (_result, values) => `${values.name.trim() || values.code.trim()} created`,
     }),
   };
+}
+
+/**
+ * A 422's problems said together, one a line, rather than the first and a count: the flows service lists them
+ * in `error.details` (`[{"message"}]`), the board in `error.details.issues`; anything else as it came.
+ */
+function everyProblem(error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.status !== 422) return error;
+  const details = (error.body as { error?: { details?: unknown } } | null)?.error?.details;
+  const list = Array.isArray(details) ? details : (details as { issues?: unknown } | undefined)?.issues;
+  if (!Array.isArray(list) || list.length < 2) return error;
+  const messages = list.map((problem) => (problem as { message?: unknown }).message).filter((message): message is string => typeof message === 'string');
+  return messages.length === list.length ? new ApiError(error.status, messages.join('\n'), error.code, error.body) : error;
 }

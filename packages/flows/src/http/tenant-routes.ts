@@ -1,13 +1,4 @@
-import {
-  adminGate,
-  logAdminChange,
-  oneLine,
-  readTextFields,
-  registerTenantMemberRoutes,
-  type App,
-  type PlatformTables,
-  type WebSessions,
-} from '@switchboard/core';
+import { oneLine, registerTenantCreateRoute, registerTenantMemberRoutes, type App, type PlatformTables, type WebSessions } from '@switchboard/core';
 import type { Kysely } from 'kysely';
 import { invalidWith } from '../domain/errors.ts';
 import { ORG_CODE_PATTERN } from '../domain/slug.ts';
@@ -31,29 +22,27 @@ const invalid = (problems: Array<{ field: string; message: string }>) =>
  */
 export function registerTenantRoutes(app: App, deps: { web: WebSessions; platform: Kysely<PlatformTables>; orgs: OrgStore }): void {
   const { web, orgs } = deps;
-  const gate = adminGate(web);
-  app.post(
-    '/api/orgs',
-    { schema: { tags: ['organizations'], summary: 'Create an organization (admin session only)' }, onRequest: gate.onRequest },
-    async (request, reply) => {
-      const admin = await gate.admin(request);
-      const body = readTextFields(
-        request.body,
-        [
-          {
-            field: 'org_code',
-            required: true,
-            check: (code) => (ORG_CODE_PATTERN.test(code) ? undefined : 'org_code must be 2 to 40 characters of a-z, 0-9 and -'),
-          },
-          { field: 'name', max: ORG_NAME_MAX, check: oneLine('name') },
-        ],
-        invalid,
-      );
-      const org = await orgs.createOrg(body.org_code ?? '', body.name);
-      logAdminChange(request, admin, 'organization_created', { service: 'flows', tenant: org.code });
-      return reply.code(201).send({ org_code: org.code, name: org.name });
+  registerTenantCreateRoute(app, {
+    web,
+    service: 'flows',
+    path: '/api/orgs',
+    tags: ['organizations'],
+    summary: 'Create an organization (admin session only)',
+    event: 'organization_created',
+    rules: [
+      {
+        field: 'org_code',
+        required: true,
+        check: (code) => (ORG_CODE_PATTERN.test(code) ? undefined : 'org_code must be 2 to 40 characters of a-z, 0-9 and -'),
+      },
+      { field: 'name', max: ORG_NAME_MAX, check: oneLine('name') },
+    ],
+    invalid,
+    async create(fields) {
+      const org = await orgs.createOrg(fields.org_code ?? '', fields.name);
+      return { key: org.code, answer: { org_code: org.code, name: org.name } };
     },
-  );
+  });
   registerTenantMemberRoutes(app, {
     web,
     platform: deps.platform,

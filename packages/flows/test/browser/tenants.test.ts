@@ -57,6 +57,7 @@ describeInBrowser('New organization and Members in the flows dashboard', () => {
     await asMia.getByRole('heading', { name: 'Organization not found' }).waitFor();
   });
 
+  // Its users are made one by one (a password hash each): room for a loaded machine.
   it('lists many members with long names on a phone without pushing Remove out of sight', async () => {
     const users = new UserStore(platform.db);
     const memberships = new MembershipStore(platform.db);
@@ -77,7 +78,7 @@ describeInBrowser('New organization and Members in the flows dashboard', () => {
     const table = (await page.getByRole('table').boundingBox())!;
     expect(table.x + table.width).toBeLessThanOrEqual(390);
     await page.setViewportSize({ width: 1280, height: 800 });
-  });
+  }, 120_000);
 
   it('offers a member no New organization entry and no Members page', async () => {
     const otto = await h.createUser('otto@example.com');

@@ -1,4 +1,4 @@
-import { adminGate, logAdminChange, oneLine, readTextFields, registerTenantMemberRoutes, type App, type PlatformTables } from '@switchboard/core';
+import { oneLine, registerTenantCreateRoute, registerTenantMemberRoutes, type App, type PlatformTables } from '@switchboard/core';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { isValidOrgId } from '../domain/org-id.ts';
@@ -24,29 +24,28 @@ const bodyOf = (request: FastifyRequest) => decodeBody(request.body, request.hea
  */
 export function registerTenantRoutes(app: App, context: SmsContext, platform: Kysely<PlatformTables>): void {
   const { web, orgs } = context;
-  const gate = adminGate(web);
-  app.post(
-    '/api/orgs',
-    { schema: { tags: ['organizations'], summary: 'Create an organization (admin session only)' }, onRequest: gate.onRequest },
-    async (request, reply) => {
-      const admin = await gate.admin(request);
-      const body = readTextFields(
-        bodyOf(request),
-        [
-          {
-            field: 'org_id',
-            required: true,
-            check: (id) => (isValidOrgId(id) ? undefined : 'org_id must be 1 to 64 characters of a-z, 0-9, _ and -, starting with a letter or digit'),
-          },
-          { field: 'name', max: ORG_NAME_MAX, check: oneLine('name') },
-        ],
-        invalid,
-      );
-      const org = await orgs.addOrganization(body.org_id ?? '', body.name, new Date());
-      logAdminChange(request, admin, 'organization_created', { service: 'sms', tenant: org.org_id });
-      return reply.code(201).send(org);
+  registerTenantCreateRoute(app, {
+    web,
+    service: 'sms',
+    path: '/api/orgs',
+    tags: ['organizations'],
+    summary: 'Create an organization (admin session only)',
+    event: 'organization_created',
+    rules: [
+      {
+        field: 'org_id',
+        required: true,
+        check: (id) => (isValidOrgId(id) ? undefined : 'org_id must be 1 to 64 characters of a-z, 0-9, _ and -, starting with a letter or digit'),
+      },
+      { field: 'name', max: ORG_NAME_MAX, check: oneLine('name') },
+    ],
+    invalid,
+    bodyOf,
+    async create(fields) {
+      const org = await orgs.addOrganization(fields.org_id ?? '', fields.name, new Date());
+      return { key: org.org_id, answer: org };
     },
-  );
+  });
   registerTenantMemberRoutes(app, {
     web,
     platform,

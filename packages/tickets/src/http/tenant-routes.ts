@@ -1,4 +1,4 @@
-import { AppError, adminGate, isAppError, logAdminChange, readTextFields, type App, type FieldProblem, type WebSessions } from '@switchboard/core';
+import { AppError, isAppError, registerTenantCreateRoute, type App, type FieldProblem, type WebSessions } from '@switchboard/core';
 import { createProject } from '../admin.ts';
 import { validateProjectKey } from '../domain/project-rules.ts';
 import { PROJECT_DESCRIPTION_MAX, PROJECT_NAME_MAX, validDescription, validName } from '../domain/settings-rules.ts';
@@ -27,24 +27,22 @@ function ruleMessage(check: () => unknown): string | undefined {
  * session only (a non-admin and a token get the 404 of a missing route); 409 for a key in use.
  */
 export function registerTenantRoutes(app: App, deps: { web: WebSessions; db: Db }): void {
-  const gate = adminGate(deps.web);
-  app.post(
-    '/api/projects',
-    { schema: { tags: ['projects'], summary: 'Create a project (admin session only)' }, onRequest: gate.onRequest },
-    async (request, reply) => {
-      const admin = await gate.admin(request);
-      const body = readTextFields(
-        request.body,
-        [
-          { field: 'key', required: true, check: (key) => ruleMessage(() => validateProjectKey(key)) },
-          { field: 'name', required: true, max: PROJECT_NAME_MAX, check: (name) => ruleMessage(() => validName('project', name)) },
-          { field: 'description', max: PROJECT_DESCRIPTION_MAX, check: (text) => ruleMessage(() => validDescription(text)) },
-        ],
-        invalidFields,
-      );
-      const created = await createProject(deps.db, { key: body.key ?? '', name: body.name ?? '', description: body.description });
-      logAdminChange(request, admin, 'project_created', { service: 'tickets', tenant: created.key });
-      return reply.code(201).send({ project_id: created.project_id, key: created.key, name: body.name });
+  registerTenantCreateRoute(app, {
+    web: deps.web,
+    service: 'tickets',
+    path: '/api/projects',
+    tags: ['projects'],
+    summary: 'Create a project (admin session only)',
+    event: 'project_created',
+    rules: [
+      { field: 'key', required: true, check: (key) => ruleMessage(() => validateProjectKey(key)) },
+      { field: 'name', required: true, max: PROJECT_NAME_MAX, check: (name) => ruleMessage(() => validName('project', name)) },
+      { field: 'description', max: PROJECT_DESCRIPTION_MAX, check: (text) => ruleMessage(() => validDescription(text)) },
+    ],
+    invalid: invalidFields,
+    async create(fields) {
+      const created = await createProject(deps.db, { key: fields.key ?? '', name: fields.name ?? '', description: fields.description });
+      return { key: created.key, answer: { project_id: created.project_id, key: created.key, name: fields.name } };
     },
-  );
+  });
 }
