@@ -59,6 +59,22 @@ function bigListScenario(dialect: 'sqlite' | 'postgres') {
     await screenshot(page, `list-2000-end-${dialect}`);
   }, 60_000);
 
+  it('opens a link to a ticket far down the list with its row in view', async () => {
+    await page.goto('/tickets/DEMO-1500?view=list&sort=key');
+    await page.getByRole('complementary', { name: 'Ticket DEMO-1500' }).getByRole('textbox', { name: 'Title' }).waitFor({ timeout: 20_000 });
+    await list.row('DEMO-1500').waitFor();
+    expect(await list.row('DEMO-1500').getAttribute('aria-current')).toBe('true');
+    // Inside the table's scrolled box, not only in the page.
+    const inView = await list.row('DEMO-1500').evaluate((row) => {
+      const box = row.getBoundingClientRect();
+      const scroller = row.closest('.ticket-list-scroll')!.getBoundingClientRect();
+      return box.top >= scroller.top && box.bottom <= scroller.bottom;
+    });
+    expect(inView).toBe(true);
+    await page.goto('/projects/DEMO/board?view=list&sort=key');
+    await list.row('DEMO-1').waitFor({ timeout: 20_000 });
+  }, 60_000);
+
   it('sorts two thousand rows from a header and moves through them with the keyboard', async () => {
     await list.header('Key').getByRole('button').click();
     await expect.poll(() => list.header('Key').getAttribute('aria-sort')).toBe('descending');

@@ -28,7 +28,7 @@ export class ListScreen {
   /** The keys of the rows in the page, top to bottom. */
   async keys(): Promise<string[]> {
     return this.table()
-      .locator('tbody tr[data-key]')
+      .locator('tbody [role="row"][data-key]')
       .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-key') ?? ''));
   }
 }

@@ -124,6 +124,7 @@ function listScenario(dialect: 'sqlite' | 'postgres') {
     expect(new URL(page.url()).pathname).toBe('/tickets/DEMO-3');
     expect(new URL(page.url()).searchParams.get('view')).toBe('list');
     expect(await list.row('DEMO-3').getAttribute('aria-current')).toBe('true');
+    await screenshot(page, `list-panel-${dialect}`);
     await panel.getByRole('button', { name: 'Close' }).click();
     await page.waitForURL((url) => url.pathname === '/projects/DEMO/board' && url.searchParams.get('view') === 'list');
     // The keyboard: focus a row, the arrow keys move, Enter opens.

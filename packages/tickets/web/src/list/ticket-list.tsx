@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Button, EmptyState, counted, dateTime, timeAgo } from '@switchboard/web-kit';
@@ -8,8 +8,20 @@ import { Avatar, LabelChip, PriorityBadge, TypeBadge } from '../board/ticket-car
 import { COLUMN_TITLES, LIST_COLUMNS, listRows, nextSort, queryWithSort, sortFromQuery, sortRows, type ListColumn, type ListRow } from './list-rows.ts';
 import './ticket-list.css';
 
+/** An update older than a month as a date alone (with its time it does not fit the column). */
+const olderDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const MONTH_MS = 30 * 86_400_000;
+
+/** When a ticket was updated, as the column shows it: "3 hours ago", or the date when it is older than a month. */
+function updatedText(iso: string): string {
+  const time = Date.parse(iso);
+  return Number.isFinite(time) && Date.now() - time > MONTH_MS ? olderDate.format(time) : timeAgo(iso);
+}
+
 /** A row's height: one line each, so the virtualizer needs no measuring. */
 const ROW_HEIGHT = 40;
+/** The header row's height until it is measured. */
+const HEAD_HEIGHT = 37;
 /** Labels shown in a row; the rest are counted (`+3`), all of them in the cell's title. */
 const LABELS_SHOWN = 2;
 
@@ -44,8 +56,17 @@ export function TicketList({
   const sort = useMemo(() => sortFromQuery(query), [query]);
   const rows = useMemo(() => sortRows(listRows(lanes), sort), [lanes, sort]);
   const scrollRef = useRef<HTMLDivElement>(null);
+  // The sticky header sits above the rows in the scrolled box: the rows start below it (the list's margin in
+  // the box), and a row scrolled to stops below it, not under it.
+  const headRef = useRef<HTMLTableSectionElement>(null);
+  const [headHeight, setHeadHeight] = useState(HEAD_HEIGHT);
+  useLayoutEffect(() => {
+    if (headRef.current) setHeadHeight(headRef.current.offsetHeight);
+  }, []);
   const virtualizer = useVirtualizer({
     count: rows.length,
+    scrollMargin: headHeight,
+    scrollPaddingStart: headHeight,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 10,
@@ -60,6 +81,12 @@ export function TicketList({
     sorted.current = sortKey;
     scrollRef.current?.scrollTo({ top: 0 });
   }, [sortKey]);
+
+  // The open ticket's row comes into view (a link to /tickets/KEY-N?view=list opens there).
+  const selectedIndex = selectedKey ? rows.findIndex((row) => row.card.key === selectedKey) : -1;
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, virtualizer]);
 
   // The row that takes Tab (roving focus), by key so a live change that moves rows does not move it.
   const [activeKey, setActiveKey] = useState<string | undefined>(undefined);
@@ -102,8 +129,6 @@ export function TicketList({
 
   if (total === 0 && complete) return <EmptyBoard onNewTicket={onNewTicket} />;
   const shown = filtered ? `${counted(rows.length, 'ticket')} of ${total.toLocaleString()}` : counted(rows.length, 'ticket');
-  const before = items[0]?.start ?? 0;
-  const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
   return (
     <div className="ticket-list">
       <div className="ticket-list-count faint" role="status">
@@ -111,14 +136,14 @@ export function TicketList({
         {complete ? '' : ', loading the rest…'}
       </div>
       <div className="ticket-list-scroll" ref={scrollRef}>
-        <table className="table ticket-table" aria-label="Tickets" aria-rowcount={rows.length + 1}>
-          <colgroup>
-            {LIST_COLUMNS.map((column) => (
-              <col key={column} className={`col-${column}`} />
-            ))}
-          </colgroup>
-          <thead>
-            <tr aria-rowindex={1}>
+        {/* A table whose rows are placed one by one (CSS grid rows moved into place, as a lane's cards are): the
+            roles are written out, since a table's own layout is gone. */}
+        {/* biome-ignore lint/a11y/noRedundantRoles: its display is not a table's (see above), which takes the implicit role away in some browsers. */}
+        <table className="table ticket-table" role="table" aria-label="Tickets" aria-rowcount={rows.length + 1}>
+          {/* biome-ignore lint/a11y/noRedundantRoles: as the table's. */}
+          <thead ref={headRef} role="rowgroup">
+            {/* biome-ignore lint/a11y/noRedundantRoles: as the table's. */}
+            <tr aria-rowindex={1} role="row">
               {LIST_COLUMNS.map((column) => (
                 <SortHeader
                   key={column}
@@ -129,8 +154,8 @@ export function TicketList({
               ))}
             </tr>
           </thead>
-          <tbody onKeyDown={onKeyDown}>
-            {before > 0 ? <Spacer height={before} /> : null}
+          {/* biome-ignore lint/a11y/noRedundantRoles: as the table's. */}
+          <tbody onKeyDown={onKeyDown} role="rowgroup" style={{ height: virtualizer.getTotalSize() }}>
             {items.map((item) => {
               const row = rows[item.index]!;
               return (
@@ -138,6 +163,7 @@ export function TicketList({
                   key={item.key}
                   row={row}
                   index={item.index}
+                  top={item.start - headHeight}
                   tabbable={item.index === activeIndex}
                   selected={row.card.key === selectedKey}
                   onOpen={onOpen}
@@ -145,7 +171,6 @@ export function TicketList({
                 />
               );
             })}
-            {after > 0 ? <Spacer height={after} /> : null}
           </tbody>
         </table>
         {rows.length === 0 ? (
@@ -158,20 +183,12 @@ export function TicketList({
   );
 }
 
-/** The room of the rows not in the page, above or below those that are. */
-function Spacer({ height }: { height: number }) {
-  return (
-    <tr className="ticket-list-spacer" style={{ height }}>
-      <td colSpan={LIST_COLUMNS.length} />
-    </tr>
-  );
-}
-
 /** A column's header: a button that sorts by it, and `aria-sort` saying how the table is sorted. */
 function SortHeader({ column, direction, onSort }: { column: ListColumn; direction: 'asc' | 'desc' | undefined; onSort: () => void }) {
   const ariaSort = direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none';
   return (
-    <th scope="col" aria-sort={ariaSort} className={direction ? 'sorted' : ''}>
+    // biome-ignore lint/a11y/noRedundantRoles: as the table's.
+    <th scope="col" role="columnheader" aria-sort={ariaSort} className={direction ? 'sorted' : ''}>
       <button type="button" className="sort-button" onClick={onSort}>
         {COLUMN_TITLES[column]}
         <span className="sort-arrow" aria-hidden="true">
@@ -182,10 +199,21 @@ function SortHeader({ column, direction, onSort }: { column: ListColumn; directi
   );
 }
 
+/** A cell of a row (its role written out, as the table's). */
+function Cell({ className, title, children }: { className?: string; title?: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noRedundantRoles: as the table's.
+    <td role="cell" className={className} title={title}>
+      {children}
+    </td>
+  );
+}
+
 /** One ticket's row; a click opens it. */
 const TicketRow = memo(function TicketRow({
   row,
   index,
+  top,
   tabbable,
   selected,
   onOpen,
@@ -193,6 +221,8 @@ const TicketRow = memo(function TicketRow({
 }: {
   row: ListRow;
   index: number;
+  /** Where the row is placed in the body. */
+  top: number;
   tabbable: boolean;
   selected: boolean;
   onOpen: (key: string) => void;
@@ -202,6 +232,9 @@ const TicketRow = memo(function TicketRow({
   const extra = card.labels.length - LABELS_SHOWN;
   return (
     <tr
+      // biome-ignore lint/a11y/noRedundantRoles: as the table's.
+      role="row"
+      style={{ transform: `translateY(${top}px)` }}
       data-key={card.key}
       aria-rowindex={index + 2}
       aria-current={selected ? 'true' : undefined}
@@ -211,20 +244,20 @@ const TicketRow = memo(function TicketRow({
       onClick={() => onOpen(card.key)}
       onFocus={() => onFocusRow(card.key)}
     >
-      <td className="cell-key">{card.key}</td>
-      <td className="cell-title" title={card.title}>
+      <Cell className="cell-key">{card.key}</Cell>
+      <Cell className="cell-title" title={card.title}>
         {card.title}
-      </td>
-      <td>
+      </Cell>
+      <Cell>
         <TypeBadge type={card.ticket_type} />
-      </td>
-      <td>
+      </Cell>
+      <Cell>
         <PriorityBadge priority={card.priority} />
-      </td>
-      <td className="cell-column" title={row.column}>
+      </Cell>
+      <Cell className="cell-column" title={row.column}>
         {row.column}
-      </td>
-      <td className="cell-assignee">
+      </Cell>
+      <Cell className="cell-assignee">
         {card.assignee ? (
           <span className="assignee">
             <Avatar person={card.assignee} />
@@ -233,8 +266,8 @@ const TicketRow = memo(function TicketRow({
         ) : (
           <span className="faint">Unassigned</span>
         )}
-      </td>
-      <td className="cell-labels" title={card.labels.map((label) => label.name).join(', ')}>
+      </Cell>
+      <Cell className="cell-labels" title={card.labels.map((label) => label.name).join(', ')}>
         {card.labels.slice(0, LABELS_SHOWN).map((label) => (
           <LabelChip key={label.id} label={label} />
         ))}
@@ -247,10 +280,10 @@ const TicketRow = memo(function TicketRow({
             </span>
           </>
         ) : null}
-      </td>
-      <td className="cell-updated" title={dateTime(card.updated_at)}>
-        {timeAgo(card.updated_at)}
-      </td>
+      </Cell>
+      <Cell className="cell-updated" title={dateTime(card.updated_at)}>
+        {updatedText(card.updated_at)}
+      </Cell>
     </tr>
   );
 });
