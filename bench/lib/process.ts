@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { buildServices } from '../../packages/cli/src/build.ts';
-import { serviceNodeOptions } from '../../packages/cli/src/services.ts';
+import { serviceEnv, serviceNodeOptions } from '../../packages/cli/src/services.ts';
 
 /** A service (or baseline) started as a child process for a benchmark. */
 export interface RunningProcess {
@@ -55,8 +55,8 @@ const bundles = new Map<string, Promise<string>>();
 
 /**
  * Starts a service as `npm start` runs it: its esbuild bundle
- * (packages/NAME/dist/main.mjs) with plain `node` and the service's node
- * options (and `extraNodeArgs`, e.g. `--heapsnapshot-signal=SIGUSR2` for a
+ * (packages/NAME/dist/main.mjs) with plain `node`, the service's environment
+ * (MALLOC_ARENA_MAX for flows) and node options (and `extraNodeArgs`, e.g. `--heapsnapshot-signal=SIGUSR2` for a
  * probe), no tsx. See startProcess.
  */
 export async function startService(name: string, env: Record<string, string>, extraNodeArgs: string[] = []): Promise<RunningProcess> {
@@ -65,7 +65,7 @@ export async function startService(name: string, env: Record<string, string>, ex
       name,
       buildServices([name]).then(([file]) => file),
     );
-  return startNode(await bundles.get(name)!, [...serviceNodeOptions(name), ...extraNodeArgs], env);
+  return startNode(await bundles.get(name)!, [...serviceNodeOptions(name), ...extraNodeArgs], { ...serviceEnv(name), ...env });
 }
 
 /**

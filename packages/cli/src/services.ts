@@ -32,6 +32,30 @@ const SERVICE_NODE_OPTIONS: Partial<Record<string, string[]>> = {
   flows: ['--max-semi-space-size=8'],
 };
 
+/**
+ * Environment a service's process starts with (`npm start`, `npm run start:NAME`, deploy/, the benchmarks),
+ * under what the operator sets. Flows holds thousands of sockets whose small buffers are allocated on the main
+ * thread and freed as V8's and libuv's threads run: with glibc's default of up to 8 malloc arenas per core, the
+ * freed memory stays spread over arenas and RSS grows with the stream count (bench/streams-probe.ts, 2,000 held
+ * streams on this 2-core machine: 115-131 KiB per stream by default, 55 KiB with one arena); two arenas
+ * keep it flat at no measurable CPU cost.
+ */
+const SERVICE_ENV: Partial<Record<string, Record<string, string>>> = {
+  flows: { MALLOC_ARENA_MAX: '2' },
+};
+
+/** The environment variables a service's process is started with (see SERVICE_ENV). */
+export function serviceEnv(name: string): Record<string, string> {
+  return SERVICE_ENV[name] ?? {};
+}
+
+/** `VAR=value ` for each of the service's environment variables: the prefix of its command in a shell line (package.json, Procfile). */
+export function serviceEnvPrefix(name: string): string {
+  return Object.entries(serviceEnv(name))
+    .map(([key, value]) => `${key}=${value} `)
+    .join('');
+}
+
 /** The node options of a service (see SERVICE_NODE_OPTIONS), before its bundle on the command line. */
 export function serviceNodeOptions(name: string): string[] {
   return SERVICE_NODE_OPTIONS[name] ?? [];

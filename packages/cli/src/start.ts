@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { ConfigError, loadPlatformConfig, type ServiceName } from '@switchboard/core';
 import { bootstrapOnce, formatBootstrap } from './bootstrap.ts';
 import { BuildError, buildServices } from './build.ts';
-import { presentServices, serviceNodeOptions } from './services.ts';
+import { presentServices, serviceEnv, serviceNodeOptions } from './services.ts';
 import { buildWebUis } from './web-build.ts';
 
 /** Times a service may die within a minute and be started again before the launcher gives up. */
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   // that keeps dying (RESTARTS_PER_MINUTE times within a minute: a broken build, a port taken) stops everything.
   const restarts = new Map<string, number[]>();
   const start = (index: number, name: string) => {
-    const child = spawn(process.execPath, [...serviceNodeOptions(name), bundles[index]], { stdio: 'inherit', env: process.env });
+    const child = spawn(process.execPath, [...serviceNodeOptions(name), bundles[index]], { stdio: 'inherit', env: { ...serviceEnv(name), ...process.env } });
     children[index] = child;
     child.on('exit', (code, signal) => {
       if (stopping) return;

@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@switchboard/core/testing';
 import { BuildError, bundle, buildServices, serviceBundle } from '../src/build.ts';
-import { SERVICE_NAMES, serviceNodeOptions } from '../src/services.ts';
+import { SERVICE_NAMES, serviceEnvPrefix, serviceNodeOptions } from '../src/services.ts';
 import { ROOT } from './helpers.ts';
 
 /** Runs `node BUNDLE` (no tsx), waits for its URL and returns GET /health; stops it afterwards. */
@@ -67,7 +67,7 @@ describe('service bundles', () => {
     const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     for (const name of SERVICE_NAMES) {
       expect(scripts[`start:${name}`]).toBe(
-        `tsx packages/cli/src/build.ts ${name} && ${['node', ...serviceNodeOptions(name)].join(' ')} packages/${name}/dist/main.mjs`,
+        `tsx packages/cli/src/build.ts ${name} && ${serviceEnvPrefix(name)}${['node', ...serviceNodeOptions(name)].join(' ')} packages/${name}/dist/main.mjs`,
       );
     }
   });

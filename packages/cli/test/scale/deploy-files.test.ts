@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPlatformConfig } from '@switchboard/core';
 import { registerDeployCommands } from '../../src/commands/deploy.ts';
-import { SERVICE_NAMES, serviceNodeOptions } from '../../src/services.ts';
+import { SERVICE_NAMES, serviceEnv, serviceEnvPrefix, serviceNodeOptions } from '../../src/services.ts';
 import { ROOT, runInProcess } from '../helpers.ts';
 
 const SYSTEMD_ANALYZE = ['/usr/bin/systemd-analyze', '/bin/systemd-analyze'].find((path) => existsSync(path));
@@ -16,7 +16,7 @@ const command = (name: string) => [...serviceNodeOptions(name), `packages/${name
 describe('the deployment files in deploy/', () => {
   it("Procfile runs each service's bundle with the node options npm start gives it", () => {
     const lines = readFileSync(join(ROOT, 'deploy/Procfile'), 'utf8').trim().split('\n');
-    expect(lines).toEqual(SERVICE_NAMES.map((name) => `${name}: node ${command(name)}`));
+    expect(lines).toEqual(SERVICE_NAMES.map((name) => `${name}: ${serviceEnvPrefix(name)}node ${command(name)}`));
   });
 
   it('each systemd unit runs the same command, stops with SIGTERM and waits past the grace period', () => {
@@ -32,6 +32,9 @@ describe('the deployment files in deploy/', () => {
       expect(value('KillSignal')).toBe('SIGTERM');
       expect(Number(value('TimeoutStopSec')) * 1000).toBeGreaterThan(grace + 5_000);
       expect(value('EnvironmentFile')).toBe('/etc/switchboard/switchboard.env');
+      expect(unit.split('\n').filter((line) => line.startsWith('Environment='))).toEqual(
+        Object.entries(serviceEnv(name)).map(([key, envValue]) => `Environment=${key}=${envValue}`),
+      );
     }
   });
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { buildServices } from '../../src/build.ts';
-import { serviceNodeOptions } from '../../src/services.ts';
+import { serviceEnv, serviceNodeOptions } from '../../src/services.ts';
 
 /** A service running from its bundle with plain node, as `npm start` runs it. */
 export interface ServiceProcess {
@@ -34,7 +34,7 @@ export async function startServiceProcess(name: 'sms' | 'flows' | 'tickets', env
   const file = await serviceBundleOnce(name);
   const port = `${name.toUpperCase()}_PORT`;
   const child: ChildProcess = spawn(process.execPath, [...serviceNodeOptions(name), file], {
-    env: { ...process.env, LOG_LEVEL: 'warn', [port]: '0', ...env },
+    env: { ...serviceEnv(name), ...process.env, LOG_LEVEL: 'warn', [port]: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
