@@ -50,6 +50,10 @@ for (const dialect of dialectsUnderTest()) {
       await screenshotsAtBothWidths(page, 'flows-members-empty');
       const mia = await h.createUser('mia@example.com');
       await page.reload();
+      // The Email combobox offers the deployment's users who are not members yet (GET /api/admin/users).
+      const offered = page.locator('datalist option');
+      await offered.first().waitFor({ state: 'attached' });
+      expect(await offered.evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))).toEqual(['mia@example.com']);
       await controls.addMember('mia@example.com');
       const asMia = await h.signedInPage('/', mia);
       await asMia.waitForURL(`${h.base}/orgs/north-office`);
