@@ -91,24 +91,28 @@ export function TicketList({
   // The row that takes Tab (roving focus), by key so a live change that moves rows does not move it.
   const [activeKey, setActiveKey] = useState<string | undefined>(undefined);
   const activeIndex = Math.max(0, activeKey ? rows.findIndex((row) => row.card.key === activeKey) : 0);
-  const focusPending = useRef(false);
   const items = virtualizer.getVirtualItems();
-  useEffect(() => {
-    if (!focusPending.current || !activeKey) return;
-    const row = scrollRef.current?.querySelector<HTMLElement>(`tr[data-key="${CSS.escape(activeKey)}"]`);
-    if (!row) return;
-    focusPending.current = false;
-    row.focus({ preventScroll: true });
-  });
+  // The row moved to takes the focus once it is in the page: a scroll to a row far away renders it a frame or
+  // more later (and the row that had the focus may leave the page meanwhile).
+  const focusRow = useCallback((key: string) => {
+    let frames = 0;
+    const attempt = () => {
+      const row = scrollRef.current?.querySelector<HTMLElement>(`tr[data-key="${CSS.escape(key)}"]`);
+      row?.focus({ preventScroll: true });
+      if (row && document.activeElement === row) return;
+      if (++frames < 60) requestAnimationFrame(attempt);
+    };
+    requestAnimationFrame(attempt);
+  }, []);
   const moveTo = useCallback(
     (index: number) => {
       const row = rows[Math.max(0, Math.min(rows.length - 1, index))];
       if (!row) return;
-      focusPending.current = true;
       setActiveKey(row.card.key);
       virtualizer.scrollToIndex(rows.indexOf(row), { align: 'auto' });
+      focusRow(row.card.key);
     },
-    [rows, virtualizer],
+    [rows, virtualizer, focusRow],
   );
   const onKeyDown = (event: KeyboardEvent<HTMLTableSectionElement>) => {
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
