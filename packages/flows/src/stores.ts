@@ -73,7 +73,7 @@ export async function openFlowsStores(config: FlowsConfig): Promise<FlowsStores>
     lifecycle: new FlowLifecycle({ flows, admin, drafts, providers, secrets, knowledgeBases }),
     prices,
     schedules: new ScheduleStore(database.db),
-    mcp: new FlowMcpStore(database.db),
+    mcp: new FlowMcpStore(database.db, database.dialect),
     close: () => database.close(),
   };
 }

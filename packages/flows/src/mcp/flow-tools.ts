@@ -63,7 +63,7 @@ export type ProgressSink = (message: string) => void;
 
 /** The tool of an enabled flow. */
 async function toolOf(deps: FlowToolsDeps, principal: Principal, flow: FlowMcpRow): Promise<Tool> {
-  const loaded = await deps.runs.load(principal.orgId, flow.slug);
+  const loaded = await deps.runs.load(principal.orgId, flow.slug, flow);
   const { $schema: _dialect, ...inputSchema } = inputJsonSchema(loaded.compiled.variables, loaded.compiled.definition.name);
   return {
     name: flow.toolName!,
@@ -103,7 +103,8 @@ export async function runFlowTool(
   signal?: AbortSignal,
 ): Promise<CallToolResult> {
   const { principal } = caller;
-  const loaded = await deps.runs.load(principal.orgId, flow.slug);
+  // The tool's row brought the flow's current version: no second query to find it, as the run route's token lookup.
+  const loaded = await deps.runs.load(principal.orgId, flow.slug, flow);
   const checked = validateInput(loaded.compiled.variables, args ?? {});
   if (!checked.ok) {
     const message = `The arguments do not match the input of flow "${flow.slug}": ${checked.problems.map((p) => p.message).join('; ')}. Fix them and call again.`;

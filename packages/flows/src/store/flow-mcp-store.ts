@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
+import type { DialectName } from '@switchboard/core';
 import type { FlowsDatabase } from './database.ts';
 
 /** A flow as the MCP endpoint sees it. */
@@ -11,7 +12,11 @@ export interface FlowMcpRow {
   /** The tool name as stored (null: the default). */
   toolName: string | null;
   toolDescription: string | null;
+  /** The flow's current version (a run of the tool needs no other query to find it). */
+  version: number;
 }
+
+const COLUMNS = ['id', 'slug', 'name', 'description', 'version', 'mcp_enabled', 'mcp_tool_name', 'mcp_description'] as const;
 
 /** The default tool name of a flow: its slug with `-` as `_`. */
 export function defaultToolName(slug: string): string {
@@ -20,13 +25,19 @@ export function defaultToolName(slug: string): string {
 
 /** The MCP settings of flows. */
 export class FlowMcpStore {
-  constructor(private readonly db: Kysely<FlowsDatabase>) {}
+  // Looked up on every tools/call: written once as SQL so that no query is built per call.
+  private readonly byToolNameSql: string;
+
+  constructor(
+    private readonly db: Kysely<FlowsDatabase>,
+    dialect: DialectName,
+  ) {
+    const [org, name] = dialect === 'postgres' ? ['$1', '$2'] : ['?', '?'];
+    this.byToolNameSql = `select ${COLUMNS.join(', ')} from flows where org_id = ${org} and mcp_enabled = 1 and mcp_tool_name = ${name}`;
+  }
 
   private select() {
-    return this.db
-      .selectFrom('flows')
-      .select(['id', 'slug', 'name', 'description', 'mcp_enabled', 'mcp_tool_name', 'mcp_description'])
-      .$castTo<FlowsDatabase['flows'] & { id: number }>();
+    return this.db.selectFrom('flows').select(COLUMNS).$castTo<FlowsDatabase['flows'] & { id: number }>();
   }
 
   /** One flow's settings, or undefined when the organization has no such flow. */
@@ -43,8 +54,8 @@ export class FlowMcpStore {
 
   /** The enabled flow that is the tool of this name, if any. */
   async byToolName(orgId: number, toolName: string): Promise<FlowMcpRow | undefined> {
-    const row = await this.select().where('org_id', '=', orgId).where('mcp_enabled', '=', 1).where('mcp_tool_name', '=', toolName).executeTakeFirst();
-    return row && present(row);
+    const { rows } = await this.db.executeQuery<FlowsDatabase['flows'] & { id: number }>(CompiledQuery.raw(this.byToolNameSql, [orgId, toolName]));
+    return rows[0] && present(rows[0]);
   }
 
   /** The enabled flow of another slug that has this tool name, if any. */
@@ -79,5 +90,6 @@ function present(row: FlowsDatabase['flows'] & { id: number }): FlowMcpRow {
     enabled: row.mcp_enabled === 1,
     toolName: row.mcp_tool_name ?? null,
     toolDescription: row.mcp_description ?? null,
+    version: row.version,
   };
 }
