@@ -183,7 +183,8 @@ describe.each(dialectsUnderTest())('board rules through both transports on %s', 
       expect(full.activity.map((entry: { action: string; detail: string }) => [entry.action, entry.detail])).toEqual([
         ['created', 'created in Backlog'],
         ['updated', 'changed title; priority: medium → high'],
-        ['commented', 'Did the thing in `src/app.ts`.'],
+        // Plain text: no Markdown syntax in the activity.
+        ['commented', 'Did the thing in src/app.ts.'],
       ]);
     });
 

@@ -198,7 +198,7 @@ describe.each(dialectsUnderTest())('plain text in summaries and search snippets 
     await call('create_document', { title: 'Hooks guide', content: DESCRIPTION });
     const results = (await call('search', { query: 'webhook' })).results.map((result: { kind: string; snippet: string }) => [result.kind, result.snippet]);
     const snippet =
-      '**Webhooks** Deliveries retry with backoff. Event · Target paid · billing **webhook** Sign the **webhook** payloads Log every delivery curl -X POST https://example.com/hook';
+      '**Webhooks**. Deliveries retry with backoff. Event · Target. paid · billing **webhook**. Sign the **webhook** payloads. Log every delivery.';
     expect(results).toEqual(
       expect.arrayContaining([
         ['ticket', snippet],
@@ -206,5 +206,8 @@ describe.each(dialectsUnderTest())('plain text in summaries and search snippets 
       ]),
     );
     expect(results).toHaveLength(2);
+    // A match only in code shows the code line, without its fence.
+    const code = (await call('search', { query: 'curl', scope: 'tickets' })).results.map((result: { snippet: string }) => result.snippet);
+    expect(code).toEqual(['…payloads Log every delivery **curl** -X POST https://example.com/hook']);
   });
 });

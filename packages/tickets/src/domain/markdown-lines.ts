@@ -1,4 +1,8 @@
-/** Line-level facts about Markdown that need no parser: cheap enough for any length of text. */
+/**
+ * Line-level facts about Markdown that need no parser (cheap enough for any length of text): fenced code, task list
+ * items. Free of the service's imports, so the page uses it too.
+ */
+import { inlinePlainText } from './plain-text.ts';
 
 // A fence opener or closer after quote markers, indentation and list bullets: ``` or ~~~ (three or more).
 const FENCE = /^(`{3,}|~{3,})(.*)$/;
@@ -25,4 +29,45 @@ export function fencedLines(lines: readonly string[]): boolean[] {
     }
   }
   return fenced;
+}
+
+// Quote markers, indentation, a bullet (-, *, +) or number (1. or 1)), the box, then the item's text (GFM asks for
+// a space or tab after the box and some text).
+const TASK_LINE = /^((?:[ \t]*>)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[([ xX])\]([ \t]+\S.*)$/;
+
+/** A task item line taken apart. */
+export interface TaskLine {
+  checked: boolean;
+  /** The item's text as plain text (its accessible name, its activity note). */
+  text: string;
+}
+
+/** The task item of one line of Markdown, or null when the line is not one. */
+export function parseTaskLine(line: string): TaskLine | null {
+  const match = TASK_LINE.exec(line.replace(/\r$/, ''));
+  if (!match) return null;
+  return { checked: match[2] !== ' ', text: inlinePlainText(match[3]!.trim()) };
+}
+
+/** The line with its box set to `checked` (`[x]` or `[ ]`), all else kept (a trailing \r included). */
+export function setTaskLine(line: string, checked: boolean): string {
+  return line.replace(/^((?:[ \t]*>)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[[ xX]\]/, `$1[${checked ? 'x' : ' '}]`);
+}
+
+/** A line of a text that looks like a task item, outside fenced code: where a rendered checkbox may come from. */
+export interface TaskLineCandidate {
+  /** 1-based line number. */
+  line: number;
+  /** The line as written. */
+  source: string;
+}
+
+/**
+ * The lines that look like task items, outside fenced code blocks, in order. The page pairs them with the
+ * checkboxes its Markdown parser made (by content), so a checkbox knows its line; one it cannot pair stays read-only.
+ */
+export function taskLineCandidates(markdown: string): TaskLineCandidate[] {
+  const lines = markdown.split('\n').map((line) => line.replace(/\r$/, ''));
+  const fenced = fencedLines(lines);
+  return lines.flatMap((line, index) => (!fenced[index] && TASK_LINE.test(line) ? [{ line: index + 1, source: line }] : []));
 }

@@ -12,6 +12,8 @@ export interface PlainTextOptions {
    * What a summary is made of; a snippet keeps everything (a search may match a heading or a code line).
    */
   prose?: boolean;
+  /** false: code blocks are left out (a snippet prefers text to code, whose lines may read like Markdown). */
+  code?: boolean;
 }
 
 // Beyond this, a text is cut before parsing: nothing reads further (a description holds at most 100,000 characters).
@@ -33,6 +35,18 @@ export function markdownToPlainText(markdown: string, options: PlainTextOptions 
     .join('\n');
 }
 
+/**
+ * Plain text's lines as running sentences: a line that does not end in punctuation gets a full stop, so list items
+ * and headings do not run into each other ("Write docs. Ship.") where the lines are joined (summaries, snippets).
+ */
+export function asSentences(plain: string): string {
+  return plain
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => (/[.!?:;,…]$/.test(line) ? line : `${line}.`))
+    .join(' ');
+}
+
 /** The plain text of inline Markdown (a title, a task item's first line), on one line. */
 export function inlinePlainText(markdown: string): string {
   return markdownToPlainText(markdown).replace(/\n/g, ' ');
@@ -47,7 +61,7 @@ function blocksToLines(tokens: readonly Token[], options: PlainTextOptions, line
       case 'checkbox':
         break;
       case 'code':
-        if (!options.prose) lines.push(...(token as Tokens.Code).text.split('\n'));
+        if (!options.prose && options.code !== false) lines.push(...(token as Tokens.Code).text.split('\n'));
         break;
       case 'heading':
         if (!options.prose) lines.push(inline((token as Tokens.Heading).tokens));

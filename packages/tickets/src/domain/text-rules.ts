@@ -1,5 +1,5 @@
 import { AppError } from '@switchboard/core';
-import { inlinePlainText, markdownToPlainText } from './plain-text.ts';
+import { asSentences, inlinePlainText, markdownToPlainText } from './plain-text.ts';
 
 /** Largest README excerpt in get_project_status and document excerpt in get_all_tickets. */
 export const DOCUMENT_CLIP = 3000;
@@ -64,12 +64,7 @@ export function validateSlug(raw: string): string {
  */
 export function extractiveSummary(title: string, description: string, latestComment?: string): string {
   // Each block is a sentence of its own: a list item without a full stop does not run into the next.
-  const prose = (text: string) =>
-    markdownToPlainText(text, { prose: true })
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => (/[.!?:;,…]$/.test(line) ? line : `${line}.`))
-      .join(' ');
+  const prose = (text: string) => asSentences(markdownToPlainText(text, { prose: true }));
   const body = prose(description);
   const sentences = body.match(/[^.!?]+[.!?]+(?=\s|$)|[^.!?]+$/g) ?? [];
   let summary = inlinePlainText(title).replace(/[.!?]*$/, '.');

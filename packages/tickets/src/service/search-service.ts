@@ -6,7 +6,7 @@ import { MARK, queryTerms, searchIndex, type SearchHit } from '../store/search-s
 import { ticketsByIds } from '../store/ticket-store.ts';
 import { documentsByIds } from '../store/document-store.ts';
 import { clip } from '../domain/text-rules.ts';
-import { markdownToPlainText } from '../domain/plain-text.ts';
+import { asSentences, markdownToPlainText } from '../domain/plain-text.ts';
 import { SNIPPET_WORDS, markedWords, openingSnippet, plainSnippet, snippetRegion, wordMatcher } from '../domain/search-snippet.ts';
 import { AnswerRoom, answerCost, entryCost } from '../domain/answer-budget.ts';
 
@@ -77,16 +77,21 @@ export async function search(ctx: BoardContext, input: { query: string; scope?: 
 }
 
 /**
- * A hit's snippet, from the plain text of its body (no Markdown syntax) around the words the engine matched; from
- * its title when the match is only there; the opening of the body when the match is in what plain text leaves out
- * (a link's address, an image).
+ * A hit's snippet, from the plain text of its body (no Markdown syntax) around the words the engine matched: its
+ * text outside code blocks, else its code, else its title when the match is only there; the opening of the body
+ * when the match is in what plain text leaves out (a link's address, an image).
  */
 function snippetOf(hit: SearchHit, terms: readonly string[]): string {
   const isMatch = wordMatcher(markedWords(`${hit.title}\n${hit.body}`, MARK.start, MARK.stop), terms);
   const region = snippetRegion(hit.body, MARK.start);
-  const body = markdownToPlainText(unmarked(region.source));
+  const source = unmarked(region.source);
+  const text = asSentences(markdownToPlainText(source, { code: false }));
   const title = unmarked(hit.title);
-  const snippet = plainSnippet(body, isMatch, SNIPPET_WORDS, region) ?? plainSnippet(title, isMatch) ?? openingSnippet(body || title);
+  const snippet =
+    plainSnippet(text, isMatch, SNIPPET_WORDS, region) ??
+    plainSnippet(markdownToPlainText(source), isMatch, SNIPPET_WORDS, region) ??
+    plainSnippet(title, isMatch) ??
+    openingSnippet(text || title);
   const clipped = clip(snippet, SNIPPET_CLIP);
   return clipped.truncated ? `${clipped.text}…` : clipped.text;
 }

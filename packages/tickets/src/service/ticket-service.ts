@@ -15,6 +15,7 @@ import {
 } from '../domain/ticket-rules.ts';
 import type { ActivityAction, Priority, TicketType } from '../domain/vocabulary.ts';
 import { toggleTaskIn, type TaskToggleRequest } from '../domain/task-list.ts';
+import { asSentences, markdownToPlainText } from '../domain/plain-text.ts';
 import { projectColumns, listLabels, type Db } from '../store/project-store.ts';
 import {
   countSubTickets,
@@ -353,7 +354,8 @@ export async function addComment(ctx: BoardContext, input: { ticket_id: Ref; con
     const row = { id: randomUUID(), ticket_id: ticket.id, project_id: ctx.project.id, content: input.content, author: ctx.actor, created_at: now };
     await insertComment(trx, row);
     await updateTicketRow(trx, ticket.id, { updated_at: now, summary_version: ticket.summary_version + 1 });
-    const preview = input.content.replace(/\s+/g, ' ').trim();
+    // The activity shows the comment as plain text (no Markdown syntax), as summaries do.
+    const preview = asSentences(markdownToPlainText(input.content)) || input.content.replace(/\s+/g, ' ').trim();
     await record(ctx, trx, log, ticket, 'commented', preview.length > 120 ? `${preview.slice(0, 119)}…` : preview, now);
     return { ...presentComment(row), ticket_key: keyOf(ctx, ticket) };
   });

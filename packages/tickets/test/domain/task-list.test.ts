@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@switchboard/core';
-import { applyTaskToggle, parseTaskLine, setTaskLine, taskLineCandidates } from '../../src/domain/task-list.ts';
+import { applyTaskToggle } from '../../src/domain/task-list.ts';
+import { parseTaskLine, setTaskLine, taskLineCandidates } from '../../src/domain/markdown-lines.ts';
 
 function refusal(run: () => unknown): { code: string; message: string } {
   try {

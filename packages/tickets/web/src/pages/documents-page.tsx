@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { NavLink, useNavigate, useParams } from 'react-router-dom';
 import {
   ApiError,
@@ -16,6 +16,7 @@ import {
   useResource,
   useTitle,
 } from '@switchboard/web-kit';
+import type { TaskToggle } from '../../../src/domain/task-list.ts';
 import type { ProjectApi } from '../api/client.ts';
 import { DOC_TYPES, type Document, type DocumentMeta } from '../api/types.ts';
 import { MarkdownEditor } from '../markdown/markdown-editor.tsx';
@@ -110,6 +111,23 @@ function DocumentView({ slug, onDeleted, onSaved }: { slug: string; onDeleted: (
   });
   // A change by someone else shows at once, unless this page is being edited here.
   useLiveChanges({ changes: (events) => !editing && events.some((e) => e.kind === 'document' && (!e.slug || e.slug === slug)) && doc.reload() });
+  const [refusal, setRefusal] = useState('');
+  const seen = doc.data?.updated_at;
+  const { setData, reload } = doc;
+  // A checkbox saves its one line; refused (the page changed meanwhile): why, above the fresh page.
+  const toggleTask = useCallback(
+    async (toggle: TaskToggle) => {
+      setRefusal('');
+      try {
+        setData(await api.updateDocument(slug, { toggle_task: { ...toggle, seen_updated_at: seen } }));
+      } catch (reason) {
+        setRefusal((reason as Error).message);
+        reload();
+        throw reason;
+      }
+    },
+    [api, slug, seen, setData, reload],
+  );
 
   if (doc.error) {
     return doc.error instanceof ApiError && doc.error.status === 404 ? (
@@ -154,7 +172,12 @@ function DocumentView({ slug, onDeleted, onSaved }: { slug: string; onDeleted: (
             </Button>
           </div>
           <div className="card-body">
-            <MarkdownView source={current.content} empty="This page is empty." />
+            {refusal ? (
+              <div className="form-error" role="alert">
+                {refusal}
+              </div>
+            ) : null}
+            <MarkdownView source={current.content} empty="This page is empty." onToggleTask={toggleTask} />
           </div>
         </>
       )}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { ApiError, Button, ConfirmDialog, ErrorState, Loading, useToast } from '@switchboard/web-kit';
 import type { BoardCard, Ticket, TicketDetail } from '../api/types.ts';
 import type { TicketChanges } from '../api/client.ts';
+import type { TaskToggle } from '../../../src/domain/task-list.ts';
 import { panelNeedsRead } from '../live/live-plan.ts';
 import { useLiveChanges, useProject } from '../project-context.tsx';
 import { TicketFields, TitleEditor } from './ticket-fields.tsx';
@@ -109,6 +110,23 @@ export function TicketPanel({
 
   const update = useCallback((changes: TicketChanges) => run(() => api.updateTicket(ticketKey, changes)), [run, api, ticketKey]);
 
+  /** Checks or unchecks one task item of the description as shown; refused (it changed meanwhile): the fresh text is read. */
+  const toggleTask = useCallback(
+    async (toggle: TaskToggle) => {
+      try {
+        await api.updateTicket(ticketKey, { toggle_task: { ...toggle, seen_updated_at: ticketRef.current?.updated_at } });
+      } catch (reason) {
+        void load();
+        throw reason;
+      }
+      const fresh = await api.ticket(ticketKey);
+      reads.current++;
+      setTicket(fresh);
+      onChanged(fresh);
+    },
+    [api, ticketKey, load, onChanged],
+  );
+
   let body: ReactNode;
   if (error && !ticket) {
     body =
@@ -137,7 +155,7 @@ export function TicketPanel({
         ) : null}
         <TitleEditor title={ticket.title} onSave={(title) => update({ title })} />
         <TicketFields ticket={ticket} epics={epics} update={update} run={run} qualify={qualify} onOpen={onOpen} />
-        <Description description={ticket.description} onSave={(description) => update({ description })} />
+        <Description description={ticket.description} onSave={(description) => update({ description })} onToggleTask={toggleTask} />
         <AiSummary ticket={ticket} />
         {ticket.parent ? null : <SubTickets ticket={ticket} onOpen={onOpen} run={run} />}
         <Comments ticket={ticket} run={run} />

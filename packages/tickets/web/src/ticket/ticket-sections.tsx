@@ -1,26 +1,64 @@
-import { useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { Badge, Button, dateTime, timeAgo, useSession } from '@switchboard/web-kit';
+import type { TaskToggle } from '../../../src/domain/task-list.ts';
 import type { Activity, TicketDetail } from '../api/types.ts';
 import { MarkdownEditor } from '../markdown/markdown-editor.tsx';
 import { MarkdownView } from '../markdown/markdown-view.tsx';
 import { useProject } from '../project-context.tsx';
 
-/** The description, rendered; **Edit** opens the Markdown editor (Write / Preview) with **Save** and **Cancel**. */
-export function Description({ description, onSave }: { description: string; onSave: (description: string) => Promise<boolean> }) {
+/**
+ * The description, rendered, its task list checkboxes saving their line (a refusal shown here, above the fresh
+ * text); **Edit** opens the Markdown editor (Write / Preview) with **Save** and **Cancel**.
+ */
+export function Description({
+  description,
+  onSave,
+  onToggleTask,
+}: {
+  description: string;
+  onSave: (description: string) => Promise<boolean>;
+  onToggleTask: (toggle: TaskToggle) => Promise<unknown>;
+}) {
   const [draft, setDraft] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState('');
+  const toggle = useCallback(
+    async (change: TaskToggle) => {
+      setRefusal('');
+      try {
+        return await onToggleTask(change);
+      } catch (reason) {
+        setRefusal((reason as Error).message);
+        throw reason;
+      }
+    },
+    [onToggleTask],
+  );
   return (
     <section className="panel-section" aria-label="Description">
       <div className="section-title">
         <h3>Description</h3>
         {draft === undefined ? (
-          <Button small variant="ghost" onClick={() => setDraft(description)} aria-label="Edit description">
+          <Button
+            small
+            variant="ghost"
+            onClick={() => {
+              setRefusal('');
+              setDraft(description);
+            }}
+            aria-label="Edit description"
+          >
             Edit
           </Button>
         ) : null}
       </div>
+      {refusal && draft === undefined ? (
+        <div className="form-error" role="alert">
+          {refusal}
+        </div>
+      ) : null}
       {draft === undefined ? (
-        <MarkdownView source={description} empty="No description." />
+        <MarkdownView source={description} empty="No description." onToggleTask={toggle} />
       ) : (
         <div className="stack tight">
           <MarkdownEditor label="Description" value={draft} onChange={setDraft} rows={10} autoFocus onSubmitShortcut={() => void save()} />
