@@ -48,6 +48,28 @@ export class BoardScreen {
   }
 }
 
+/** The keys of a lane's cards, top first, as they are shown. */
+export async function laneKeys(board: BoardScreen, column: string): Promise<string[]> {
+  const texts = await board.lane(column).getByRole('listitem').allInnerTexts();
+  return texts.map((text) => /^\S+-\d+/.exec(text.trim())?.[0] ?? text);
+}
+
+/**
+ * Picks a card up with the mouse and holds it over the upper (`above`) or lower half of another card, in small
+ * steps as a hand does; answers the drop (the mouse released), so a test can look at the board mid-drag first.
+ */
+export async function holdOver(board: BoardScreen, key: string, target: string, half: 'above' | 'below'): Promise<() => Promise<void>> {
+  const from = await board.card(key).boundingBox();
+  const to = await board.card(target).boundingBox();
+  if (!from || !to) throw new Error(`cannot drag ${key} to ${target}`);
+  const mouse = board.page.mouse;
+  await mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await mouse.down();
+  await mouse.move(from.x + from.width / 2 + 4, from.y + from.height / 2 + 6, { steps: 3 });
+  await mouse.move(to.x + to.width / 2, to.y + to.height * (half === 'above' ? 0.25 : 0.75), { steps: 12 });
+  return () => mouse.up();
+}
+
 /** Milliseconds from `answeredAt` until `locator` is visible (0 when it was visible first); `visible` is the locator's waitFor, started before the call. */
 export async function latencyAfter(visible: Promise<number>, answeredAt: number): Promise<number> {
   return Math.max(0, (await visible) - answeredAt);

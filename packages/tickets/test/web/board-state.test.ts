@@ -37,6 +37,39 @@ describe('moveCard (the optimistic move)', () => {
   });
 });
 
+describe('moveCard within a lane and to a place (the drop line, Alt+ArrowUp/Down)', () => {
+  const threeInLane = (): ReturnType<typeof board> => ({
+    ...board(),
+    columns: [{ name: 'To Do', is_done_column: false, ticket_count: 3, cards: [card('A-1'), card('A-2'), card('A-3')] }, ...board().columns.slice(1)],
+  });
+
+  it('reorders a lane with before, after, top and bottom, keeping its count', () => {
+    const before = threeInLane();
+    expect(keysOf(moveCard(before, 'A-3', 'To Do', { before: 'A-1' }).view)['To Do']).toEqual(['A-3', 'A-1', 'A-2']);
+    expect(keysOf(moveCard(before, 'A-1', 'To Do', { after: 'A-2' }).view)['To Do']).toEqual(['A-2', 'A-1', 'A-3']);
+    expect(keysOf(moveCard(before, 'A-1', 'To Do', 'bottom').view)['To Do']).toEqual(['A-2', 'A-3', 'A-1']);
+    expect(keysOf(moveCard(before, 'A-2', 'To Do', 'top').view)['To Do']).toEqual(['A-2', 'A-1', 'A-3']);
+    const { view, from } = moveCard(before, 'A-3', 'To Do', { after: 'A-1' });
+    expect(countsOf(view)['To Do']).toBe(3);
+    expect(from).toEqual({ column: 'To Do', index: 2 });
+    expect(rollbackMove(view, 'A-3', from!)).toEqual(before);
+  });
+
+  it('puts a card from another lane right above or below a card of the target lane', () => {
+    expect(keysOf(moveCard(board(), 'A-3', 'To Do', { after: 'A-1' }).view)).toEqual({ 'To Do': ['A-1', 'A-3', 'A-2'], 'In Progress': [], Done: [] });
+    expect(keysOf(moveCard(board(), 'A-3', 'To Do', 'bottom').view)['To Do']).toEqual(['A-1', 'A-2', 'A-3']);
+  });
+
+  it('answers the same view when the card is already at that place or the anchor is not in that lane', () => {
+    const before = threeInLane();
+    for (const position of ['top', { before: 'A-2' }, { after: 'A-9' }, { before: 'A-1' }] as const) {
+      const { view, from } = moveCard(before, 'A-1', 'To Do', position);
+      expect(view).toBe(before);
+      expect(from).toBeUndefined();
+    }
+  });
+});
+
 describe('rollbackMove (a refused move snaps back)', () => {
   it('puts the card back at its old index, so the board is as before', () => {
     const before = board();
@@ -46,7 +79,7 @@ describe('rollbackMove (a refused move snaps back)', () => {
 
   it('keeps changes that arrived meanwhile (a live update of another card)', () => {
     const { view, from } = moveCard(board(), 'A-1', 'Done');
-    const meanwhile = placeTicket(view, ticket('A-7', { column: 'In Progress' }));
+    const meanwhile = placeTicket(view, ticket('A-7', { column: 'In Progress', rank: 0 }));
     expect(keysOf(rollbackMove(meanwhile, 'A-1', from!))).toEqual({ 'To Do': ['A-1', 'A-2'], 'In Progress': ['A-7', 'A-3'], Done: [] });
   });
 
@@ -71,10 +104,20 @@ describe('placeTicket (the live-update reducer)', () => {
     expect(countsOf(view)['To Do']).toBe(2);
   });
 
-  it('adds a new ticket at the top of its lane and counts it', () => {
-    const view = placeTicket(board(), ticket('A-4', { column: 'to do' }));
+  it('adds a new ticket where its rank puts it (a new ticket ranks first in its lane) and counts it', () => {
+    const view = placeTicket(board(), ticket('A-4', { column: 'to do', rank: -100 }));
     expect(keysOf(view)['To Do']).toEqual(['A-4', 'A-1', 'A-2']);
     expect(ticketTotal(view)).toBe(4);
+    expect(keysOf(placeTicket(view, ticket('A-5', { rank: 150 })))['To Do']).toEqual(['A-4', 'A-1', 'A-5', 'A-2']);
+    // Equal ranks (writes that raced) go by number, as the service orders them.
+    expect(keysOf(placeTicket(view, ticket('A-0', { rank: 100 })))['To Do']).toEqual(['A-4', 'A-0', 'A-1', 'A-2']);
+  });
+
+  it('moves a ticket reordered in its lane (another page, an agent) to where its new rank puts it', () => {
+    const view = placeTicket(board(), ticket('A-1', { rank: 250 }));
+    expect(keysOf(view)['To Do']).toEqual(['A-2', 'A-1']);
+    expect(countsOf(view)['To Do']).toBe(2);
+    expect(findCard(view, 'A-1')!.card.rank).toBe(250);
   });
 
   it('takes a ticket off the board when it moved to another board, and ignores one of another board', () => {

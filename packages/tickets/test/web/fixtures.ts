@@ -11,6 +11,8 @@ export function card(key: string, extra: Partial<BoardCard> = {}): BoardCard {
     assignee: null,
     parent: null,
     progress: null,
+    // Cards of one lane rank in the order of their numbers unless a test says otherwise.
+    rank: Number(key.split('-')[1]) * 100,
     updated_at: '2025-01-01T00:00:00Z',
     completed_at: null,
     ...extra,
@@ -42,6 +44,7 @@ export function ticket(key: string, extra: Partial<Ticket> = {}): Ticket {
     ticket_type: 'task',
     column: 'To Do',
     board: 'Main',
+    rank: Number(key.split('-')[1]) * 100,
     parent: null,
     sub_tickets: [],
     labels: [],

@@ -119,8 +119,8 @@ describe('drag announcements (what a screen reader hears of a drop)', () => {
     expect(movedAnnouncement('DEMO-2', 'Backlog')).toBe('DEMO-2 moved to Backlog.');
   });
 
-  it('says a card dropped on its own lane, or on no lane, stays', () => {
-    expect(dropAnnouncement('DEMO-1', 'Review', 'review')).toBe('DEMO-1 stays in Review.');
+  it('says a card dropped on its own lane is being placed there, and one dropped on no lane stays', () => {
+    expect(dropAnnouncement('DEMO-1', 'Review', 'review')).toBe('Placing DEMO-1 in Review…');
     expect(dropAnnouncement('DEMO-1', 'Review', undefined)).toBe('DEMO-1 dropped where it was.');
   });
 });

@@ -1,6 +1,6 @@
 import { api, type OAuthGrant } from '@switchboard/web-kit';
 import { boardUrlFor } from '../../../src/domain/board-page.ts';
-import type { TaskToggleRequest } from '../../../src/domain/task-list.ts';
+import type { CardPosition } from '../board/board-state.ts';
 import type {
   BoardView,
   ColumnInfo,
@@ -35,8 +35,6 @@ export interface NewTicket {
 export interface TicketChanges {
   title?: string;
   description?: string;
-  /** One task item of the description checked or unchecked (that line only). */
-  toggle_task?: TaskToggleRequest;
   ticket_type?: string;
   priority?: string;
   labels?: string[];
@@ -72,8 +70,9 @@ export function projectApi(key: string) {
     convertToSubTicket: (ticketKey: string, epic: string) =>
       api<Ticket>(`${base}/tickets/${path(ticketKey)}/convert-to-sub-ticket`, { method: 'POST', body: { epic_id: epic } }),
     updateTicket: (ticketKey: string, body: TicketChanges) => api<Ticket>(`${base}/tickets/${path(ticketKey)}`, { method: 'PUT', body }),
-    moveTicket: (ticketKey: string, columnName: string) =>
-      api<Ticket>(`${base}/tickets/${path(ticketKey)}/move`, { method: 'POST', body: { column_name: columnName } }),
+    /** move_ticket; `position` places it in the lane (the service's default is the top). */
+    moveTicket: (ticketKey: string, columnName: string, position?: CardPosition) =>
+      api<Ticket>(`${base}/tickets/${path(ticketKey)}/move`, { method: 'POST', body: { column_name: columnName, ...(position ? { position } : {}) } }),
     addComment: (ticketKey: string, content: string) => api<Comment>(`${base}/tickets/${path(ticketKey)}/comment`, { method: 'POST', body: { content } }),
     deleteTicket: (ticketKey: string) => api<{ deleted: true; key: string }>(`${base}/tickets/${path(ticketKey)}`, { method: 'DELETE' }),
     search: (q: string, scope: string, signal?: AbortSignal) =>
@@ -81,7 +80,7 @@ export function projectApi(key: string) {
     documents: (signal?: AbortSignal) => allPages<'documents', DocumentMeta>(`${base}/documents`, 'documents', signal),
     document: (slug: string, signal?: AbortSignal) => api<Document>(`${base}/documents/${path(slug)}`, { signal }),
     createDocument: (body: { title: string; content: string; doc_type: string; slug?: string }) => api<Document>(`${base}/documents`, { method: 'POST', body }),
-    updateDocument: (slug: string, body: { title?: string; content?: string; doc_type?: string; toggle_task?: TaskToggleRequest }) =>
+    updateDocument: (slug: string, body: { title?: string; content?: string; doc_type?: string }) =>
       api<Document>(`${base}/documents/${path(slug)}`, { method: 'PUT', body }),
     deleteDocument: (slug: string) => api<unknown>(`${base}/documents/${path(slug)}`, { method: 'DELETE' }),
     labels: (signal?: AbortSignal) => api<{ labels: Label[] }>(`${base}/labels`, { signal }),

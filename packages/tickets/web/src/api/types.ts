@@ -57,6 +57,8 @@ export interface BoardCard {
   parent: string | null;
   /** An epic's sub-tickets done and in all, or null for other tickets. */
   progress: { done: number; total: number } | null;
+  /** Order within the lane, lower first. */
+  rank: number;
   updated_at: string;
   completed_at: string | null;
 }
@@ -88,6 +90,8 @@ export interface Ticket {
   ticket_type: string;
   column: string | null;
   board: string | null;
+  /** Order within its column on the board, lower first. */
+  rank: number;
   parent: { id: string; key: string; title: string } | null;
   sub_tickets: Array<{ id: string; key: string; title: string; column: string | null; priority: string; ticket_type: string }>;
   labels: Label[];

@@ -17,7 +17,7 @@ import { useProject } from '../project-context.tsx';
 import { lastBoard, rememberBoard } from '../project-memory.ts';
 import { paths } from '../routes.ts';
 import { announcements, screenReaderInstructions } from './announcements.ts';
-import { findCard, ticketTotal } from './board-state.ts';
+import { findCard, ticketTotal, type CardPosition } from './board-state.ts';
 import { EmptyBoard } from './empty-board.tsx';
 import { FilterBar } from './filter-bar.tsx';
 import { cardMatcher, filtersFromQuery, hasFilters, queryWithFilters, type BoardFilters } from './filters.ts';
@@ -25,6 +25,7 @@ import { laneCoordinates, shortcutOf } from './keyboard.ts';
 import { Lane } from './lane.tsx';
 import { CardFace } from './ticket-card.tsx';
 import { useBoard } from './use-board.ts';
+import { useLaneDrop } from './use-lane-drop.ts';
 import { TicketList } from '../list/ticket-list.tsx';
 import { ViewToggle, viewFromQuery } from '../list/view-toggle.tsx';
 import { useNewTicketRequest } from '../palette/new-ticket-request.ts';
@@ -119,15 +120,20 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
     [shownBoard, firstBoard],
   );
   const [activeKey, setActiveKey] = useState<string | undefined>(undefined);
+  const boardMove = board.move;
+  // A card to a place in a lane (a drop on the line between two cards, or Alt+ArrowUp/Down).
+  const place = useCallback(
+    (key: string, column: string, position?: CardPosition) => void boardMove(key, column, qualify(column), position),
+    [boardMove, qualify],
+  );
+  const drop = useLaneDrop(place);
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
     useSensor(KeyboardSensor, { coordinateGetter: laneCoordinates, keyboardCodes: { start: ['Space'], cancel: ['Escape'], end: ['Space', 'Enter'] } }),
   );
   const onDragEnd = (event: DragEndEvent) => {
     setActiveKey(undefined);
-    const key = String(event.active.id);
-    const column = event.over ? String(event.over.id) : undefined;
-    if (column) void board.move(key, column, qualify(column));
+    drop.end(event);
   };
   const activeCard = activeKey && view ? findCard(view, activeKey)?.card : undefined;
   const epics = useMemo(() => (view ? view.columns.flatMap((lane) => lane.cards.filter((card) => card.ticket_type === 'epic')) : []), [view]);
@@ -213,7 +219,12 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
             collisionDetection={collision}
             accessibility={accessibility}
             onDragStart={(event) => setActiveKey(String(event.active.id))}
-            onDragCancel={() => setActiveKey(undefined)}
+            onDragCancel={() => {
+              setActiveKey(undefined);
+              drop.cancel();
+            }}
+            onDragMove={drop.track}
+            onDragOver={drop.track}
             onDragEnd={onDragEnd}
           >
             <div className="lanes">
@@ -228,6 +239,8 @@ export default function BoardPage({ ticketKey }: { ticketKey: string | undefined
                   selectedKey={ticketKey}
                   refusedKey={board.refusal?.key}
                   onOpen={open}
+                  dropSlot={drop.slot?.column === lane.name ? drop.slot : undefined}
+                  onPlace={place}
                 />
               ))}
             </div>

@@ -1,6 +1,7 @@
 /**
- * The board's state changes as pure functions: the optimistic move and its
- * rollback, and placing a ticket read after a live change. Each answers a new
+ * The board's state changes as pure functions: the optimistic move (to another
+ * lane or within one) and its rollback, and placing a ticket read after a live
+ * change where its rank puts it. Each answers a new
  * view and leaves the old one untouched (React compares by reference).
  */
 import type { BoardCard, BoardLane, BoardView, Ticket } from '../api/types.ts';
@@ -33,20 +34,38 @@ function withCard(lane: BoardLane, card: BoardCard, index: number): BoardLane {
   return { ...lane, cards: [...lane.cards.slice(0, at), card, ...lane.cards.slice(at)], ticket_count: lane.ticket_count + 1 };
 }
 
+/** Where a card goes in a lane: its top (the default), or right above or below a card of that lane. */
+export type CardPosition = 'top' | 'bottom' | { before: string } | { after: string };
+
+/** The index in `lane` (without the card `key` itself) that `position` names; undefined for a card not in that lane. */
+function indexFor(lane: BoardLane, key: string, position: CardPosition): number | undefined {
+  const others = lane.cards.filter((card) => card.key !== key);
+  if (position === 'top') return 0;
+  if (position === 'bottom') return others.length;
+  const anchor = 'before' in position ? position.before : position.after;
+  const at = others.findIndex((card) => card.key === anchor);
+  if (at < 0) return undefined;
+  return 'before' in position ? at : at + 1;
+}
+
 /**
- * Moves the card `key` to the top of the lane `toColumn` (the most recently
- * changed ticket leads its lane), before the service has answered. Answers the
- * new view and where the card was, so a refusal can put it back; the same view
- * when the card or the lane is unknown or the card is already there.
+ * Moves the card `key` to `position` in the lane `toColumn` (by default its top, where the service puts a
+ * moved ticket), before the service has answered; within its own lane it reorders. Answers the new view and
+ * where the card was, so a refusal can put it back; the same view (and no `from`) when the card, the lane or
+ * the anchor is unknown or the card is already there.
  */
-export function moveCard(view: BoardView, key: string, toColumn: string, toIndex = 0): { view: BoardView; from: CardPlace | undefined } {
+export function moveCard(view: BoardView, key: string, toColumn: string, position: CardPosition = 'top'): { view: BoardView; from: CardPlace | undefined } {
   const found = findCard(view, key);
   const target = view.columns.find((lane) => sameName(lane.name, toColumn));
-  if (!found || !target || sameName(found.column, target.name)) return { view, from: undefined };
+  if (!found || !target) return { view, from: undefined };
+  const index = indexFor(target, key, position);
+  const sameLane = sameName(found.column, target.name);
+  if (index === undefined || (sameLane && index === found.index)) return { view, from: undefined };
   const card = { ...found.card };
   const columns = view.columns.map((lane) => {
+    if (sameLane && lane.name === target.name) return withCard(withoutCard(lane, found.index), card, index);
     if (lane.name === found.column) return withoutCard(lane, found.index);
-    if (lane.name === target.name) return withCard(lane, card, toIndex);
+    if (lane.name === target.name) return withCard(lane, card, index);
     return lane;
   });
   return { view: { ...view, columns }, from: { column: found.column, index: found.index } };
@@ -56,14 +75,21 @@ export function moveCard(view: BoardView, key: string, toColumn: string, toIndex
 export function rollbackMove(view: BoardView, key: string, from: CardPlace): BoardView {
   const found = findCard(view, key);
   if (!found) return view;
-  if (sameName(found.column, from.column)) return view;
+  if (sameName(found.column, from.column) && found.index === from.index) return view;
   const card = found.card;
-  const columns = view.columns.map((lane) => {
-    if (lane.name === found.column) return withoutCard(lane, found.index);
-    if (sameName(lane.name, from.column)) return withCard(lane, card, from.index);
-    return lane;
-  });
-  return { ...view, columns };
+  const base = removeCard(view, key);
+  return { ...base, columns: base.columns.map((lane) => (sameName(lane.name, from.column) ? withCard(lane, card, from.index) : lane)) };
+}
+
+/** The number of a ticket key (`DEMO-12` → 12), which orders cards of equal rank. */
+function numberOf(key: string): number {
+  return Number(key.slice(key.lastIndexOf('-') + 1));
+}
+
+/** Where `card` goes among a lane's cards (in rank order): before the first that ranks after it. */
+export function rankIndex(cards: readonly BoardCard[], card: BoardCard): number {
+  const at = cards.findIndex((other) => other.rank > card.rank || (other.rank === card.rank && numberOf(other.key) > numberOf(card.key)));
+  return at < 0 ? cards.length : at;
 }
 
 /** Removes the card `key` (a deleted ticket); the same view when it is not on the board. */
@@ -86,6 +112,7 @@ export function cardOfTicket(ticket: Ticket, doneColumns: ReadonlySet<string>): 
     assignee: ticket.assignee,
     parent: ticket.parent?.key ?? null,
     progress: isEpic ? { done, total: ticket.sub_tickets.length } : null,
+    rank: ticket.rank,
     updated_at: ticket.updated_at,
     completed_at: ticket.completed_at,
   };
@@ -98,9 +125,9 @@ export function doneColumnsOf(view: BoardView): Set<string> {
 
 /**
  * Places a ticket read after a change (live event, or the answer of a write):
- * in its lane when it belongs to this board, else off the board. A ticket that
- * stays in its lane keeps its place (an edit does not reorder the lane); one
- * that arrives in a lane goes to its top.
+ * in its lane when it belongs to this board, else off the board. A ticket whose
+ * rank is unchanged keeps its place in its lane (an edit does not reorder it);
+ * one that arrives in a lane, or was reordered, goes where its rank puts it.
  */
 export function placeTicket(view: BoardView, ticket: Ticket): BoardView {
   const found = findCard(view, ticket.key);
@@ -108,7 +135,7 @@ export function placeTicket(view: BoardView, ticket: Ticket): BoardView {
   const target = onThisBoard && ticket.column ? view.columns.find((lane) => sameName(lane.name, ticket.column!)) : undefined;
   const card = cardOfTicket(ticket, doneColumnsOf(view));
   if (!target) return found ? removeCard(view, ticket.key) : view;
-  if (found && sameName(found.column, target.name)) {
+  if (found && sameName(found.column, target.name) && found.card.rank === card.rank) {
     if (sameCard(found.card, card)) return view;
     return {
       ...view,
@@ -116,7 +143,7 @@ export function placeTicket(view: BoardView, ticket: Ticket): BoardView {
     };
   }
   const base = found ? removeCard(view, ticket.key) : view;
-  return { ...base, columns: base.columns.map((lane) => (lane.name === target.name ? withCard(lane, card, 0) : lane)) };
+  return { ...base, columns: base.columns.map((lane) => (lane.name === target.name ? withCard(lane, card, rankIndex(lane.cards, card)) : lane)) };
 }
 
 function sameCard(a: BoardCard, b: BoardCard): boolean {

@@ -1,4 +1,7 @@
-/** The board's keyboard: the page shortcuts (`c`, `/`) and moving a picked-up card from lane to lane with the arrow keys. */
+/**
+ * The board's keyboard: the page shortcuts (`c`, `/`), moving a picked-up card with the arrow keys (left and
+ * right from lane to lane, up and down from card to card), and Alt+ArrowUp/Down on a card (one place up or down).
+ */
 import type { KeyboardCoordinateGetter } from '@dnd-kit/core';
 
 /** What a key press does on the board, if anything. */
@@ -30,15 +33,31 @@ export function shortcutOf(press: KeyPress): BoardShortcut | undefined {
   return undefined;
 }
 
+/** Alt+ArrowUp / Alt+ArrowDown on a card (not while typing): one place up or down its lane. */
+export function stepKeyOf(press: Pick<KeyPress, 'key' | 'altKey' | 'ctrlKey' | 'metaKey'> & { shiftKey?: boolean }): 'up' | 'down' | undefined {
+  if (!press.altKey || press.ctrlKey || press.metaKey || press.shiftKey) return undefined;
+  if (press.key === 'ArrowUp') return 'up';
+  if (press.key === 'ArrowDown') return 'down';
+  return undefined;
+}
+
+/** The gap between two cards of a lane (board.css), which a picked-up card crosses with the card's height. */
+const CARD_GAP = 8;
+
 /**
  * Arrow keys move a picked-up card to the lane on the left or right (not by
- * 25 pixels, dnd-kit's default), so a keyboard user crosses a lane in one press.
+ * 25 pixels, dnd-kit's default), so a keyboard user crosses a lane in one press;
+ * up and down move it by one card, so its drop line passes one card a press.
  */
 export const laneCoordinates: KeyboardCoordinateGetter = (event, { context, currentCoordinates }) => {
   if (event.code !== 'ArrowRight' && event.code !== 'ArrowLeft' && event.code !== 'ArrowUp' && event.code !== 'ArrowDown') return undefined;
   event.preventDefault();
   const { collisionRect, droppableRects, droppableContainers, over } = context;
-  if (!collisionRect || event.code === 'ArrowUp' || event.code === 'ArrowDown') return currentCoordinates;
+  if (!collisionRect) return currentCoordinates;
+  if (event.code === 'ArrowUp' || event.code === 'ArrowDown') {
+    const step = collisionRect.height + CARD_GAP;
+    return { x: currentCoordinates.x, y: currentCoordinates.y + (event.code === 'ArrowUp' ? -step : step) };
+  }
   const lanes = droppableContainers
     .getEnabled()
     .map((container) => ({ id: container.id, rect: droppableRects.get(container.id) }))

@@ -2,6 +2,7 @@ import { memo, type CSSProperties, type KeyboardEvent, type Ref } from 'react';
 import { useDraggable } from '@dnd-kit/core';
 import type { Assignee, BoardCard, Label } from '../api/types.ts';
 import type { CardDragData } from './announcements.ts';
+import { stepKeyOf } from './keyboard.ts';
 import { safeColor } from './label-color.ts';
 
 /** A small square of the label's colour and its name. */
@@ -104,7 +105,8 @@ export function CardFace({ card }: { card: BoardCard }) {
 
 /**
  * A draggable card (pointer after 5 px, or Space then the arrow keys and
- * Space again). A click or Enter opens the ticket.
+ * Space again). A click or Enter opens the ticket; Alt+ArrowUp/Down moves it
+ * one place up or down its lane (`onStep`).
  */
 export const TicketCard = memo(function TicketCard({
   card,
@@ -115,6 +117,7 @@ export const TicketCard = memo(function TicketCard({
   measureRef,
   index,
   style,
+  onStep,
 }: {
   card: BoardCard;
   /** The lane the card is in (a drag says where it was picked up). */
@@ -125,6 +128,8 @@ export const TicketCard = memo(function TicketCard({
   measureRef?: Ref<HTMLDivElement>;
   index: number;
   style?: CSSProperties;
+  /** Moves the card one place up or down its lane. */
+  onStep?: (key: string, direction: 'up' | 'down') => void;
 }) {
   const data: CardDragData = { column };
   const { attributes, listeners, setNodeRef, isDragging } = useDraggable({ id: card.key, data });
@@ -132,6 +137,12 @@ export const TicketCard = memo(function TicketCard({
     if (event.key === 'Enter' && !isDragging) {
       event.preventDefault();
       onOpen(card.key);
+      return;
+    }
+    const direction = isDragging ? undefined : stepKeyOf(event);
+    if (direction && onStep) {
+      event.preventDefault();
+      onStep(card.key, direction);
       return;
     }
     listeners?.onKeyDown?.(event);
@@ -146,6 +157,7 @@ export const TicketCard = memo(function TicketCard({
         {...listeners}
         onKeyDown={onKeyDown}
         aria-roledescription="ticket card"
+        aria-keyshortcuts={onStep ? 'Alt+ArrowUp Alt+ArrowDown' : undefined}
         aria-describedby={attributes['aria-describedby']}
         className={`ticket-card ${card.ticket_type === 'epic' ? 'epic' : ''} ${isDragging ? 'dragging' : ''} ${selected ? 'selected' : ''} ${refused ? 'refused' : ''}`}
         data-key={card.key}

@@ -3,8 +3,8 @@ import { ApiError } from '@switchboard/web-kit';
 import type { BoardView, Ticket } from '../api/types.ts';
 import { planRefresh, relatedTickets } from '../live/live-plan.ts';
 import { useLiveChanges, useProject } from '../project-context.tsx';
-import { movedAnnouncement } from './announcements.ts';
-import { findCard, moveCard, placeTicket, removeCard, rollbackMove } from './board-state.ts';
+import { movedAnnouncement, placedAnnouncement } from './announcements.ts';
+import { findCard, moveCard, placeTicket, removeCard, rollbackMove, type CardPosition } from './board-state.ts';
 import { FIRST_CARDS } from '../../../src/domain/board-page.ts';
 
 /** A move the service refused: the card is back where it was and this says why. */
@@ -157,20 +157,23 @@ export function useBoard(requested: string | undefined, fallback = false) {
     resync: reload,
   });
 
-  /** Moves a card optimistically; a refusal puts it back and says why. */
+  /**
+   * Moves a card optimistically to `position` in the lane `column` (another lane, or its own to reorder it); a
+   * refusal puts it back and says why. `qualified` is the column's name as move_ticket takes it.
+   */
   const move = useCallback(
-    async (key: string, column: string, qualified: string) => {
+    async (key: string, column: string, qualified: string, position?: CardPosition) => {
       const current = viewRef.current;
       if (!current) return;
-      const { view: next, from } = moveCard(current, key, column);
+      const { view: next, from } = moveCard(current, key, column, position);
       if (!from) return;
       if (wholePending.current) touched.current.add(key);
       setRefusal(undefined);
       setMoved('');
       setView(next);
       try {
-        const ticket = await api.moveTicket(key, qualified);
-        setMoved(movedAnnouncement(key, ticket.column ?? column));
+        const ticket = await api.moveTicket(key, qualified, position);
+        setMoved(position ? placedAnnouncement(key, position, ticket.column ?? column) : movedAnnouncement(key, ticket.column ?? column));
         await refreshTickets([key], new Map([[key, ticket]]));
       } catch (reason) {
         setView((latest) => (latest ? rollbackMove(latest, key, from) : latest));
