@@ -48,11 +48,11 @@ export interface Around {
 }
 
 /** Longest body converted to plain text whole for its snippet (a few milliseconds); a longer one only around its first match. */
-export const WHOLE_BODY = 8000;
+export const WHOLE_BODY = 4000;
 /** Lines taken on each side of the first match in a longer body, at most (a paragraph or list around it). */
-const REGION_LINES = 40;
+const REGION_LINES = 20;
 /** Characters taken on each side of the first match when those lines are longer still. */
-const REGION_CHARS = 4000;
+const REGION_CHARS = 2000;
 
 /**
  * The part of a long body its snippet is made from: the block around its first marked word (from the blank line

@@ -45,6 +45,6 @@ describe('search snippets from plain text', () => {
   it('cuts a giant line around the match', () => {
     const line = `${'a '.repeat(10_000)}\u0002needle\u0003${' b'.repeat(10_000)}`;
     const region = snippetRegion(line, '\u0002');
-    expect([region.source.length, region.before, region.after, region.source.includes('needle')]).toEqual([8000, true, true, true]);
+    expect([region.source.length, region.before, region.after, region.source.includes('needle')]).toEqual([4000, true, true, true]);
   });
 });
