@@ -221,7 +221,7 @@ export const benchFlows: Suite = async (outer) => {
             'req/s = streams answered per second until the last was, p50/p99 = time to the 200 and headers',
           note:
             `${held.openNow.answered} open at once (${held.openNow.withToken} with a first token, upstream held ${held.openNow.upstreamOpen}` +
-            `${held.openNow.upstreamOpen < count ? ': the rest never reached the provider' : ''}), ${held.completed} completed after release; ` +
+            `${held.openNow.upstreamOpen < count ? `: ${count - held.openNow.upstreamOpen} had not reached it when the wait ended` : ''}), ${held.completed} completed after release; ` +
             `RSS${each} idle ${idle} MiB, ${held.before} MiB after ${WARMUP_RUNS} runs, ${held.during} MiB with the streams open (target: ${target}), ` +
             `${held.openNow.files} open files: +${total.toFixed(1)} MiB, ${((total * 1024) / count).toFixed(1)} KiB per stream`,
         });
