@@ -70,6 +70,8 @@ export async function seedProject(env: Record<string, string>, options: SeedOpti
             priority: PRIORITIES[n % PRIORITIES.length],
             ticket_type: epic ? 'epic' : TYPES[n % TYPES.length],
             column_id: column.id,
+            // Newest first in each lane, as a board of created tickets reads (each new one goes to the top).
+            rank: -n * 65_536,
             parent_id: parent,
             assignee: null,
             created_at: at(n),
