@@ -18,7 +18,7 @@ describe.each(dialectsUnderTest())("the board's cards (GET /api/projects/{KEY}/b
     await withTicketsStore(board.env, (db) => createLabel(db, 'CARD', 'backend', '#2563eb'));
   });
 
-  it('answers every ticket of the board as a card in its lane, in the lane\'s order (a new ticket on top)', async () => {
+  it("answers every ticket of the board as a card in its lane, in the lane's order (a new ticket on top)", async () => {
     const epic = await call('create_ticket', { title: 'Checkout', ticket_type: 'epic', labels: ['backend'], assignee: 'mia@example.com', priority: 'high' });
     const first = await call('create_sub_ticket', { parent_ticket_id: epic.key, title: 'Cart page', column_name: 'To Do' });
     const second = await call('create_sub_ticket', { parent_ticket_id: epic.key, title: 'Payment', column_name: 'Done' });
