@@ -7,8 +7,8 @@ import { ProjectProvider } from './project-context.tsx';
 import { paths, projectOfTicketKey } from './routes.ts';
 import { boardPageProject } from '../../src/domain/board-page.ts';
 import { Shell } from './shell.tsx';
-import { CommandPalette } from './palette/command-palette.tsx';
 import { NEW_PROJECT } from './new-project.ts';
+import { CommandPalette } from './palette/command-palette.tsx';
 
 const board = preloadablePage(() => import('./board/board-page.tsx'));
 // A board or ticket opened directly (a link, a reload) fetches the board's chunk alongside the session check

@@ -1,6 +1,7 @@
 import { api, type OAuthGrant } from '@switchboard/web-kit';
 import { boardUrlFor } from '../../../src/domain/board-page.ts';
 import type { CardPosition } from '../board/board-state.ts';
+import type { TaskToggleRequest } from '../../../src/domain/task-list.ts';
 import type {
   BoardView,
   ColumnInfo,
@@ -35,6 +36,8 @@ export interface NewTicket {
 export interface TicketChanges {
   title?: string;
   description?: string;
+  /** One task item of the description checked or unchecked (that line only). */
+  toggle_task?: TaskToggleRequest;
   ticket_type?: string;
   priority?: string;
   labels?: string[];
@@ -80,7 +83,7 @@ export function projectApi(key: string) {
     documents: (signal?: AbortSignal) => allPages<'documents', DocumentMeta>(`${base}/documents`, 'documents', signal),
     document: (slug: string, signal?: AbortSignal) => api<Document>(`${base}/documents/${path(slug)}`, { signal }),
     createDocument: (body: { title: string; content: string; doc_type: string; slug?: string }) => api<Document>(`${base}/documents`, { method: 'POST', body }),
-    updateDocument: (slug: string, body: { title?: string; content?: string; doc_type?: string }) =>
+    updateDocument: (slug: string, body: { title?: string; content?: string; doc_type?: string; toggle_task?: TaskToggleRequest }) =>
       api<Document>(`${base}/documents/${path(slug)}`, { method: 'PUT', body }),
     deleteDocument: (slug: string) => api<unknown>(`${base}/documents/${path(slug)}`, { method: 'DELETE' }),
     labels: (signal?: AbortSignal) => api<{ labels: Label[] }>(`${base}/labels`, { signal }),
