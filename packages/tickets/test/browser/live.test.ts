@@ -60,13 +60,14 @@ function liveScenario(label: string, options: Parameters<typeof startUiHarness>[
     expect(await board.count('To Do')).toBe('0');
     expect(await board.count('In Progress')).toBe('1');
 
-    // Commented, while the ticket is open in the panel beside the board.
+    // Commented, while the ticket is open in the panel beside the board (the comment itself, not its activity line,
+    // which quotes it as plain text).
     await board.card('DEMO-1').click();
     await board
       .panel('DEMO-1')
       .getByRole('heading', { name: /Comments/ })
       .waitFor();
-    visible = whenVisible(board.panel('DEMO-1').getByText('Fixed the **login** redirect'.replace(/\*\*/g, '')));
+    visible = whenVisible(board.panel('DEMO-1').getByText('Fixed the login redirect', { exact: true }));
     await h.call('add_comment', { ticket_id: 'DEMO-1', content: 'Fixed the **login** redirect' });
     const commentMs = await latencyAfter(visible, performance.now());
     record(`${label}: comment`, commentMs);
