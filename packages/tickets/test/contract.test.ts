@@ -55,6 +55,31 @@ function session(key: string): Array<[string, Record<string, unknown>]> {
   ];
 }
 
+/**
+ * The Ticket JSON's fields, exactly as design/tickets.md lists them, with `ai_summary_source` (documented beside
+ * the AI summary: it says which summary it is). A ticket's `rank` is not one of them: only the board's cards show it.
+ */
+const TICKET_JSON = [
+  'id',
+  'key',
+  'number',
+  'title',
+  'description',
+  'priority',
+  'ticket_type',
+  'column',
+  'board',
+  'parent',
+  'sub_tickets',
+  'labels',
+  'assignee',
+  'created_at',
+  'updated_at',
+  'completed_at',
+  'ai_summary',
+  'ai_summary_source',
+];
+
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g;
 
@@ -152,33 +177,36 @@ describe.each(dialectsUnderTest())('tool contract on %s', (dialect) => {
     const epic = await mcp('get_ticket', { ticket_id: `${mcpKey}-1` });
     expect(epic.labels).toEqual([{ id: expect.any(String), name: 'backend', color: '#2563eb' }]);
     expect(epic.assignee).toEqual({ id: expect.any(String), name: 'Dev', email: 'dev@example.com' });
-    expect(Object.keys(epic)).toEqual([
-      'id',
-      'key',
-      'number',
-      'title',
-      'description',
-      'priority',
-      'ticket_type',
-      'column',
-      'board',
-      'rank',
-      'parent',
-      'sub_tickets',
-      'labels',
-      'assignee',
-      'created_at',
-      'updated_at',
-      'completed_at',
-      'ai_summary',
-      'ai_summary_source',
-      'comments',
-      'activity',
-    ]);
+    expect(Object.keys(epic)).toEqual([...TICKET_JSON, 'comments', 'activity']);
     expect(await mcp('list_members')).toEqual({
       members: [{ id: expect.any(String), name: 'Dev', email: 'dev@example.com', role: 'member' }],
       next_cursor: null,
     });
+  });
+
+  it.each(['mcp', 'rest'] as const)('answers every ticket with exactly the Ticket JSON fields over %s, whatever the tool (no rank)', async (transport) => {
+    const token = await board.addProject(transport === 'mcp' ? 'FIELDSM' : 'FIELDSR');
+    const fieldsClient = transport === 'mcp' ? await connectMcp(board.url, token) : undefined;
+    const call = fieldsClient ? mcpCaller(fieldsClient) : restCaller(board.url, token);
+    try {
+      const epic = await call('create_ticket', { title: 'Epic', ticket_type: 'epic' });
+      const answers = [
+        epic,
+        await call('create_sub_ticket', { parent_ticket_id: epic.key, title: 'Sub' }),
+        await call('create_ticket', { title: 'Loose' }),
+        await call('convert_to_sub_ticket', { ticket_id: 3, epic_id: epic.key }),
+        await call('update_ticket', { ticket_id: 2, title: 'Sub, renamed' }),
+        await call('move_ticket', { ticket_id: 2, column_name: 'To Do' }),
+        await call('move_ticket', { ticket_id: 3, column_name: 'To Do', position: { after: 2 } }),
+        ...(await call('list_tickets', {})).tickets,
+        ...(await call('list_tickets', { order: 'board' })).tickets,
+      ];
+      expect(answers).toHaveLength(13);
+      for (const answer of answers) expect(Object.keys(answer)).toEqual(TICKET_JSON);
+      expect(Object.keys(await call('get_ticket', { ticket_id: 3 }))).toEqual([...TICKET_JSON, 'comments', 'activity']);
+    } finally {
+      await fieldsClient?.close();
+    }
   });
 
   it('refuses an unknown tool with a protocol error naming the valid tools', async () => {

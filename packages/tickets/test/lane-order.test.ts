@@ -34,6 +34,13 @@ describe.each(dialectsUnderTest())('order within a lane (move_ticket position, l
   const laneKeys = async (column: string) =>
     ((await rest('list_tickets', { column_name: column, order: 'board' })).tickets as Array<{ key: string }>).map((ticket) => ticket.key);
 
+  /** A lane of the board as the web UI reads it (GET /api/projects/{KEY}/board, which a project token may call too). */
+  const boardLane = async (column: string) => {
+    const response = await fetch(`${board.url}/api/projects/LANE/board`, { headers: { authorization: `Bearer ${board.token}` } });
+    expect(response.status).toBe(200);
+    return ((await response.json()).columns as Array<{ name: string; cards: unknown[] }>).find((lane) => lane.name === column)!;
+  };
+
   /** Everything that tells whether a refused move changed anything: each lane's order and the moved ticket's activity. */
   const snapshot = async (key: string) => ({
     lanes: (await rest('list_tickets', { order: 'board', limit: 100 })).tickets.map((t: { key: string; column: string }) => `${t.column}:${t.key}`),
@@ -79,8 +86,13 @@ describe.each(dialectsUnderTest())('order within a lane (move_ticket position, l
         ['created', `created in ${column}`],
         ['moved', `moved below ${k(5)} in ${column}`],
       ]);
-      const ranked = (await call('list_tickets', { column_name: column, order: 'board' })).tickets.map((t: { rank: number }) => t.rank);
-      expect([...ranked].sort((a, b) => a - b)).toEqual(ranked);
+      // The board's cards carry the ranks (the Ticket JSON does not): rising down the lane, in list_tickets' order.
+      const cards = (await boardLane(column)).cards as Array<{ key: string; rank: number }>;
+      expect(cards.map((card) => card.key)).toEqual(await laneKeys(column));
+      const ranks = cards.map((card) => card.rank);
+      expect(new Set(ranks).size).toBe(5);
+      expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
+      expect((await call('get_ticket', { ticket_id: k(4) })).rank).toBeUndefined();
     });
 
     it('changes nothing when the ticket is already at that place, or when no position is given for its own column', async () => {
@@ -167,7 +179,7 @@ describe.each(dialectsUnderTest())('order within a lane (move_ticket position, l
   });
 
   it('lists tickets in board order (lane by lane, each by rank) and pages through them with the cursor', async () => {
-    const whole = (await rest('list_tickets', { order: 'board', limit: 100 })).tickets as Array<{ key: string; column: string; rank: number }>;
+    const whole = (await rest('list_tickets', { order: 'board', limit: 100 })).tickets as Array<{ key: string; column: string }>;
     const columns = ['Backlog', 'To Do', 'In Progress', 'Review', 'Done'];
     const byColumn = whole.map((ticket) => columns.indexOf(ticket.column));
     expect([...byColumn].sort((x, y) => x - y)).toEqual(byColumn);

@@ -137,7 +137,51 @@ describe.each(dialectsUnderTest())("the board's cards (GET /api/projects/{KEY}/b
     });
     const extra = await web('/api/projects/CARD/board?lane=1');
     expect(extra.status).toBe(400);
-    expect(extra.body.error.message).toBe('Invalid arguments for get_board: Unknown parameter "lane". Valid parameters: board, cards.');
+    expect(extra.body.error.message).toBe('Invalid arguments for get_board: Unknown parameter "lane". Valid parameters: board, cards, keys.');
+  });
+
+  it('answers just the cards of some tickets (keys), each with its lane, as the whole board shows them; a ticket not on the board is left out', async () => {
+    const epic = await call('create_ticket', { title: 'Keys epic', ticket_type: 'epic', labels: ['backend'], assignee: 'mia@example.com' });
+    const sub = await call('create_sub_ticket', { parent_ticket_id: epic.key, title: 'Keys sub', column_name: 'Review' });
+    const gone = await call('create_ticket', { title: 'Deleted' });
+    await call('delete_ticket', { ticket_id: gone.key });
+    const ops = await call('create_ticket', { title: 'Keys on ops', column_name: 'Ops/Open' });
+    const whole = (await web('/api/projects/CARD/board')).body as { columns: Array<{ name: string; cards: Array<{ key: string }> }> };
+    const cardOf = (key: string) => {
+      const lane = whole.columns.find((column) => column.cards.some((card) => card.key === key))!;
+      return { ...lane.cards.find((card) => card.key === key)!, column: lane.name };
+    };
+    const answer = await web(`/api/projects/CARD/board?keys=${sub.key},${epic.key.toLowerCase()},${gone.key},${ops.key},CARD-999,${sub.key}`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ board: { name: 'Main' }, cards: [cardOf(sub.key), cardOf(epic.key)] });
+    expect(answer.body.cards[1]).toMatchObject({
+      labels: [{ id: expect.any(String), name: 'backend', color: '#2563eb' }],
+      assignee: { id: member.id, name: 'Mia', email: 'mia@example.com' },
+      progress: { done: 0, total: 1 },
+      rank: expect.any(Number),
+    });
+    expect(answer.body.cards[0]).toMatchObject({ parent: epic.key, column: 'Review' });
+    const onOps = await web(`/api/projects/CARD/board?board=Ops&keys=${ops.key},${sub.key}`);
+    expect(onOps.body).toEqual({
+      board: { name: 'Ops' },
+      cards: [
+        { ...(await web('/api/projects/CARD/board?board=Ops')).body.columns[0].cards.find((card: { key: string }) => card.key === ops.key), column: 'Open' },
+      ],
+    });
+    const refusals: Array<[string, string, string]> = [
+      ['keys=CARD-1,nope', 'keys: "nope" is not a ticket key of project CARD (e.g. CARD-12).', 'keys'],
+      ['keys=BIG-1', 'keys: "BIG-1" is not a ticket key of project CARD (e.g. CARD-12).', 'keys'],
+      ['keys=', 'keys: "" is not a ticket key of project CARD (e.g. CARD-12).', 'keys'],
+      [`keys=${Array.from({ length: 101 }, (_, i) => `CARD-${i + 1}`).join(',')}`, 'keys: names 101 tickets; at most 100 at a time.', 'keys'],
+      ['keys=CARD-1&cards=5', 'keys and cards do not go together: keys reads the cards of those tickets only.', 'cards'],
+    ];
+    for (const [query, message, field] of refusals) {
+      const refused = await web(`/api/projects/CARD/board?${query}`);
+      expect({ status: refused.status, body: refused.body }).toEqual({
+        status: 400,
+        body: { error: { code: 'invalid_request', message, details: { field } } },
+      });
+    }
   });
 
   describe('a board of 10,000 tickets', () => {

@@ -9,6 +9,9 @@ import { projectOfTicketKey } from './ticket-key.ts';
  */
 export const FIRST_CARDS = 50;
 
+/** The most tickets one read of a board's cards by key (`GET …/board?keys=K1,K2…`) may name. */
+export const BOARD_KEYS_MAX = 100;
+
 /** The cookie that remembers a project's board (its name, URI-encoded): a cookie, so the service reads it too. */
 export const boardCookie = (project: string) => `sb_board_${project}`;
 

@@ -15,7 +15,10 @@ export interface TicketRelations {
   labels: readonly TicketLabel[];
 }
 
-/** A ticket as every tool returns it. */
+/**
+ * A ticket as every tool returns it: exactly the Ticket JSON of design/tickets.md. Its `rank` (order within its
+ * lane) is not part of it: the board's cards carry it (board-view.ts), and list_tickets order "board" follows it.
+ */
 export function presentTicket(row: TicketRow, relations: TicketRelations) {
   const column = relations.columns.get(row.column_id);
   return {
@@ -28,7 +31,6 @@ export function presentTicket(row: TicketRow, relations: TicketRelations) {
     ticket_type: row.ticket_type,
     column: column?.name ?? null,
     board: column?.boardName ?? null,
-    rank: row.rank,
     parent: relations.parent ? { id: relations.parent.id, key: ticketKey(relations.projectKey, relations.parent.number), title: relations.parent.title } : null,
     sub_tickets: relations.subTickets.map((sub) => presentTicketRef(sub, relations.projectKey, relations.columns)),
     labels: relations.labels.map(presentLabel),

@@ -26,7 +26,6 @@ const ticketFields = {
   ticket_type: ticketType,
   column: z.string().nullable(),
   board: z.string().nullable(),
-  rank: z.number().int().describe('Order within its column on the board, lower first (move_ticket position changes it).'),
   parent: z.object({ id: z.string(), key: z.string(), title: z.string() }).nullable(),
   sub_tickets: z.array(z.object({ id: z.string(), key: z.string(), title: z.string(), column: z.string().nullable(), priority, ticket_type: ticketType })),
   labels: z.array(label),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BOARD_FIRST_CARDS_MAX, boardView } from '../service/board-view.ts';
+import { BOARD_KEYS_MAX } from '../domain/board-page.ts';
 import {
   addMember,
   createBoard,
@@ -43,13 +44,19 @@ const color = z.string().describe('#rgb or #rrggbb, e.g. #e11d48.');
 export const webEndpoints = [
   defineTool({
     name: 'get_board',
-    description: `Every ticket of one board as cards in their lanes (most recently updated first), with labels, assignee, parent and an epic's progress; with \`cards\`, only each lane's first ones (\`ticket_count\` stays the lane's whole count, \`complete\` says whether every card is there).`,
+    description: `Every ticket of one board as cards in their lanes (each lane in its order, by rank), with labels, assignee, parent, an epic's progress and the card's rank; with \`cards\`, only each lane's first ones (\`ticket_count\` stays the lane's whole count, \`complete\` says whether every card is there); with \`keys\`, only those tickets' cards, each with its \`column\` (\`{"board", "cards"}\`; a ticket not on this board is left out).`,
     input: z.strictObject({
       board: z.string().describe("The board's name, without case; default the first board.").optional(),
       cards: limitParam(
         BOARD_FIRST_CARDS_MAX,
         `At most this many cards per lane (1 to ${BOARD_FIRST_CARDS_MAX}): what a page shows first of a big board. Default: every card.`,
       ).optional(),
+      keys: z
+        .string()
+        .describe(
+          `Comma-separated ticket keys (any case, at most ${BOARD_KEYS_MAX}): answer only these tickets' cards, with their lanes, as a page places tickets changed since it read the board.`,
+        )
+        .optional(),
     }),
     rest: { method: 'GET', path: '/board' },
     mcp: false,

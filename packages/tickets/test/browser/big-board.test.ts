@@ -91,7 +91,7 @@ describeInBrowser('A board of 10,000 tickets', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     let answered!: () => void;
     const read = new Promise<void>((resolve) => (answered = resolve));
-    const wholeBoard = (url: URL) => url.pathname === '/api/projects/DEMO/board' && !url.searchParams.has('cards');
+    const wholeBoard = (url: URL) => url.pathname === '/api/projects/DEMO/board' && !url.searchParams.has('cards') && !url.searchParams.has('keys');
     await page.route(wholeBoard, async (route) => {
       const response = await route.fetch();
       answered();
@@ -114,7 +114,7 @@ describeInBrowser('A board of 10,000 tickets', () => {
   });
 
   it('says so when the rest of the board cannot be read after its first cards, and Retry reads it', async () => {
-    const wholeBoard = (url: URL) => url.pathname === '/api/projects/DEMO/board' && !url.searchParams.has('cards');
+    const wholeBoard = (url: URL) => url.pathname === '/api/projects/DEMO/board' && !url.searchParams.has('cards') && !url.searchParams.has('keys');
     await page.route(wholeBoard, (route) =>
       route.fulfill({
         status: 503,

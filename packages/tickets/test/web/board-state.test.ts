@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cardOfTicket, findCard, moveCard, placeTicket, removeCard, rollbackMove, ticketTotal } from '../../web/src/board/board-state.ts';
-import { board, card, countsOf, keysOf, ticket } from './fixtures.ts';
+import { findCard, moveCard, placeCard, removeCard, rollbackMove, ticketTotal } from '../../web/src/board/board-state.ts';
+import { board, card, countsOf, keysOf, placed } from './fixtures.ts';
 
 describe('moveCard (the optimistic move)', () => {
   it('moves the card to the top of the target lane and moves one from the counts, leaving the old view untouched', () => {
@@ -79,7 +79,7 @@ describe('rollbackMove (a refused move snaps back)', () => {
 
   it('keeps changes that arrived meanwhile (a live update of another card)', () => {
     const { view, from } = moveCard(board(), 'A-1', 'Done');
-    const meanwhile = placeTicket(view, ticket('A-7', { column: 'In Progress', rank: 0 }));
+    const meanwhile = placeCard(view, 'A-7', placed('A-7', { column: 'In Progress', rank: 0 }));
     expect(keysOf(rollbackMove(meanwhile, 'A-1', from!))).toEqual({ 'To Do': ['A-1', 'A-2'], 'In Progress': ['A-7', 'A-3'], Done: [] });
   });
 
@@ -90,61 +90,53 @@ describe('rollbackMove (a refused move snaps back)', () => {
   });
 });
 
-describe('placeTicket (the live-update reducer)', () => {
-  it('moves a ticket that changed column to the top of its new lane', () => {
-    const view = placeTicket(board(), ticket('A-1', { column: 'Done', completed_at: '2025-01-02T00:00:00Z' }));
+describe('placeCard (the live-update reducer: a card read again by key)', () => {
+  it('moves a card that changed column to where its rank puts it in its new lane', () => {
+    const view = placeCard(board(), 'A-1', placed('A-1', { column: 'Done', completed_at: '2025-01-02T00:00:00Z' }));
     expect(keysOf(view)).toEqual({ 'To Do': ['A-2'], 'In Progress': ['A-3'], Done: ['A-1'] });
     expect(countsOf(view)).toEqual({ 'To Do': 1, 'In Progress': 1, Done: 1 });
+    expect(findCard(view, 'A-1')!.card).toEqual(card('A-1', { completed_at: '2025-01-02T00:00:00Z' }));
   });
 
-  it('updates a ticket in place when it stays in its lane (an edit does not reorder the lane)', () => {
-    const view = placeTicket(board(), ticket('A-2', { title: 'Renamed' }));
+  it('updates a card in place when it stays in its lane with its rank (an edit does not reorder the lane)', () => {
+    const view = placeCard(board(), 'A-2', placed('A-2', { title: 'Renamed', rank: 200 }));
     expect(keysOf(view)['To Do']).toEqual(['A-1', 'A-2']);
-    expect(findCard(view, 'A-2')!.card.title).toBe('Renamed');
+    expect(findCard(view, 'A-2')!.card).toEqual(card('A-2', { title: 'Renamed' }));
     expect(countsOf(view)['To Do']).toBe(2);
   });
 
-  it('adds a new ticket where its rank puts it (a new ticket ranks first in its lane) and counts it', () => {
-    const view = placeTicket(board(), ticket('A-4', { column: 'to do', rank: -100 }));
+  it('adds a new card where its rank puts it (a new ticket ranks first in its lane) and counts it; the lane name in any case', () => {
+    const view = placeCard(board(), 'A-4', placed('A-4', { column: 'to do', rank: -100 }));
     expect(keysOf(view)['To Do']).toEqual(['A-4', 'A-1', 'A-2']);
     expect(ticketTotal(view)).toBe(4);
-    expect(keysOf(placeTicket(view, ticket('A-5', { rank: 150 })))['To Do']).toEqual(['A-4', 'A-1', 'A-5', 'A-2']);
+    expect(keysOf(placeCard(view, 'A-5', placed('A-5', { rank: 150 })))['To Do']).toEqual(['A-4', 'A-1', 'A-5', 'A-2']);
     // Equal ranks (writes that raced) go by number, as the service orders them.
-    expect(keysOf(placeTicket(view, ticket('A-0', { rank: 100 })))['To Do']).toEqual(['A-4', 'A-0', 'A-1', 'A-2']);
+    expect(keysOf(placeCard(view, 'A-0', placed('A-0', { rank: 100 })))['To Do']).toEqual(['A-4', 'A-0', 'A-1', 'A-2']);
   });
 
-  it('moves a ticket reordered in its lane (another page, an agent) to where its new rank puts it', () => {
-    const view = placeTicket(board(), ticket('A-1', { rank: 250 }));
+  it('moves a card reordered in its lane (another page, an agent) to where its new rank puts it', () => {
+    const view = placeCard(board(), 'A-1', placed('A-1', { rank: 250 }));
     expect(keysOf(view)['To Do']).toEqual(['A-2', 'A-1']);
     expect(countsOf(view)['To Do']).toBe(2);
     expect(findCard(view, 'A-1')!.card.rank).toBe(250);
   });
 
-  it('takes a ticket off the board when it moved to another board, and ignores one of another board', () => {
-    expect(keysOf(placeTicket(board(), ticket('A-1', { board: 'Ops', column: 'Queue' })))['To Do']).toEqual(['A-2']);
+  it('takes a card off the board when its ticket is not on it any more (deleted, or on another board), and ignores an unknown one', () => {
+    expect(keysOf(placeCard(board(), 'A-1', undefined))['To Do']).toEqual(['A-2']);
+    expect(countsOf(placeCard(board(), 'A-3', undefined))['In Progress']).toBe(0);
     const before = board();
-    expect(placeTicket(before, ticket('A-9', { board: 'Ops', column: 'To Do' }))).toBe(before);
+    expect(placeCard(before, 'A-9', undefined)).toBe(before);
   });
 
   it('answers the same view when nothing on the card changed', () => {
     const before = board();
-    expect(placeTicket(before, ticket('A-1'))).toBe(before);
+    expect(placeCard(before, 'A-1', placed('A-1'))).toBe(before);
   });
 
-  it("gives an epic its progress from the sub-tickets in this board's done columns", () => {
-    const epic = ticket('A-3', {
-      ticket_type: 'epic',
-      column: 'In Progress',
-      sub_tickets: [
-        { id: '1', key: 'A-5', title: 's', column: 'Done', priority: 'medium', ticket_type: 'task' },
-        { id: '2', key: 'A-6', title: 's', column: 'To Do', priority: 'medium', ticket_type: 'task' },
-        { id: '3', key: 'A-7', title: 's', column: 'done', priority: 'medium', ticket_type: 'task' },
-      ],
-    });
-    expect(findCard(placeTicket(board(), epic), 'A-3')!.card.progress).toEqual({ done: 2, total: 3 });
-    expect(cardOfTicket(ticket('A-1'), new Set(['done'])).progress).toBeNull();
-    expect(cardOfTicket(ticket('A-1', { ticket_type: 'epic' }), new Set(['done'])).progress).toEqual({ done: 0, total: 0 });
-    expect(cardOfTicket(ticket('A-1', { parent: { id: 'x', key: 'A-3', title: 'e' } }), new Set()).parent).toBe('A-3');
+  it("takes an epic's progress and a sub-ticket's parent as the service answers them", () => {
+    const view = placeCard(board(), 'A-3', placed('A-3', { column: 'In Progress', ticket_type: 'epic', progress: { done: 2, total: 3 } }));
+    expect(findCard(view, 'A-3')!.card.progress).toEqual({ done: 2, total: 3 });
+    expect(findCard(placeCard(view, 'A-1', placed('A-1', { parent: 'A-3' })), 'A-1')!.card.parent).toBe('A-3');
   });
 });
 

@@ -1,4 +1,4 @@
-import type { BoardCard, BoardView, Ticket } from '../../web/src/api/types.ts';
+import type { BoardCard, BoardView, PlacedCard, Ticket } from '../../web/src/api/types.ts';
 
 /** A card with defaults. */
 export function card(key: string, extra: Partial<BoardCard> = {}): BoardCard {
@@ -17,6 +17,11 @@ export function card(key: string, extra: Partial<BoardCard> = {}): BoardCard {
     completed_at: null,
     ...extra,
   };
+}
+
+/** A card as `GET …/board?keys=` answers it: in the lane `column` (default To Do). */
+export function placed(key: string, extra: Partial<PlacedCard> = {}): PlacedCard {
+  return { ...card(key), column: 'To Do', ...extra };
 }
 
 /** A board Main with To Do (A-1, A-2), In Progress (A-3), Done (empty). */
@@ -44,7 +49,6 @@ export function ticket(key: string, extra: Partial<Ticket> = {}): Ticket {
     ticket_type: 'task',
     column: 'To Do',
     board: 'Main',
-    rank: Number(key.split('-')[1]) * 100,
     parent: null,
     sub_tickets: [],
     labels: [],

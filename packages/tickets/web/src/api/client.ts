@@ -3,6 +3,7 @@ import { boardUrlFor } from '../../../src/domain/board-page.ts';
 import type { CardPosition } from '../board/board-state.ts';
 import type { TaskToggleRequest } from '../../../src/domain/task-list.ts';
 import type {
+  BoardCards,
   BoardView,
   ColumnInfo,
   Comment,
@@ -66,6 +67,9 @@ export function projectApi(key: string) {
     /** A board: every card, or each lane's first `cards`. */
     // A page opened at a board has this read preloaded by its HTML (the service's ticketsPagePreloads).
     board: (board: string | undefined, signal?: AbortSignal, cards?: number) => api<BoardView>(boardUrlFor(key, board, cards), { signal }),
+    /** The cards of just these tickets on a board, each with its lane: how the board places tickets that changed. */
+    cards: (board: string, keys: readonly string[], signal?: AbortSignal) =>
+      api<BoardCards>(`${base}/board?board=${path(board)}&keys=${keys.map(path).join(',')}`, { signal }),
     columns: (signal?: AbortSignal) => api<{ columns: ColumnInfo[] }>(`${base}/columns`, { signal }),
     ticket: (ticketKey: string, signal?: AbortSignal) => api<TicketDetail>(`${base}/tickets/${path(ticketKey)}`, { signal }),
     createTicket: (body: NewTicket) => api<Ticket>(`${base}/tickets`, { method: 'POST', body }),

@@ -79,6 +79,17 @@ export interface BoardView {
   complete: boolean;
 }
 
+/** A card read by key (`GET …/board?board=NAME&keys=K1,K2`), with the lane it is in. */
+export interface PlacedCard extends BoardCard {
+  column: string;
+}
+
+/** `GET …/board?board=NAME&keys=…`: the cards of those tickets that are on the board (a ticket not on it is left out). */
+export interface BoardCards {
+  board: { name: string };
+  cards: PlacedCard[];
+}
+
 /** A ticket as the tools answer it. */
 export interface Ticket {
   id: string;
@@ -90,8 +101,6 @@ export interface Ticket {
   ticket_type: string;
   column: string | null;
   board: string | null;
-  /** Order within its column on the board, lower first. */
-  rank: number;
   parent: { id: string; key: string; title: string } | null;
   sub_tickets: Array<{ id: string; key: string; title: string; column: string | null; priority: string; ticket_type: string }>;
   labels: Label[];

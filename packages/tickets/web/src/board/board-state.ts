@@ -1,10 +1,10 @@
 /**
  * The board's state changes as pure functions: the optimistic move (to another
- * lane or within one) and its rollback, and placing a ticket read after a live
+ * lane or within one) and its rollback, and placing a card read after a live
  * change where its rank puts it. Each answers a new
  * view and leaves the old one untouched (React compares by reference).
  */
-import type { BoardCard, BoardLane, BoardView, Ticket } from '../api/types.ts';
+import type { BoardCard, BoardLane, BoardView, PlacedCard } from '../api/types.ts';
 
 /** Where a card was: its lane and its index there. */
 export interface CardPlace {
@@ -99,42 +99,17 @@ export function removeCard(view: BoardView, key: string): BoardView {
   return { ...view, columns: view.columns.map((lane) => (lane.name === found.column ? withoutCard(lane, found.index) : lane)) };
 }
 
-/** The card of a ticket as `get_ticket` answers it: an epic's progress counts its sub-tickets in a done column of this board. */
-export function cardOfTicket(ticket: Ticket, doneColumns: ReadonlySet<string>): BoardCard {
-  const isEpic = ticket.ticket_type === 'epic' || ticket.sub_tickets.length > 0;
-  const done = ticket.sub_tickets.filter((sub) => sub.column !== null && doneColumns.has(sub.column.toLowerCase())).length;
-  return {
-    key: ticket.key,
-    title: ticket.title,
-    ticket_type: ticket.ticket_type,
-    priority: ticket.priority,
-    labels: ticket.labels,
-    assignee: ticket.assignee,
-    parent: ticket.parent?.key ?? null,
-    progress: isEpic ? { done, total: ticket.sub_tickets.length } : null,
-    rank: ticket.rank,
-    updated_at: ticket.updated_at,
-    completed_at: ticket.completed_at,
-  };
-}
-
-/** The names (lower case) of the view's done columns. */
-export function doneColumnsOf(view: BoardView): Set<string> {
-  return new Set(view.columns.filter((lane) => lane.is_done_column).map((lane) => lane.name.toLowerCase()));
-}
-
 /**
- * Places a ticket read after a change (live event, or the answer of a write):
- * in its lane when it belongs to this board, else off the board. A ticket whose
- * rank is unchanged keeps its place in its lane (an edit does not reorder it);
- * one that arrives in a lane, or was reordered, goes where its rank puts it.
+ * Places a card read again after a change (live event, or the answer of a write; `GET …/board?keys=`):
+ * in its lane, or off the board when it is not on this board any more (`placed` undefined: the ticket was
+ * deleted or moved to another board). A card whose rank is unchanged keeps its place in its lane (an edit does
+ * not reorder it); one that arrives in a lane, or was reordered, goes where its rank puts it.
  */
-export function placeTicket(view: BoardView, ticket: Ticket): BoardView {
-  const found = findCard(view, ticket.key);
-  const onThisBoard = ticket.board === null || ticket.board === undefined || sameName(ticket.board, view.board.name);
-  const target = onThisBoard && ticket.column ? view.columns.find((lane) => sameName(lane.name, ticket.column!)) : undefined;
-  const card = cardOfTicket(ticket, doneColumnsOf(view));
-  if (!target) return found ? removeCard(view, ticket.key) : view;
+export function placeCard(view: BoardView, key: string, placed: PlacedCard | undefined): BoardView {
+  const found = findCard(view, key);
+  const target = placed ? view.columns.find((lane) => sameName(lane.name, placed.column)) : undefined;
+  if (!placed || !target) return found ? removeCard(view, key) : view;
+  const { column: _lane, ...card } = placed;
   if (found && sameName(found.column, target.name) && found.card.rank === card.rank) {
     if (sameCard(found.card, card)) return view;
     return {
@@ -142,7 +117,7 @@ export function placeTicket(view: BoardView, ticket: Ticket): BoardView {
       columns: view.columns.map((lane) => (lane.name === target.name ? { ...lane, cards: lane.cards.map((c, i) => (i === found.index ? card : c)) } : lane)),
     };
   }
-  const base = found ? removeCard(view, ticket.key) : view;
+  const base = found ? removeCard(view, key) : view;
   return { ...base, columns: base.columns.map((lane) => (lane.name === target.name ? withCard(lane, card, rankIndex(lane.cards, card)) : lane)) };
 }
 

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '@switchboard/web-kit';
-import type { BoardView, Ticket } from '../api/types.ts';
+import type { BoardCards, BoardView, Ticket } from '../api/types.ts';
 import { planRefresh, relatedTickets } from '../live/live-plan.ts';
 import { useLiveChanges, useProject } from '../project-context.tsx';
 import { movedAnnouncement, placedAnnouncement } from './announcements.ts';
-import { findCard, moveCard, placeTicket, removeCard, rollbackMove, type CardPosition } from './board-state.ts';
-import { FIRST_CARDS } from '../../../src/domain/board-page.ts';
+import { findCard, moveCard, placeCard, rollbackMove, type CardPosition } from './board-state.ts';
+import { BOARD_KEYS_MAX, FIRST_CARDS } from '../../../src/domain/board-page.ts';
 
 /** A move the service refused: the card is back where it was and this says why. */
 export interface Refusal {
@@ -86,31 +86,36 @@ export function useBoard(requested: string | undefined, fallback = false) {
     setGeneration((n) => n + 1);
   }, []);
 
-  /** Reads tickets again and places them; a ticket that is gone leaves the board. Answers the epics to read after them. */
+  /**
+   * Reads the cards of these tickets again (one request per BOARD_KEYS_MAX of them, `GET …/board?keys=`) and
+   * places them where their lane and rank say; a ticket no longer on the board (deleted, or moved to another
+   * board) leaves it. Answers the epics to read after them.
+   */
   const readAndPlace = useCallback(
-    async (keys: string[], known: Map<string, Ticket>) => {
+    async (keys: string[]) => {
       if (wholePending.current) for (const key of keys) touched.current.add(key);
+      const board = viewRef.current?.board.name;
+      if (board === undefined) return [];
       const related = new Set<string>();
+      const chunks = Array.from({ length: Math.ceil(keys.length / BOARD_KEYS_MAX) }, (_, i) => keys.slice(i * BOARD_KEYS_MAX, (i + 1) * BOARD_KEYS_MAX));
       await Promise.all(
-        keys.map(async (key) => {
-          const read = (reads.current.get(key) ?? 0) + 1;
-          reads.current.set(key, read);
-          let ticket: Ticket | undefined = known.get(key);
+        chunks.map(async (chunk) => {
+          const asked = new Map(chunk.map((key) => [key, (reads.current.get(key) ?? 0) + 1]));
+          for (const [key, read] of asked) reads.current.set(key, read);
+          let answer: BoardCards;
           try {
-            ticket ??= await api.ticket(key);
-          } catch (reason) {
-            if (reads.current.get(key) !== read) return;
-            if (reason instanceof ApiError && reason.status === 404) {
-              for (const parent of relatedTickets(viewRef.current, key, undefined)) related.add(parent);
-              setView((current) => (current ? removeCard(current, key) : current));
-            }
+            answer = await api.cards(board, chunk);
+          } catch {
+            // The board renamed or deleted meanwhile: its project event reads the board again.
             return;
           }
-          if (reads.current.get(key) !== read) return;
-          for (const parent of relatedTickets(viewRef.current, key, ticket.parent?.key)) related.add(parent);
-          // An epic's sub-tickets change their card's parent when the epic is deleted or converted.
-          const settled = ticket;
-          setView((current) => (current ? placeTicket(current, settled) : current));
+          const cards = new Map(answer.cards.map((card) => [card.key.toUpperCase(), card]));
+          const fresh = chunk.filter((key) => reads.current.get(key) === asked.get(key));
+          // The epics before and after (their progress); an epic's sub-tickets change their card's parent when it is deleted or converted.
+          for (const key of fresh) for (const parent of relatedTickets(viewRef.current, key, cards.get(key)?.parent)) related.add(parent);
+          setView((current) =>
+            current && current.board.name === answer.board.name ? fresh.reduce((view, key) => placeCard(view, key, cards.get(key)), current) : current,
+          );
         }),
       );
       return [...related];
@@ -120,13 +125,11 @@ export function useBoard(requested: string | undefined, fallback = false) {
 
   /** Reads tickets again and places them, then the epics whose progress they may have changed; answers every ticket read. */
   const refreshTickets = useCallback(
-    async (keys: string[], known: Map<string, Ticket> = new Map()) => {
-      const read = [...keys];
-      let next = keys;
-      let answers = known;
+    async (changed: string[]) => {
+      const read = changed.map((key) => key.toUpperCase());
+      let next = read.slice();
       while (next.length > 0) {
-        next = (await readAndPlace(next, answers)).filter((key) => !read.includes(key));
-        answers = new Map();
+        next = (await readAndPlace(next)).filter((key) => !read.includes(key));
         read.push(...next);
       }
       return read;
@@ -174,7 +177,7 @@ export function useBoard(requested: string | undefined, fallback = false) {
       try {
         const ticket = await api.moveTicket(key, qualified, position);
         setMoved(position ? placedAnnouncement(key, position, ticket.column ?? column) : movedAnnouncement(key, ticket.column ?? column));
-        await refreshTickets([key], new Map([[key, ticket]]));
+        await refreshTickets([key]);
       } catch (reason) {
         setView((latest) => (latest ? rollbackMove(latest, key, from) : latest));
         setRefusal({ key, column, message: (reason as Error).message });
@@ -184,7 +187,7 @@ export function useBoard(requested: string | undefined, fallback = false) {
   );
 
   /** Places a ticket the page itself just created or changed (the live event will confirm it). */
-  const placeChanged = useCallback((ticket: Ticket) => void refreshTickets([ticket.key], new Map([[ticket.key, ticket]])), [refreshTickets]);
+  const placeChanged = useCallback((ticket: Ticket) => void refreshTickets([ticket.key]), [refreshTickets]);
 
   return {
     view,
