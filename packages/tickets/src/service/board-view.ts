@@ -69,7 +69,7 @@ async function boardCards(ctx: BoardContext, board: { name: string; lanes: Retur
     throw new AppError('invalid_request', 'keys and cards do not go together: keys reads the cards of those tickets only.', { field: 'cards' });
   const numbers = [...new Set(keyNumbers(ctx.project.key, keys))];
   const laneNames = new Map(board.lanes.map((lane) => [lane.id, lane.name]));
-  const rows = await boardCardRowsOf(ctx.db, ctx.project.id, [...laneNames.keys()], numbers);
+  const rows = (await boardCardRowsOf(ctx.db, ctx.project.id, numbers)).filter((row) => laneNames.has(row.column_id));
   const ids = rows.map((row) => row.id);
   const [parents, labelRows] = await Promise.all([
     parentSummaries(ctx.db, ctx.project.id, [...new Set([...ids, ...rows.flatMap((row) => (row.parent_id === null ? [] : [row.parent_id]))])]),

@@ -165,16 +165,13 @@ export async function boardCardRows(db: Db, projectId: string, columnIds: readon
   return rest.reduce((union, part) => union.unionAll(part), first!).execute();
 }
 
-/** The tickets of these numbers that are in these columns, as boardCardRows answers them: one read by (project, number). */
-export async function boardCardRowsOf(db: Db, projectId: string, columnIds: readonly string[], numbers: readonly number[]) {
-  if (columnIds.length === 0 || numbers.length === 0) return [];
-  return db
-    .selectFrom('tickets')
-    .select(CARD_COLUMNS)
-    .where('project_id', '=', projectId)
-    .where('number', 'in', numbers)
-    .where('column_id', 'in', columnIds)
-    .execute();
+/**
+ * The tickets of these numbers, as boardCardRows answers them: seeks of the (project, number) index only (with
+ * the board's columns in the query too, SQLite could read a whole board's lanes instead).
+ */
+export async function boardCardRowsOf(db: Db, projectId: string, numbers: readonly number[]) {
+  if (numbers.length === 0) return [];
+  return db.selectFrom('tickets').select(CARD_COLUMNS).where('project_id', '=', projectId).where('number', 'in', numbers).execute();
 }
 
 /** The number of tickets in each of these columns (a column without any is missing). */
@@ -191,7 +188,7 @@ export async function laneTicketCounts(db: Db, projectId: string, columnIds: rea
 }
 
 /**
- * Every parent of the project's sub-tickets (or only the parents `parentIds`) with its number and its
+ * Every parent of the project's sub-tickets (or only the parents `parentIds`, ids of this project's tickets) with its number and its
  * sub-tickets done (in a done column) and in all.
  */
 export async function parentSummaries(db: Db, projectId: string, parentIds?: readonly string[]) {
@@ -200,10 +197,10 @@ export async function parentSummaries(db: Db, projectId: string, parentIds?: rea
     .selectFrom('tickets as s')
     .innerJoin('board_columns as sc', 'sc.id', 's.column_id')
     .innerJoin('tickets as p', 'p.id', 's.parent_id')
-    .select(['s.parent_id', 'p.number', (eb) => eb.fn.countAll<number>().as('total'), (eb) => eb.fn.sum<number>('sc.is_done').as('done')])
-    .where('s.project_id', '=', projectId)
-    .where('s.parent_id', 'is not', null);
-  if (parentIds) query = query.where('s.parent_id', 'in', parentIds);
+    .select(['s.parent_id', 'p.number', (eb) => eb.fn.countAll<number>().as('total'), (eb) => eb.fn.sum<number>('sc.is_done').as('done')]);
+  // Given parents (ids of the project's tickets), their sub-tickets are found by tickets_parent alone: with the
+  // project in the query too, SQLite read every ticket of the project instead.
+  query = parentIds ? query.where('s.parent_id', 'in', parentIds) : query.where('s.project_id', '=', projectId).where('s.parent_id', 'is not', null);
   const rows = await query.groupBy(['s.parent_id', 'p.number']).execute();
   // PostgreSQL answers count and sum as bigint (parsed as numbers by core) or numeric (a string).
   return new Map(rows.map((row) => [row.parent_id!, { number: Number(row.number), total: Number(row.total), done: Number(row.done) }]));
