@@ -37,8 +37,9 @@ for (const dialect of dialectsUnderTest()) {
       await dialog.getByRole('button', { name: 'Create' }).click();
       await page.waitForURL(`${h.base}/orgs/north-office/flows`);
       await dialog.waitFor({ state: 'detached' });
-      expect(await controls.select.inputValue()).toBe('north-office');
-      expect(await controls.entries()).toEqual(['Acme (acme)', 'North office (north-office)', 'New organization…']);
+      // The switcher lists the new organization once the session is read again, which may land after the URL changed.
+      await expect.poll(() => controls.entries(), { timeout: 5000 }).toEqual(['Acme (acme)', 'North office (north-office)', 'New organization…']);
+      await expect.poll(() => controls.select.inputValue(), { timeout: 5000 }).toBe('north-office');
     });
 
     it('adds a member by email on the Members page, who then sees the organization, and removes them after confirming', async () => {

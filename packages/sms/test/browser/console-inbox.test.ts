@@ -41,7 +41,7 @@ for (const dialect of dialectsUnderTest()) {
       page = await h.signedInPage('/login');
       await page.waitForURL(/\/orgs\/acme\/inbox$/);
       const nav = page.getByRole('navigation', { name: 'Main' });
-      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Inbox', 'Send', 'Gateway', 'SIMs', 'Keys']);
+      expect(await nav.getByRole('link').allInnerTexts()).toEqual(['Inbox', 'Send', 'Gateway', 'SIMs', 'Keys', 'Members']);
       expect(await page.getByRole('combobox', { name: 'Organization' }).inputValue()).toBe('acme');
       await page.getByRole('button', { name: 'Sign out' }).waitFor();
       await page.goto('/');
