@@ -126,7 +126,8 @@ export function createHttpServer(options: HttpServerOptions): App {
     labelNames: ['fault'],
     registers: [registry],
   });
-  app.addHook('onError', (request, _reply, error, done) => {
+  app.addHook('onError', (request, reply, error, done) => {
+    if ((error as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') keepConnectionForDrain(request.raw, reply, options.bodyLimit);
     const fault = databaseUnavailable(error);
     if (fault) {
       databaseFaults.inc({ fault });
@@ -140,6 +141,19 @@ export function createHttpServer(options: HttpServerOptions): App {
     return registry.metrics();
   });
   return app;
+}
+
+/**
+ * A body over the limit is answered 413 before it is read. Fastify then closes the connection, and a proxy still
+ * sending that body (nginx, with its keep-alive connections to the instances) meets a reset and answers its own 502
+ * instead of the service's 413, depending on timing. A declared body up to twice the limit (what the documented
+ * nginx configuration lets through) is read and thrown away after the 413 instead, and the connection stays open;
+ * anything larger, or of unknown length, still closes it, so nobody makes the service read an endless body.
+ */
+function keepConnectionForDrain(raw: RawRequestDefaultExpression, reply: { removeHeader(name: string): unknown }, bodyLimit: number): void {
+  const declared = Number(raw.headers['content-length']);
+  // Node's server reads an unread body off the wire once the response is sent, when the connection is kept.
+  if (Number.isSafeInteger(declared) && declared <= 2 * bodyLimit && !raw.complete) reply.removeHeader('connection');
 }
 
 /** Registers `/openapi.json` and `/docs` (Swagger UI, served locally) from the routes' zod schemas. */
