@@ -7,6 +7,7 @@ export * from './graceful-shutdown.ts';
 export * from './logger.ts';
 export * from './openai-options.ts';
 export * from './prepared-query.ts';
+export * from './group-commit.ts';
 export * from './rate-limit.ts';
 export * from './secrets.ts';
 export * from './service-main.ts';

@@ -5,6 +5,7 @@ import {
   createLogger,
   createRateLimiter,
   createWakeBus,
+  GroupCommit,
   openPlatformDatabase,
   packageDirOf,
   registerOpenApi,
@@ -99,7 +100,9 @@ export async function buildApp(config: SmsConfig, options: BuildOptions = {}): P
     const bus = await createWakeBus({ channel, redisUrl: config.redisUrl, pool: database.pool, logger });
     opened.push(bus);
     const orgs = new OrgStore(database.db, config.secret);
-    const messages = new MessageStore(database.db, database.dialect, bus);
+    // SQLite has one writer: webhook transactions asked for together share one commit (group-commit.ts in core).
+    const commits = database.dialect === 'sqlite' ? new GroupCommit(database.db) : undefined;
+    const messages = new MessageStore(database.db, database.dialect, bus, commits);
     const outbox = new OutboxStore(database.db, database.dialect, bus);
     const conversations = new ConversationStore(database.db);
     const hub = new ChangeHub<ChangeBatch>({
@@ -112,6 +115,7 @@ export async function buildApp(config: SmsConfig, options: BuildOptions = {}): P
 
     app = createHttpServer({ logger, bodyLimit: config.bodyLimit, redact: redactSecretPath, trustProxy: config.trustProxy });
     registerRateLimitMetrics(app.metrics, limiter);
+    commits?.registerMetrics(app.metrics, 'sms_group_commit_transactions');
     // Every body is read as raw bytes: signatures are computed over them, and the API reports malformed JSON
     // in pydantic's words, so we decode ourselves. (The session routes' bodies are JSON: parsed for them.)
     const sessionJson = app.getDefaultJsonParser('error', 'ignore');

@@ -1,5 +1,5 @@
-import { sql, type Kysely } from 'kysely';
-import { preparedQuery, type DialectName } from '@switchboard/core';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { preparedQuery, type DialectName, type GroupCommit } from '@switchboard/core';
 import { countSegments } from '../domain/segments.ts';
 import { statusAdvances, type MessageRecord, type MessageStatus } from '../domain/message.ts';
 import type { ListQuery } from '../domain/validation.ts';
@@ -101,6 +101,8 @@ export class MessageStore {
     private readonly dialect: DialectName,
     /** Announces an organization's committed changes to the console's streams (one wake-up per commit). */
     private readonly signal: ChangeSignal = SILENT,
+    /** SQLite: webhook transactions of one turn of the event loop committed together (core's GroupCommit). */
+    private readonly commits?: GroupCommit<SmsTables>,
   ) {}
 
   /**
@@ -157,7 +159,7 @@ export class MessageStore {
     // A ping (the Android app's system:ping) changes nothing: no transaction, no wake-up.
     if (events.length === 0) return { stored: [], duplicates: 0, updated: 0 };
     const at = now.toISOString();
-    const outcome = await this.db.transaction().execute(async (trx) => {
+    const outcome = await this.transaction(async (trx) => {
       const seq = await lockOrganization(trx, this.dialect, orgId, this.signal.notifyChannel);
       const fresh = new Set<WebhookEvent>();
       let duplicates = 0;
@@ -191,6 +193,10 @@ export class MessageStore {
     });
     if (outcome.stored.length > 0 || outcome.updated > 0) this.signal.publish(orgId);
     return outcome;
+  }
+
+  private transaction<T>(work: (trx: Transaction<SmsTables>) => Promise<T>): Promise<T> {
+    return this.commits ? this.commits.run(work) : this.db.transaction().execute(work);
   }
 
   private async insertReceived(trx: Kysely<SmsTables>, orgId: string, gateway: string, events: ReceivedEvent[], at: string, seq: number): Promise<number[]> {
