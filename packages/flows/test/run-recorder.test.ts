@@ -86,4 +86,36 @@ describe.each(dialectsUnderTest())('recording runs on %s', (dialect) => {
     await recorder.record(failed('run_ends'));
     expect(await stored('run_ends')).toEqual(timedOut);
   });
+
+  it('writes the records asked for at once in one statement, and each caller waits until it is stored', async () => {
+    let statements = 0;
+    const counted = Object.create(stores.runs) as typeof stores.runs;
+    counted.upsert = (rows) => {
+      statements += 1;
+      return stores.runs.upsert(rows);
+    };
+    const recorder = new RunRecorder(counted, createLogger({ service: 'flows', level: 'silent' }));
+    const ids = Array.from({ length: 5 }, (_, i) => `run_now_${i}`);
+    const written = ids.map((id) => recorder.writeNow(running(id)).then(async () => (await stores.runs.get(orgId, id))?.status));
+    expect(await Promise.all(written)).toEqual(['running', 'running', 'running', 'running', 'running']);
+    expect(statements).toBe(1);
+    // The same run twice in one statement: its end wins whichever came first, and PostgreSQL sees one row.
+    await Promise.all([recorder.writeNow(failed('run_now_twice')), recorder.writeNow(running('run_now_twice'))]);
+    expect(await stored('run_now_twice')).toEqual(timedOut);
+    expect(statements).toBe(2);
+  });
+
+  it('rejects every caller of a statement that failed, and the next statement is written', async () => {
+    const recorder = new RunRecorder(stores.runs, createLogger({ service: 'flows', level: 'silent' }));
+    // A record nesting too deep to serialize fails its own caller only, before any statement.
+    await expect(recorder.writeNow({ ...running('run_deep_now'), input: JSON.parse('['.repeat(100_000) + ']'.repeat(100_000)) })).rejects.toThrow(
+      'Maximum call stack size exceeded',
+    );
+    // An organization that does not exist breaks the foreign key: the whole statement fails, for both callers.
+    const results = await Promise.allSettled([recorder.writeNow(running('run_ok_now')), recorder.writeNow({ ...running('run_orphan'), orgId: 999_999 })]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(await stores.runs.get(orgId, 'run_ok_now')).toBeUndefined();
+    await recorder.writeNow(running('run_ok_now'));
+    expect((await stores.runs.get(orgId, 'run_ok_now'))?.status).toBe('running');
+  });
 });

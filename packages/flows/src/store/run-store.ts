@@ -232,6 +232,15 @@ function fromRow(row: RunRow): RunRecord {
   };
 }
 
+/** writeNow's records of one turn of the event loop, and who waits for them. */
+interface NowBatch {
+  rows: Map<string, RunRow>;
+  waiters: Array<{ resolve(): void; reject(error: unknown): void }>;
+}
+
+/** Most records in one writeNow statement (the rest start another). */
+const NOW_BATCH_ROWS = 200;
+
 /**
  * Writes run records in batches: the records queued during one tick are
  * inserted together (one statement per batch, so a busy instance does not pay
@@ -244,6 +253,7 @@ function fromRow(row: RunRow): RunRecord {
  */
 export class RunRecorder {
   private queue: Array<{ run: RunRecord; tried: () => void }> = [];
+  private now: NowBatch | undefined;
   private writing: Promise<void> | undefined;
   /** Called for every record queued (metrics). */
   onRecord: ((run: RunRecord) => void) | undefined;
@@ -306,13 +316,44 @@ export class RunRecorder {
   }
 
   /**
-   * Writes a record at once (not batched) and resolves when it is stored: a
-   * streaming run is recorded `running` before its first byte (which carries
-   * X-Run-Id), so its id is found even if this process dies mid-run.
+   * Writes a record now and resolves when it is stored (rejects when it could not be): a streaming run is
+   * recorded `running` before its first byte (which carries X-Run-Id), so its id is found even if this process
+   * dies mid-run. The records asked for in one turn of the event loop go in one statement (streams opened
+   * together: one commit instead of one each), and every caller waits for that statement.
    */
-  async writeNow(run: RunRecord): Promise<void> {
+  writeNow(run: RunRecord): Promise<void> {
     this.onRecord?.(run);
-    await this.store.upsert([toRow(run)]);
+    let row: RunRow;
+    try {
+      row = toRow(run);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => {
+      if (!this.now) {
+        const batch: NowBatch = { rows: new Map(), waiters: [] };
+        this.now = batch;
+        setImmediate(() => {
+          if (this.now === batch) this.now = undefined;
+          this.writeNowBatch(batch);
+        });
+      }
+      // One row per run in a statement (PostgreSQL refuses a statement that updates a row twice); its end wins.
+      if (run.status !== 'running' || !this.now.rows.has(run.id)) this.now.rows.set(run.id, row);
+      this.now.waiters.push({ resolve, reject });
+      if (this.now.waiters.length >= NOW_BATCH_ROWS) this.now = undefined;
+    });
+  }
+
+  private writeNowBatch(batch: NowBatch): void {
+    this.store.upsert([...batch.rows.values()]).then(
+      () => {
+        for (const waiter of batch.waiters) waiter.resolve();
+      },
+      (error: unknown) => {
+        for (const waiter of batch.waiters) waiter.reject(error);
+      },
+    );
   }
 
   /** Resolves when every queued record is written. */
