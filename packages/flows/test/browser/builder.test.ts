@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { describeInBrowser, screenshot } from '@switchboard/web-kit/testing';
@@ -285,7 +285,8 @@ describeInBrowser('the canvas builder in the browser', () => {
     // Export JSON downloads what the canvas holds, unsaved changes included.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSON' }).click()]);
     expect(download.suggestedFilename()).toBe('keys.json');
-    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8')) as Definition;
+    // Read as a stream: a client connected to the shared Chromium cannot open its downloads by path.
+    const exported = JSON.parse(await text(await download.createReadStream())) as Definition;
     expect(exported.nodes.map((n) => [n.id, n.data])).toEqual([
       ['input', { variables: [{ name: 'message', type: 'string', required: true }] }],
       ['output', { format: 'raw' }],

@@ -36,6 +36,8 @@ export class BoardScreen {
 
   /** Drags a card with the mouse, in small steps as a hand does, onto the middle of a lane. */
   async drag(key: string, toColumn: string): Promise<void> {
+    // A hand drags a card it sees: one the filter's debounce (120 ms) is still bringing back has no box yet.
+    await this.card(key).waitFor();
     const from = await this.card(key).boundingBox();
     const to = await this.lane(toColumn).boundingBox();
     if (!from || !to) throw new Error(`cannot drag ${key} to ${toColumn}`);
