@@ -15,12 +15,19 @@ const [scenario = 'webhook', secondsArg = '5'] = process.argv.slice(2).filter((a
 if (process.argv.includes('--cpu-prof')) profile.dir = join(ROOT, 'bench/results/profiles', new Date().toISOString().replace(/[:.]/g, '-'));
 const seconds = Number(secondsArg);
 
-async function measure(target: RunningProcess, request: autocannon.Options): Promise<{ rps: number; cpuUsPerRequest: number }> {
+async function measure(target: RunningProcess, request: autocannon.Options): Promise<{ rps: number; p50: number; p99: number; cpuUsPerRequest: number }> {
   await autocannon({ ...request, duration: 1, connections: 10 });
   const before = target.cpuMs();
-  const result = await autocannon({ ...request, duration: seconds, connections: 10 });
+  const times: number[] = [];
+  const instance = autocannon({ ...request, duration: seconds, connections: 10 }) as unknown as Promise<autocannon.Result> & {
+    on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+  };
+  instance.on('response', (_client, _status, _bytes, ms) => times.push(ms));
+  const result = await instance;
   const cpu = target.cpuMs() - before;
-  return { rps: Math.round(result.requests.total / seconds), cpuUsPerRequest: Math.round((cpu * 1000) / result.requests.total) };
+  times.sort((a, b) => a - b);
+  const at = (p: number) => Math.round(times[Math.ceil((p / 100) * times.length) - 1] * 100) / 100;
+  return { rps: Math.round(result.requests.total / seconds), p50: at(50), p99: at(99), cpuUsPerRequest: Math.round((cpu * 1000) / result.requests.total) };
 }
 
 async function webhook(): Promise<void> {
