@@ -4,10 +4,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { openSmsAdmin } from '../packages/sms/src/index.ts';
 import { BASE_PATH } from '../packages/tickets/src/index.ts';
 import { seedProject } from './tickets-seed.ts';
+import { load, percentile, type LoadOptions } from './lib/load.ts';
 import { profile, startProcess, startService, type RunningProcess } from './lib/process.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -15,19 +15,20 @@ const [scenario = 'webhook', secondsArg = '5'] = process.argv.slice(2).filter((a
 if (process.argv.includes('--cpu-prof')) profile.dir = join(ROOT, 'bench/results/profiles', new Date().toISOString().replace(/[:.]/g, '-'));
 const seconds = Number(secondsArg);
 
-async function measure(target: RunningProcess, request: autocannon.Options): Promise<{ rps: number; p50: number; p99: number; cpuUsPerRequest: number }> {
-  await autocannon({ ...request, duration: 1, connections: 10 });
+/** One side's request, as the benchmarks' load runs take it. */
+type Probe = Omit<LoadOptions, 'connections' | 'durationSeconds'>;
+
+async function measure(target: RunningProcess, request: Probe) {
+  await load({ ...request, connections: 10, durationSeconds: 1 });
   const before = target.cpuMs();
-  const times: number[] = [];
-  const instance = autocannon({ ...request, duration: seconds, connections: 10 }) as unknown as Promise<autocannon.Result> & {
-    on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
-  };
-  instance.on('response', (_client, _status, _bytes, ms) => times.push(ms));
-  const result = await instance;
+  const run = await load({ ...request, connections: 10, durationSeconds: seconds });
   const cpu = target.cpuMs() - before;
-  times.sort((a, b) => a - b);
-  const at = (p: number) => Math.round(times[Math.ceil((p / 100) * times.length) - 1] * 100) / 100;
-  return { rps: Math.round(result.requests.total / seconds), p50: at(50), p99: at(99), cpuUsPerRequest: Math.round((cpu * 1000) / result.requests.total) };
+  return {
+    rps: Math.round(run.requests / seconds),
+    p50: percentile(run.times, 50),
+    p99: percentile(run.times, 99),
+    cpuUsPerRequest: Math.round((cpu * 1000) / run.requests),
+  };
 }
 
 async function webhook(): Promise<void> {
@@ -38,21 +39,15 @@ async function webhook(): Promise<void> {
   const service = await startService('sms', { ...env, SMS_PORT: '0' });
   const baseline = await startProcess(join(ROOT, 'bench/baselines/sms-baseline.ts'), { BASELINE_SQLITE_FILE: join(dataDir, 'sms.db') });
   let counter = 0;
-  const request = (url: string): autocannon.Options => ({
+  const request = (url: string): Probe => ({
     url: `${url}/webhook`,
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-secret-key': secretKey },
-    requests: [
-      {
-        setupRequest: (req: autocannon.Request) => ({
-          ...req,
-          body: JSON.stringify({
-            event: 'sms.received',
-            message: { from: '+15550001111', to: '+15552223333', body: `bench ${++counter}`, sim: 'sim1', external_id: `w-${counter}` },
-          }),
-        }),
-      },
-    ],
+    body: () =>
+      JSON.stringify({
+        event: 'sms.received',
+        message: { from: '+15550001111', to: '+15552223333', body: `bench ${++counter}`, sim: 'sim1', external_id: `w-${counter}` },
+      }),
   });
   await compareCpu(service, baseline, request);
   await service.stop();
@@ -65,13 +60,13 @@ async function ticket(): Promise<void> {
   const token = await seedProject(env, { key: 'BENCH', tickets: 10_000, autoSummary: false, realistic: false, target: 5002 });
   const service = await startService('tickets', { ...env, TICKETS_PORT: '0' });
   const baseline = await startProcess(join(ROOT, 'bench/baselines/tickets-baseline.ts'), { BASELINE_SQLITE_FILE: join(dataDir, 'tickets.db') });
-  const request = (url: string): autocannon.Options => ({ url: `${url}${BASE_PATH}/tickets/BENCH-5002`, headers: { authorization: `Bearer ${token}` } });
+  const request = (url: string): Probe => ({ url: `${url}${BASE_PATH}/tickets/BENCH-5002`, headers: { authorization: `Bearer ${token}` } });
   await compareCpu(service, baseline, request);
   await service.stop();
   await baseline.stop();
 }
 
-async function compareCpu(service: RunningProcess, baseline: RunningProcess, request: (url: string) => autocannon.Options): Promise<void> {
+async function compareCpu(service: RunningProcess, baseline: RunningProcess, request: (url: string) => Probe): Promise<void> {
   for (let round = 0; round < 2; round++) {
     for (const [name, target] of [
       ['baseline', baseline],

@@ -42,7 +42,7 @@ export function percentile(values: readonly number[], p: number): number {
 type LoadInstance = Promise<autocannon.Result> & Pick<EventEmitter, 'on'>;
 
 /** One autocannon run: every 2xx response time (ms), and the counts. */
-interface LoadRun {
+export interface LoadRun {
   times: number[];
   requests: number;
   errors: number;
@@ -55,7 +55,7 @@ interface LoadRun {
  * 1 ms resolution, too coarse for sub-millisecond services, so every
  * response time (a float in ms) is also collected here.
  */
-async function load(options: LoadOptions): Promise<LoadRun> {
+export async function load(options: LoadOptions): Promise<LoadRun> {
   const times: number[] = [];
   const dynamicBody = typeof options.body === 'function' ? options.body : undefined;
   const instance = autocannon({

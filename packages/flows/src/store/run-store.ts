@@ -238,6 +238,14 @@ interface NowBatch {
   waiters: Array<{ resolve(): void; reject(error: unknown): void }>;
 }
 
+/**
+ * Puts a run's record (or its row) in a statement's map of one per run: a run's end replaces whatever came before
+ * it, a `running` record only fills an empty place, so the end wins whichever was asked for last.
+ */
+function keepEnd<T>(byRun: Map<string, T>, run: RunRecord, value: T): void {
+  if (run.status !== 'running' || !byRun.has(run.id)) byRun.set(run.id, value);
+}
+
 /** Most records in one writeNow statement (the rest start another). */
 const NOW_BATCH_ROWS = 200;
 
@@ -279,7 +287,7 @@ export class RunRecorder {
       const items = this.queue.splice(0, 100);
       // One row per run in a statement: its end wins over a `running` record, whichever was queued last.
       const latest = new Map<string, RunRecord>();
-      for (const { run } of items) if (run.status !== 'running' || !latest.has(run.id)) latest.set(run.id, run);
+      for (const { run } of items) keepEnd(latest, run, run);
       const rows: RunRow[] = [];
       for (const run of latest.values()) {
         try {
@@ -338,8 +346,8 @@ export class RunRecorder {
           this.writeNowBatch(batch);
         });
       }
-      // One row per run in a statement (PostgreSQL refuses a statement that updates a row twice); its end wins.
-      if (run.status !== 'running' || !this.now.rows.has(run.id)) this.now.rows.set(run.id, row);
+      // One row per run in a statement (PostgreSQL refuses a statement that updates a row twice).
+      keepEnd(this.now.rows, run, row);
       this.now.waiters.push({ resolve, reject });
       if (this.now.waiters.length >= NOW_BATCH_ROWS) this.now = undefined;
     });
