@@ -307,6 +307,9 @@ describeInBrowser('the canvas builder in the browser', () => {
     // Leaving with unsaved changes loses nothing: they are the user's draft, shown on the way back.
     await page.getByRole('link', { name: 'Flows', exact: true }).first().click();
     await page.waitForURL(`${h.base}/orgs/acme/flows`);
+    // Once the Flows page is shown the builder has closed (while its code loads, the builder stays, and a Back
+    // finds it as it was, unsaved changes and all, with no draft to restore).
+    await page.getByRole('heading', { name: 'Flows', level: 1 }).waitFor();
     await page.goBack();
     await canvas.ready();
     await page.getByRole('region', { name: 'Draft' }).waitFor();

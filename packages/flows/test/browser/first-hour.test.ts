@@ -83,6 +83,53 @@ describeInBrowser("a newcomer's first hour in the flow builder", () => {
     await canvas.node('llm').waitFor({ state: 'detached' });
   });
 
+  it('opens on the last edit when the builder is left and reopened (Back) while an earlier store is still on its way', async () => {
+    await canvas.open(h.base, 'acme', 'drafty');
+    // The first store of the draft is held on its way until the builder has been left and opened again, and the
+    // closing builder's store goes after it.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let sent!: () => void;
+    const firstStoreSent = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    let stores = 0;
+    await page.route('**/api/llm/acme/flows/drafty/draft', async (route) => {
+      if (route.request().method() === 'PUT' && ++stores === 1) {
+        sent();
+        await held;
+      } else if (route.request().method() === 'PUT') {
+        // The closing builder's store is slow too: the builder opened again must wait for it, not only for the first.
+        await new Promise((resolve) => setTimeout(resolve, 400));
+      }
+      await route.continue();
+    });
+    try {
+      await canvas.paletteEntry('Template').click();
+      await canvas.node('template').waitFor();
+      await firstStoreSent;
+      await page.getByRole('region', { name: 'Settings of template' }).getByLabel('Template').fill('Typed while the first store was held');
+      await page.getByRole('link', { name: 'Flows', exact: true }).first().click();
+      // The Flows page is shown: the builder has closed (until then it stays, and Back finds it as it was).
+      await page.getByRole('heading', { name: 'Flows', level: 1 }).waitFor();
+      const back = page.goBack();
+      setTimeout(release, 300);
+      await back;
+      await canvas.ready();
+      await page.getByRole('region', { name: 'Draft' }).waitFor();
+      expect(await canvas.node('template').innerText()).toMatch(/Typed while the first store was held$/);
+      expect(stores).toBe(2);
+      expect(await draftText('drafty')).toContain('Typed while the first store was held');
+    } finally {
+      release();
+      await page.unroute('**/api/llm/acme/flows/drafty/draft');
+    }
+    await page.getByRole('region', { name: 'Draft' }).getByRole('button', { name: 'Discard' }).click();
+    await canvas.node('template').waitFor({ state: 'detached' });
+  });
+
   it('builds a first LLM flow with the provider added from the canvas, runs it as a chat, and the run shows what the model was sent', async () => {
     await page.goto('/orgs/newbie/flows');
     await page.getByRole('button', { name: 'New flow' }).first().click();

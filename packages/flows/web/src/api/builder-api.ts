@@ -43,16 +43,18 @@ const KEEPALIVE_LIMIT = 60_000;
 
 /**
  * Draft writes still on their way, by URL. A builder that closes sends what is left of its draft; opened again
- * at once (Back), it reads the draft only after that write landed, or it would open on the draft before it.
+ * at once (Back), it reads the draft only after every write before it landed, or it would open on an older draft
+ * (or on none, when a removal was still going). Each entry settles once all writes tracked so far have.
  */
 const draftWrites = new Map<string, Promise<unknown>>();
 
 function trackDraftWrite<T>(path: string, write: Promise<T>): Promise<T> {
-  draftWrites.set(path, write);
+  const all: Promise<unknown> = Promise.allSettled([draftWrites.get(path), write]);
+  draftWrites.set(path, all);
   const settled = () => {
-    if (draftWrites.get(path) === write) draftWrites.delete(path);
+    if (draftWrites.get(path) === all) draftWrites.delete(path);
   };
-  write.then(settled, settled);
+  void all.then(settled);
   return write;
 }
 
@@ -79,7 +81,7 @@ export function builderApi(base: string) {
       }),
     /** The user's draft of the flow, or null when there is none. */
     draft: async (slug: string, signal?: AbortSignal) => {
-      await draftWrites.get(`${flowPath(slug)}/draft`)?.catch(() => undefined);
+      await draftWrites.get(`${flowPath(slug)}/draft`);
       return api<Draft>(`${flowPath(slug)}/draft`, { signal }).catch((error: ApiError) => {
         if (error.status === 404 && error.code === 'no_draft') return null;
         throw error;
@@ -105,6 +107,11 @@ export function builderApi(base: string) {
         sent.then(() => undefined),
       );
     },
+    /**
+     * Holds reads of the draft until `closing` settles: a closing builder's last store, which may wait for an
+     * earlier one before it sends anything.
+     */
+    holdDraftReads: (slug: string, closing: Promise<unknown>) => void trackDraftWrite(`${flowPath(slug)}/draft`, closing),
     deleteDraft: (slug: string) => trackDraftWrite(`${flowPath(slug)}/draft`, api<void>(`${flowPath(slug)}/draft`, { method: 'DELETE' })),
     /** A provider connection's models (cached by the service for 10 minutes). */
     models: (provider: string, signal?: AbortSignal) =>

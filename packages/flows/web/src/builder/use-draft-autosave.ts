@@ -32,9 +32,10 @@ export function useDraftAutosave(store: BuilderStore, client: BuilderApi, slug: 
       window.removeEventListener('pagehide', leaving);
       document.removeEventListener('visibilitychange', hidden);
       stop();
-      // Another page of the app: the document stays, so an ordinary request finishes.
-      void autosave.flush();
+      // Another page of the app: the document stays, so an ordinary request finishes. The builder opened again
+      // (Back) reads the draft once this is done, even while the store still waits for one before it.
+      client.holdDraftReads(slug, autosave.flush());
     };
-  }, [autosave]);
+  }, [autosave, client, slug]);
   return { autosave, state };
 }
