@@ -1,110 +1,86 @@
 import http from 'node:http';
 import https from 'node:https';
 import { headersOf, urlOf, webHeaders } from '@switchboard/core';
+import { H2Pool } from './h2-pool.ts';
+import { settleAnswer, unreachableOr } from './provider-response.ts';
 
-// Keep-alive pools shared by every provider call: the upstream connection is reused across runs.
+export { ProviderUnreachable, unreachableOr } from './provider-response.ts';
+
+// Keep-alive pool for http: providers, shared by every provider call: the upstream connection is reused across runs.
 // No cap on open sockets: a cap would queue streams behind each other (1,000 open SSE runs need 1,000 upstream calls).
 const httpAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 256 });
-const httpsAgent = new https.Agent({ keepAlive: true, maxFreeSockets: 256 });
 
-// Socket errors that mean no answer could come: nothing listens, no such host, no route.
-const UNREACHABLE: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'no such host',
-  EAI_AGAIN: 'the host name could not be resolved',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'connection timed out',
-};
+/** A provider fetch, and how to close its HTTP/2 sessions and https connections (the idle ones close on their own). */
+export type ProviderFetch = typeof fetch & { close(): void };
 
-/**
- * A provider call that never reached the provider: it says so and where it
- * was sent (without a query string), instead of a socket error that reads as
- * if the provider had answered.
- */
-export class ProviderUnreachable extends Error {
-  constructor(
-    readonly url: string,
-    readonly reason: string,
-    options?: ErrorOptions,
-  ) {
-    super(`Provider could not be reached at ${url} (${reason})`, options);
-    this.name = 'ProviderUnreachable';
-  }
-}
-
-/** `error` as a ProviderUnreachable when it is a socket error before any answer from `url`, else unchanged. */
-export function unreachableOr(error: Error, url: URL): Error {
-  const reason = UNREACHABLE[(error as NodeJS.ErrnoException).code ?? ''];
-  return reason ? new ProviderUnreachable(`${url.origin}${url.pathname}`, reason, { cause: error }) : error;
+/** Options of a provider fetch. */
+export interface ProviderFetchOptions {
+  /** Certificate authorities trusted for https: providers instead of Node's (a test's self-signed certificate). */
+  ca?: string | Buffer;
 }
 
 /**
- * A `fetch` for the AI SDK providers over node:http with keep-alive agents.
- * The providers (request building, response parsing, streaming) are the AI
- * SDK's; only the transport is this. Node 20's built-in fetch costs about
- * 2 ms of CPU per call (web streams all the way down), several times a
- * node:http round trip, which is most of a flow's overhead budget.
- * Supports what provider calls use: string bodies, AbortSignal, streamed responses.
+ * A `fetch` for the AI SDK providers over node:http/http2 (see providerFetch),
+ * with its own HTTP/2 sessions and https agent.
  */
-export const providerFetch: typeof fetch = (input, init) => {
-  const url = new URL(urlOf(input));
-  const body = init?.body;
-  if (body !== undefined && body !== null && typeof body !== 'string') return fetch(input, init);
+export function createProviderFetch(options: ProviderFetchOptions = {}): ProviderFetch {
+  const h2 = new H2Pool({ ca: options.ca });
+  const httpsAgent = new https.Agent({ keepAlive: true, maxFreeSockets: 256, ...(options.ca ? { ca: options.ca } : {}) });
+  const providerFetch: typeof fetch = async (input, init) => {
+    const url = new URL(urlOf(input));
+    const body = init?.body;
+    if (body !== undefined && body !== null && typeof body !== 'string') return fetch(input, init);
+    if (init?.signal?.aborted) throw init.signal.reason;
+    const headers = headersOf(init);
+    if (url.protocol === 'https:') {
+      const answer = await h2.request(url, init, headers, body ?? undefined);
+      if (answer) return answer;
+    }
+    return http1Request(url, init, headers, body ?? undefined, url.protocol === 'https:' ? httpsAgent : httpAgent);
+  };
+  return Object.assign(providerFetch, {
+    close: () => {
+      h2.close();
+      httpsAgent.destroy();
+    },
+  });
+}
+
+/**
+ * A `fetch` for the AI SDK providers. The providers (request building,
+ * response parsing, streaming) are the AI SDK's; only the transport is this.
+ * Node 20's built-in fetch costs about 2 ms of CPU per call (web streams all
+ * the way down), several times a node:http round trip, which is most of a
+ * flow's overhead budget. https: providers are called over HTTP/2 when they
+ * offer it (many calls share one connection: 10,000 open streams need a few
+ * sockets, not 10,000), over HTTP/1.1 with keep-alive otherwise, as are http:
+ * ones. Supports what provider calls use: string bodies, AbortSignal,
+ * streamed responses.
+ */
+export const providerFetch: ProviderFetch = createProviderFetch();
+
+/** One call over HTTP/1.1 through a keep-alive agent, one socket per call in flight. */
+function http1Request(
+  url: URL,
+  init: RequestInit | undefined,
+  headers: Record<string, string>,
+  body: string | undefined,
+  agent: http.Agent,
+): Promise<Response> {
   const signal = init?.signal ?? undefined;
   return new Promise<Response>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
     const client = url.protocol === 'https:' ? https : http;
-    const headers = headersOf(init);
     if (body) headers['content-length'] = String(Buffer.byteLength(body));
     let answered = false;
-    const request = client.request(url, { method: init?.method ?? 'GET', headers, agent: url.protocol === 'https:' ? httpsAgent : httpAgent }, (response) => {
+    const request = client.request(url, { method: init?.method ?? 'GET', headers, agent }, (response) => {
       answered = true;
-      const status = response.statusCode ?? 500;
-      const init2 = { status, statusText: response.statusMessage, headers: webHeaders(response.headers) };
-      if (status === 204 || status === 304 || init?.method === 'HEAD') {
-        response.resume();
-        resolve(new Response(null, init2));
-      } else if (String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
-        // Streams pass through as they arrive: each chunk is enqueued the moment it is read
-        // (Readable.toWeb adds a scheduling hop per chunk; token streams are small, so no backpressure is needed).
-        let open = true;
-        const body = new ReadableStream<Uint8Array>({
-          start(controller) {
-            const finish = (error?: Error) => {
-              if (!open) return;
-              open = false;
-              if (error) controller.error(error);
-              else controller.close();
-            };
-            response.on('data', (chunk: Buffer) => {
-              if (open) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-            });
-            response.on('end', () => finish());
-            response.on('error', (error) => finish(error));
-            response.on('close', () => finish(response.complete ? undefined : new Error('the provider closed the connection before the end of its answer')));
-          },
-          cancel() {
-            open = false;
-            response.destroy();
-          },
-        });
-        resolve(new Response(body, init2));
-      } else {
-        // Whole answers are read with node streams: cheaper than a web stream the SDK reads to the end anyway.
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve(new Response(Buffer.concat(chunks), init2)));
-        response.on('error', reject);
-        response.on('close', () => {
-          if (!response.complete) reject(new Error('the provider closed the connection before the end of its answer'));
-        });
-      }
+      const answer = { status: response.statusCode ?? 500, statusText: response.statusMessage, headers: webHeaders(response.headers) };
+      settleAnswer({ init: answer, body: response, complete: () => response.complete, cancel: () => response.destroy() }, init?.method, resolve, reject);
     });
     const onAbort = () => request.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
     signal?.addEventListener('abort', onAbort, { once: true });
     request.on('close', () => signal?.removeEventListener('abort', onAbort));
     request.on('error', (error) => reject(answered || signal?.aborted ? error : unreachableOr(error, url)));
-    request.end(body ?? undefined);
+    request.end(body);
   });
-};
+}

@@ -1,0 +1,91 @@
+import type { Readable } from 'node:stream';
+
+// Socket errors that mean no answer could come: nothing listens, no such host, no route.
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'no such host',
+  EAI_AGAIN: 'the host name could not be resolved',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'connection timed out',
+};
+
+/**
+ * A provider call that never reached the provider: it says so and where it
+ * was sent (without a query string), instead of a socket error that reads as
+ * if the provider had answered.
+ */
+export class ProviderUnreachable extends Error {
+  constructor(
+    readonly url: string,
+    readonly reason: string,
+    options?: ErrorOptions,
+  ) {
+    super(`Provider could not be reached at ${url} (${reason})`, options);
+    this.name = 'ProviderUnreachable';
+  }
+}
+
+/** `error` as a ProviderUnreachable when it is a socket error before any answer from `url`, else unchanged. */
+export function unreachableOr(error: Error, url: URL): Error {
+  const reason = UNREACHABLE[(error as NodeJS.ErrnoException).code ?? ''];
+  return reason ? new ProviderUnreachable(`${url.origin}${url.pathname}`, reason, { cause: error }) : error;
+}
+
+/** A provider's answer as it starts to arrive, over HTTP/1.1 (an IncomingMessage) or HTTP/2 (a stream). */
+export interface ProviderAnswer {
+  init: { status: number; statusText?: string; headers: Headers };
+  body: Readable;
+  /** Whether the whole body arrived (false when the connection or stream closed early). */
+  complete(): boolean;
+  /** Stops the body when its reader cancels. */
+  cancel(): void;
+}
+
+const EARLY_CLOSE = 'the provider closed the connection before the end of its answer';
+
+/**
+ * Settles a provider call with its answer: no body for 204/304/HEAD, an event
+ * stream passed through chunk by chunk, any other body read whole.
+ */
+export function settleAnswer(answer: ProviderAnswer, method: string | undefined, resolve: (response: Response) => void, reject: (error: Error) => void): void {
+  const { init, body: source } = answer;
+  if (init.status === 204 || init.status === 304 || method === 'HEAD') {
+    source.resume();
+    resolve(new Response(null, init));
+  } else if ((init.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    // Streams pass through as they arrive: each chunk is enqueued the moment it is read
+    // (Readable.toWeb adds a scheduling hop per chunk; token streams are small, so no backpressure is needed).
+    let open = true;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const finish = (error?: Error) => {
+          if (!open) return;
+          open = false;
+          if (error) controller.error(error);
+          else controller.close();
+        };
+        source.on('data', (chunk: Buffer) => {
+          if (open) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        });
+        source.on('end', () => finish());
+        source.on('error', (error) => finish(error));
+        source.on('close', () => finish(answer.complete() ? undefined : new Error(EARLY_CLOSE)));
+      },
+      cancel() {
+        open = false;
+        answer.cancel();
+      },
+    });
+    resolve(new Response(body, init));
+  } else {
+    // Whole answers are read with node streams: cheaper than a web stream the SDK reads to the end anyway.
+    const chunks: Buffer[] = [];
+    source.on('data', (chunk: Buffer) => chunks.push(chunk));
+    source.on('end', () => resolve(new Response(Buffer.concat(chunks), init)));
+    source.on('error', reject);
+    source.on('close', () => {
+      if (!answer.complete()) reject(new Error(EARLY_CLOSE));
+    });
+  }
+}
