@@ -124,7 +124,10 @@ export function TicketList({
       onOpen(key);
     } else if (event.key in step) {
       event.preventDefault();
-      moveTo(activeIndex + step[event.key]!);
+      // From the row the key was pressed on: the roving state may not have caught up with a focus just moved.
+      const from = (event.target as HTMLElement).closest('tr')?.dataset.key;
+      const index = from ? rows.findIndex((row) => row.card.key === from) : -1;
+      moveTo((index >= 0 ? index : activeIndex) + step[event.key]!);
     } else if (event.key === 'Home' || event.key === 'End') {
       event.preventDefault();
       moveTo(event.key === 'Home' ? 0 : rows.length - 1);
