@@ -9,6 +9,11 @@ import type { Row } from './lib/report.ts';
 import type { Suite } from './context.ts';
 
 const ROOT = join(import.meta.dirname, '..');
+/** The test certificate the fake upstream serves HTTP/2 over TLS with (it secures nothing). */
+export const FAKE_TLS_DIR = join(ROOT, 'packages/flows/test/fixtures/tls');
+/** The fake upstream's environment (TLS on a second port) and the flows service's (trusting its certificate). */
+export const FAKE_TLS_ENV = { FAKE_LLM_TLS: FAKE_TLS_DIR };
+export const TRUST_FAKE_TLS = { NODE_EXTRA_CA_CERTS: join(FAKE_TLS_DIR, 'localhost-cert.pem') };
 export const ORG = 'bench';
 const SYSTEM = 'You answer in one short sentence.';
 export const QUESTION = 'What does the fox do?';
@@ -40,14 +45,14 @@ async function startGroup(count: number, env: Record<string, string>): Promise<R
 /** Streamed runs on the fresh service before the streams open. */
 const WARMUP_RUNS = 20;
 
-/** input → llm (the fake upstream's `model`) → output chat_completion. */
-function oneLlmFlow(slug: string, model: string) {
+/** input → llm (the fake upstream's `model`, through connection `provider`) → output chat_completion. */
+function oneLlmFlow(slug: string, model: string, provider: string) {
   return {
     name: `Bench ${slug}`,
     slug,
     nodes: [
       { id: 'input', type: 'input', data: { variables: [{ name: 'question', type: 'string', required: true }] } },
-      { id: 'answer', type: 'llm', data: { provider: 'fake', model, system: SYSTEM, prompt: '{{input.question}}', max_tokens: 64 } },
+      { id: 'answer', type: 'llm', data: { provider, model, system: SYSTEM, prompt: '{{input.question}}', max_tokens: 64 } },
       { id: 'output', type: 'output', data: { format: 'chat_completion' } },
     ],
     edges: [
@@ -57,20 +62,24 @@ function oneLlmFlow(slug: string, model: string) {
   };
 }
 
-/** Creates org `bench`, a run token, the `fake` openai-compatible connection and the flows `chat`, `paced` and `hold`. */
-export async function seedOrg(env: Record<string, string>, upstream: string): Promise<string> {
+/**
+ * Creates org `bench`, a run token, the `fake` openai-compatible connection and the flows `chat`, `paced` and
+ * `hold`; with `tlsUpstream`, `hold` calls it through connection `fake-tls` (HTTP/2 over TLS, as real providers).
+ */
+export async function seedOrg(env: Record<string, string>, upstream: string, tlsUpstream?: string): Promise<string> {
   const stores = await openFlowsStores(loadConfig(env));
   try {
     const created = await stores.orgs.createOrg(ORG, 'Benchmark');
     const { token } = await stores.orgs.createToken(created.id, { name: 'bench', scope: 'run' });
     await stores.orgs.setProvider(created.id, { name: 'fake', kind: 'openai-compatible', baseUrl: `${upstream}/v1` });
+    if (tlsUpstream) await stores.orgs.setProvider(created.id, { name: 'fake-tls', kind: 'openai-compatible', baseUrl: `${tlsUpstream}/v1` });
     const org = (await stores.orgs.findOrg(ORG))!;
     for (const [slug, model] of [
       ['chat', 'bench'],
       ['paced', 'paced'],
       ['hold', 'hold'],
     ])
-      await stores.admin.save(org, oneLlmFlow(slug, model));
+      await stores.admin.save(org, oneLlmFlow(slug, model, slug === 'hold' && tlsUpstream ? 'fake-tls' : 'fake'));
     return token;
   } finally {
     await stores.close();
@@ -123,11 +132,12 @@ export const benchFlows: Suite = async (outer) => {
   const started = performance.now();
   const context = { ...outer, log: (message: string) => outer.log(`${message} (${((performance.now() - started) / 1000).toFixed(1)} s)`) };
   const rows: Row[] = [];
-  const fake = await startProcess(join(ROOT, 'bench/fakes/fake-llm.ts'), {});
+  const fake = await startProcess(join(ROOT, 'bench/fakes/fake-llm.ts'), FAKE_TLS_ENV);
   let service: RunningProcess | undefined;
   try {
-    const token = await seedOrg(context.env, fake.url);
-    const serviceEnv = { ...context.env, FLOWS_PORT: '0', FLOWS_RATE_LIMIT: '1000000000/m' };
+    // The open streams' provider calls go over HTTP/2 (TLS), as to a real provider; the other rows stay on plain HTTP/1.1.
+    const token = await seedOrg(context.env, fake.url, fake.tlsUrl);
+    const serviceEnv = { ...context.env, FLOWS_PORT: '0', FLOWS_RATE_LIMIT: '1000000000/m', ...TRUST_FAKE_TLS };
     service = await startService('flows', serviceEnv);
     const runHeaders = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const runBody = JSON.stringify({ input: { question: QUESTION } });

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStreams } from './flows-streams.ts';
-import { seedOrg, QUESTION, ORG } from './flows.ts';
+import { seedOrg, QUESTION, ORG, FAKE_TLS_ENV, TRUST_FAKE_TLS } from './flows.ts';
 import { firstTokenTimes } from './flows.ts';
 import { startProcess, startService } from './lib/process.ts';
 
@@ -26,9 +26,10 @@ if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
 const log = (message: string) => process.stderr.write(`[probe] ${message}\n`);
 const context = { quick: true, durationSeconds: 1, warmupSeconds: 1, connections: 10, env, log };
 
-const fake = await startProcess(join(ROOT, 'bench/fakes/fake-llm.ts'), {});
+const fake = await startProcess(join(ROOT, 'bench/fakes/fake-llm.ts'), FAKE_TLS_ENV);
 try {
-  const token = await seedOrg(env, fake.url);
+  // The held streams' provider calls go over HTTP/2 to the fake's TLS port (flows `hold`), as to a real provider.
+  const token = await seedOrg(env, fake.url, fake.tlsUrl);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const body = JSON.stringify({ input: { question: QUESTION } });
   for (const count of counts.length ? counts : [2_000, 5_000, 10_000]) {
@@ -40,7 +41,13 @@ try {
     ];
     const service = await startService(
       'flows',
-      { ...env, FLOWS_PORT: '0', FLOWS_RATE_LIMIT: '1000000000/m', ...(process.env.PROBE_MALLOC ? { MALLOC_ARENA_MAX: process.env.PROBE_MALLOC } : {}) },
+      {
+        ...env,
+        FLOWS_PORT: '0',
+        FLOWS_RATE_LIMIT: '1000000000/m',
+        ...TRUST_FAKE_TLS,
+        ...(process.env.PROBE_MALLOC ? { MALLOC_ARENA_MAX: process.env.PROBE_MALLOC } : {}),
+      },
       nodeArgs,
     );
     try {

@@ -7,7 +7,16 @@
 // - `hold`: the first token at once, then one token a second until POST /release (to keep streams open);
 //   after a release, `hold` calls no longer wait, until POST /hold.
 // GET /stats → {"open": held streams now open, "calls": calls so far, "last": the last request body}.
-import { createServer, type ServerResponse } from 'node:http';
+// FAKE_LLM_TLS=DIR (with localhost-key.pem and localhost-cert.pem) serves the same routes over TLS too, HTTP/2 or
+// HTTP/1.1 by ALPN, on a second port; the first line printed then names both URLs, the https one first.
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
+import type { AddressInfo, Server } from 'node:net';
+import { join } from 'node:path';
+
+type Request = IncomingMessage | Http2ServerRequest;
+type Reply = ServerResponse | Http2ServerResponse;
 
 const ANSWER = 'The quick brown fox jumps over the lazy dog today.';
 const TOKENS = ANSWER.match(/\S+\s*/g)!;
@@ -23,10 +32,14 @@ function chunk(model: string, delta: Record<string, unknown>, finish: string | n
   return { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] };
 }
 
-async function stream(res: ServerResponse, model: string): Promise<void> {
+async function stream(res: Reply, model: string): Promise<void> {
+  let closed = false;
+  res.once('close', () => (closed = true));
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  // Over HTTP/2 the compat API forwards this to the session's socket, shared by every stream on it.
   res.socket?.setNoDelay(true);
-  const send = (value: unknown) => res.write(`data: ${JSON.stringify(value)}\n\n`);
+  // Both responses take a string chunk; their write overloads differ only in the callbacks.
+  const send = (value: unknown) => (res as Pick<ServerResponse, 'write'>).write(`data: ${JSON.stringify(value)}\n\n`);
   send(chunk(model, { role: 'assistant', content: '' }, null));
   let sent = 0;
   if (model === 'hold' && holding) {
@@ -42,11 +55,11 @@ async function stream(res: ServerResponse, model: string): Promise<void> {
       held.add(done);
       res.once('close', done);
     });
-    if (res.destroyed) return;
+    if (closed) return;
   }
   for (; sent < TOKENS.length; sent++) {
     if (model === 'paced' && sent > 0) await new Promise((resolve) => setTimeout(resolve, PACE_MS));
-    if (res.destroyed) return;
+    if (closed) return;
     send(chunk(model, { content: TOKENS[sent] }, null));
   }
   send(chunk(model, {}, 'stop'));
@@ -55,7 +68,7 @@ async function stream(res: ServerResponse, model: string): Promise<void> {
   res.end('data: [DONE]\n\n');
 }
 
-const server = createServer((req, res) => {
+function handle(req: Request, res: Reply): void {
   const chunks: Buffer[] = [];
   req.on('data', (data: Buffer) => chunks.push(data));
   req.on('end', () => {
@@ -99,7 +112,9 @@ const server = createServer((req, res) => {
       }),
     );
   });
-});
+}
+
+const server = createServer(handle);
 server.keepAliveTimeout = 60_000;
 // A held stream's request may wait long to be read when 10,000 arrive together: no 408 for a slow start.
 server.headersTimeout = 0;
@@ -107,12 +122,33 @@ server.requestTimeout = 0;
 // No cap on connections (10,000 held streams plus the load generator's and the stats polls'), and a listen
 // backlog as deep as the kernel allows (somaxconn): 10,000 calls opened at once overflow Node's default 511,
 // and a dropped SYN is sent again only after a second.
-server.listen({ port: 0, host: '127.0.0.1', backlog: 65_535 }, () => {
-  const address = server.address() as { port: number };
-  process.stdout.write(`Fake LLM upstream listening on http://127.0.0.1:${address.port}\n`);
-});
+const tlsDir = process.env.FAKE_LLM_TLS;
+// The TLS server allows as many streams per HTTP/2 session as the client opens, and the memory they need.
+const tlsServer = tlsDir
+  ? createSecureServer(
+      {
+        allowHTTP1: true,
+        key: readFileSync(join(tlsDir, 'localhost-key.pem')),
+        cert: readFileSync(join(tlsDir, 'localhost-cert.pem')),
+        maxSessionMemory: 1000,
+      },
+      handle,
+    )
+  : undefined;
+async function listen(target: Server): Promise<number> {
+  await new Promise<void>((resolve) => target.listen({ port: 0, host: '127.0.0.1', backlog: 65_535 }, resolve));
+  return (target.address() as AddressInfo).port;
+}
+const port = await listen(server);
+const tlsPort = tlsServer ? await listen(tlsServer) : undefined;
+process.stdout.write(
+  tlsPort === undefined
+    ? `Fake LLM upstream listening on http://127.0.0.1:${port}\n`
+    : `Fake LLM upstream TLS listening on https://127.0.0.1:${tlsPort}, plain on http://127.0.0.1:${port}\n`,
+);
 process.on('SIGTERM', () => {
   for (const done of [...held]) done();
   server.closeAllConnections();
+  tlsServer?.close();
   server.close(() => process.exit(0));
 });

@@ -8,6 +8,8 @@ export interface RunningProcess {
   child: ChildProcess;
   /** The base URL the process printed. */
   url: string;
+  /** The https: URL printed before it on the same line, if any (the fake upstream with FAKE_LLM_TLS). */
+  tlsUrl?: string;
   /** Peak resident set size so far, in MiB (VmHWM). */
   peakRssMiB(): number;
   /** Current resident set size, in MiB (VmRSS). */
@@ -70,7 +72,7 @@ export async function startService(name: string, env: Record<string, string>, ex
 
 /**
  * Starts `node --import tsx FILE` (a baseline, a fake upstream), waits for a
- * line containing `http://…`, and returns the URL. With a profile directory
+ * line containing `http://…`, and returns the URL (and an `https://…` URL printed before it). With a profile directory
  * set, the process runs under `--cpu-prof` and writes its profile there when
  * it stops.
  */
@@ -84,12 +86,14 @@ async function startNode(file: string, nodeArgs: string[], env: Record<string, s
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let tlsUrl: string | undefined;
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /(http:\/\/[\w.[\]:-]+)/.exec(output);
       if (match) {
+        tlsUrl = /(https:\/\/[\w.[\]:-]+)/.exec(output)?.[1];
         child.stdout!.off('data', onData);
         resolve(match[1]);
       }
@@ -105,6 +109,7 @@ async function startNode(file: string, nodeArgs: string[], env: Record<string, s
   return {
     child,
     url,
+    tlsUrl,
     peakRssMiB: () => statusField(child.pid!, 'VmHWM'),
     rssMiB: () => statusField(child.pid!, 'VmRSS'),
     cpuMs: () => cpuMsOf(child.pid!),
