@@ -73,6 +73,10 @@ export class H2Pool {
       throw signal?.aborted ? error : unreachableOr(error as Error, url);
     }
     if (!session?.h2) return null;
+    if (signal?.aborted) {
+      this.release(url.origin, session);
+      throw signal.reason;
+    }
     const h2 = session.h2;
     return new Promise<Response>((resolve, reject) => {
       const request: http2.OutgoingHttpHeaders = {
