@@ -114,8 +114,8 @@ describe('provider calls over HTTP/2', () => {
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
-  const providerFetch = (): ProviderFetch => {
-    const created = createProviderFetch({ ca: cert });
+  const providerFetch = (options: { idleMs?: number; http1Ms?: number } = {}): ProviderFetch => {
+    const created = createProviderFetch({ ca: cert, ...options });
     cleanups.push(() => created.close());
     return created;
   };
@@ -210,6 +210,48 @@ describe('provider calls over HTTP/2', () => {
     expect(versions).toEqual(['1.1', '1.1']);
     // The ALPN probe's connection, then one kept-alive connection for both calls.
     expect(connections).toBe(2);
+  });
+
+  it('closes a session left without a call for the idle time, and the next call opens another', async () => {
+    const server = await serve(h2Server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')));
+    const fetch = providerFetch({ idleMs: 200 });
+    expect(await (await fetch(`${server.url}/v1/models`)).text()).toBe('{"ok":true}');
+    const closed = new Promise((resolve) => server.sessions[0].once('close', resolve));
+    // Another call within the idle time keeps the same session.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await (await fetch(`${server.url}/v1/models`)).text()).toBe('{"ok":true}');
+    expect(server.sessions.length).toBe(1);
+    await closed;
+    expect(await (await fetch(`${server.url}/v1/models`)).text()).toBe('{"ok":true}');
+    expect(server.sessions.length).toBe(2);
+    expect(server.connections()).toBe(2);
+  });
+
+  it('asks an HTTP/1.1-only origin again once the re-check time has passed, and goes over HTTP/2 when it offers it', async () => {
+    const versions: string[] = [];
+    const answer = (req: { httpVersion: string }, res: { writeHead(status: number): { end(body: string): void } }) => {
+      versions.push(req.httpVersion);
+      res.writeHead(200).end('ok');
+    };
+    const old = https.createServer({ key, cert }, answer);
+    await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
+    const { port } = old.address() as AddressInfo;
+    const fetch = providerFetch({ http1Ms: 300 });
+    const url = `https://127.0.0.1:${port}/v1/models`;
+    expect(await (await fetch(url)).text()).toBe('ok');
+    // The provider now speaks HTTP/2 on the same port; within the re-check time the calls stay on HTTP/1.1.
+    old.closeAllConnections();
+    await new Promise((resolve) => old.close(resolve));
+    // (the kept-alive connection's end reaches the client before the next call, as an idle close would)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const upgraded = http2.createSecureServer({ allowHTTP1: true, key, cert }, answer);
+    await new Promise<void>((resolve) => upgraded.listen(port, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => upgraded.close(resolve)));
+    expect(await (await fetch(url)).text()).toBe('ok');
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await (await fetch(url)).text()).toBe('ok');
+    expect(versions).toEqual(['1.1', '1.1', '2.0']);
+    fetch.close();
   });
 
   it('says a provider could not be reached when nothing listens on the port', async () => {

@@ -19,6 +19,10 @@ const { NGHTTP2_CANCEL } = http2.constants;
 export interface H2PoolOptions {
   /** Certificate authorities trusted instead of Node's (a test's self-signed certificate). */
   ca?: string | Buffer;
+  /** A session without a stream this long is closed (default 60 s). */
+  idleMs?: number;
+  /** An origin that answered without `h2` is called over HTTP/1.1 this long before it is asked again (default 10 minutes). */
+  http1Ms?: number;
 }
 
 interface Session {
@@ -200,7 +204,7 @@ export class H2Pool {
       if (socket.alpnProtocol !== 'h2') {
         // HTTP/1.1 only: this connection is closed and the calls go through the https agent (probed again in 10 minutes).
         socket.destroy();
-        origin.http1Until = Date.now() + HTTP1_MS;
+        origin.http1Until = Date.now() + (this.options.http1Ms ?? HTTP1_MS);
         this.drop(origin, session);
         for (const waiter of origin.queue.splice(0)) waiter.resolve(null);
         return;
@@ -251,7 +255,7 @@ export class H2Pool {
   /** An idle session does not keep the process alive, and closes after IDLE_MS without a call. */
   private idle(origin: Origin, session: Session): void {
     session.h2?.unref();
-    session.idle = setTimeout(() => this.drop(origin, session, true), IDLE_MS);
+    session.idle = setTimeout(() => this.drop(origin, session, true), this.options.idleMs ?? IDLE_MS);
     session.idle.unref();
   }
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { headersOf, urlOf, webHeaders } from '@switchboard/core';
-import { H2Pool } from './h2-pool.ts';
+import { H2Pool, type H2PoolOptions } from './h2-pool.ts';
 import { settleAnswer, unreachableOr } from './provider-response.ts';
 
 export { ProviderUnreachable, unreachableOr } from './provider-response.ts';
@@ -14,7 +14,7 @@ const httpAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 256 });
 export type ProviderFetch = typeof fetch & { close(): void };
 
 /** Options of a provider fetch. */
-export interface ProviderFetchOptions {
+export interface ProviderFetchOptions extends H2PoolOptions {
   /** Certificate authorities trusted for https: providers instead of Node's (a test's self-signed certificate). */
   ca?: string | Buffer;
 }
@@ -24,7 +24,7 @@ export interface ProviderFetchOptions {
  * with its own HTTP/2 sessions and https agent.
  */
 export function createProviderFetch(options: ProviderFetchOptions = {}): ProviderFetch {
-  const h2 = new H2Pool({ ca: options.ca });
+  const h2 = new H2Pool(options);
   const httpsAgent = new https.Agent({ keepAlive: true, maxFreeSockets: 256, ...(options.ca ? { ca: options.ca } : {}) });
   const providerFetch: typeof fetch = async (input, init) => {
     const url = new URL(urlOf(input));
