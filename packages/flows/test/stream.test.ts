@@ -20,6 +20,7 @@ describe.each(dialectsUnderTest())('streaming on %s', (dialect) => {
     await h.save(simpleFlow({ slug: 'json-flow', format: 'json_template', template: { answer: '{{answer.text}}', n: '{{answer.usage.completion_tokens}}' } }));
     await h.save(simpleFlow({ slug: 'fail-mid', model: 'fail-mid' }));
     await h.save(simpleFlow({ slug: 'fail-first', model: 'fail' }));
+    await h.save(simpleFlow({ slug: 'error-chunk', model: 'error-chunk' }));
     await h.save(simpleFlow({ slug: 'slow', model: 'slow' }));
   });
   afterAll(async () => {
@@ -117,6 +118,19 @@ describe.each(dialectsUnderTest())('streaming on %s', (dialect) => {
     expect(lines.filter((l) => l.type === 'delta').map((l) => l.content)).toEqual(['Echo: ', 'one ']);
     expect(lines.at(-1)).toEqual({ type: 'error', error: { message: expect.any(String), type: 'api_error', param: null, code: 'upstream_error' } });
     const run = (await (await h.get(`/api/llm/acme/runs/${jsonl.headers.get('x-run-id')}`)).json()) as { status: string };
+    expect(run.status).toBe('failed');
+  });
+
+  it('ends a stream with one error event when the upstream sends an error chunk mid-way', async () => {
+    const response = await h.post('/api/llm/acme/flows/error-chunk/run', { input: { question: 'one two three' }, stream: true }, h.runToken);
+    expect(response.status).toBe(200);
+    const lines = (await response.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.filter((l) => l.type === 'delta').map((l) => l.content)).toEqual(['Echo: ', 'one ']);
+    expect(lines.at(-1)).toEqual({ type: 'error', error: { message: 'Provider error: The server had an error while processing your request', type: 'api_error', param: null, code: 'upstream_error' } });
+    const run = (await (await h.get(`/api/llm/acme/runs/${response.headers.get('x-run-id')}`)).json()) as { status: string };
     expect(run.status).toBe('failed');
   });
 

@@ -1,5 +1,7 @@
 import type { LanguageModelV3, LanguageModelV3Prompt, LanguageModelV3Usage } from '@ai-sdk/provider';
 import type OpenAI from 'openai';
+import { APIError, OpenAIError } from 'openai';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ConversationMessage } from '../domain/run-request.ts';
 import { usageOf, type Usage } from '../domain/usage.ts';
 
@@ -136,14 +138,15 @@ export function openaiChatModel(client: OpenAI, model: string): ChatModel {
       };
     },
     async stream(request) {
-      const chunks = await client.chat.completions.create(
-        { ...body(request), stream: true, stream_options: { include_usage: true } },
-        { signal: request.signal },
-      );
+      // The answer's events are parsed here rather than by the client's own stream (five async generators a
+      // token): the client still builds, sends and retries the call and turns an error status into its APIError.
+      const response = await client.chat.completions
+        .create({ ...body(request), stream: true, stream_options: { include_usage: true } }, { signal: request.signal })
+        .asResponse();
       return (async function* () {
         let usage = usageOf();
         let finishReason: string | null | undefined;
-        for await (const chunk of chunks) {
+        for await (const chunk of completionChunks(response)) {
           if (chunk.usage) usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens);
           const choice = chunk.choices?.[0];
           if (!choice) continue;
@@ -154,4 +157,45 @@ export function openaiChatModel(client: OpenAI, model: string): ChatModel {
       })();
     },
   };
+}
+
+/**
+ * The chunks of a streamed Chat Completions answer, read as the `openai`
+ * client reads them: `[DONE]` ends them, a chunk with `error` (or an `error`
+ * event) throws the client's APIError, a chunk that is not JSON throws, and
+ * an aborted call just ends them (the caller checks its signal).
+ */
+async function* completionChunks(response: Response): AsyncGenerator<OpenAI.Chat.Completions.ChatCompletionChunk> {
+  if (!response.body) throw new OpenAIError('Attempted to iterate over a response with no body');
+  let events: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (event) => events.push(event) });
+  const decoder = new TextDecoder();
+  const reader = response.body.getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const read = await reader.read();
+      if (read.done) break;
+      parser.feed(decoder.decode(read.value, { stream: true }));
+      const ready = events;
+      events = [];
+      for (const event of ready) {
+        if (done) continue;
+        if (event.data.startsWith('[DONE]')) {
+          done = true;
+          continue;
+        }
+        const data = JSON.parse(event.data);
+        if (event.event === 'error') throw new APIError(undefined, data.error, data.message, undefined);
+        if (data?.error) throw new APIError(undefined, data.error, undefined, response.headers);
+        yield data;
+      }
+    }
+  } catch (error) {
+    if ((error as Error).name === 'AbortError') return;
+    throw error;
+  } finally {
+    reader.releaseLock();
+    if (!done) void response.body.cancel().catch(() => undefined);
+  }
 }

@@ -270,6 +270,12 @@ export class FakeUpstream {
         res.destroy();
         return;
       }
+      if (model === 'error-chunk' && index === 2) {
+        // An error sent as a chunk of the stream (as OpenAI does when it fails mid-answer), then the end.
+        send({ error: { message: 'The server had an error while processing your request', type: 'server_error' } });
+        res.end();
+        return;
+      }
       if (gated && index === tokens.length - 1) {
         this.gateHeld += 1;
         await new Promise<void>((resolve) => this.gate.push(resolve));
