@@ -129,7 +129,10 @@ describe.each(dialectsUnderTest())('streaming on %s', (dialect) => {
       .split('\n')
       .map((l) => JSON.parse(l));
     expect(lines.filter((l) => l.type === 'delta').map((l) => l.content)).toEqual(['Echo: ', 'one ']);
-    expect(lines.at(-1)).toEqual({ type: 'error', error: { message: 'Provider error: The server had an error while processing your request', type: 'api_error', param: null, code: 'upstream_error' } });
+    expect(lines.at(-1)).toEqual({
+      type: 'error',
+      error: { message: 'Provider error: The server had an error while processing your request', type: 'api_error', param: null, code: 'upstream_error' },
+    });
     const run = (await (await h.get(`/api/llm/acme/runs/${response.headers.get('x-run-id')}`)).json()) as { status: string };
     expect(run.status).toBe('failed');
   });
