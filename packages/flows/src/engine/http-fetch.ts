@@ -13,11 +13,8 @@ const httpAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 256 });
 /** A provider fetch, and how to close its HTTP/2 sessions and https connections (the idle ones close on their own). */
 export type ProviderFetch = typeof fetch & { close(): void };
 
-/** Options of a provider fetch. */
-export interface ProviderFetchOptions extends H2PoolOptions {
-  /** Certificate authorities trusted for https: providers instead of Node's (a test's self-signed certificate). */
-  ca?: string | Buffer;
-}
+/** Options of a provider fetch: its HTTP/2 pool's, whose `ca` its https agent trusts too. */
+export type ProviderFetchOptions = H2PoolOptions;
 
 /**
  * A `fetch` for the AI SDK providers over node:http/http2 (see providerFetch),

@@ -117,16 +117,15 @@ export function TicketList({
   const onKeyDown = (event: KeyboardEvent<HTMLTableSectionElement>) => {
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
     const step: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: page, PageUp: -page };
+    // The row the key was pressed on: the roving state may not have caught up with a focus just moved.
+    const key = (event.target as HTMLElement).closest('tr')?.dataset.key;
     if (event.key === 'Enter') {
-      const key = (event.target as HTMLElement).closest('tr')?.dataset.key;
       if (!key) return;
       event.preventDefault();
       onOpen(key);
     } else if (event.key in step) {
       event.preventDefault();
-      // From the row the key was pressed on: the roving state may not have caught up with a focus just moved.
-      const from = (event.target as HTMLElement).closest('tr')?.dataset.key;
-      const index = from ? rows.findIndex((row) => row.card.key === from) : -1;
+      const index = key ? rows.findIndex((row) => row.card.key === key) : -1;
       moveTo((index >= 0 ? index : activeIndex) + step[event.key]!);
     } else if (event.key === 'Home' || event.key === 'End') {
       event.preventDefault();
