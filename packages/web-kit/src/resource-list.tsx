@@ -174,7 +174,10 @@ export function ResourceList<T, R = unknown>(props: ResourceListProps<T, R>) {
     <>
       {props.header?.(createButton())}
       {body}
-      {open?.kind === 'form' ? <FormDialog spec={open.spec} title={open.title} onClose={() => setOpen(undefined)} onDone={saved} /> : null}
+      {/* A create dialog follows the current create form: choices it offers that arrive after it opened show up in it. */}
+      {open?.kind === 'form' ? (
+        <FormDialog spec={open.create && createSpec ? createSpec.form : open.spec} title={open.title} onClose={() => setOpen(undefined)} onDone={saved} />
+      ) : null}
       {open?.kind === 'reveal' ? <RevealOnceDialog {...open.props} onClose={() => setOpen(undefined)} /> : null}
       {open?.kind === 'dialog' ? open.render(() => setOpen(undefined)) : null}
       {confirmer.dialog}

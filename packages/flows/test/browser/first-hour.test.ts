@@ -231,9 +231,22 @@ describeInBrowser("a newcomer's first hour in the flow builder", () => {
   });
 
   it('creates a flow from a template asking only for what it needs, and it runs', async () => {
+    // New flow opened before the templates have arrived: they show up in the open dialog when they do.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/llm/acme/templates', async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.goto('/orgs/acme/flows');
     await page.getByRole('button', { name: 'New flow' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'New flow' });
+    await dialog.getByRole('radio', { name: /^Blank/ }).waitFor();
+    expect(await dialog.getByRole('radio').count()).toBe(1);
+    release();
+    await page.unroute('**/api/llm/acme/templates');
     await dialog.getByRole('radio', { name: /^Chat assistant with memory/ }).check();
     expect(await dialog.getByLabel('Knowledge base', { exact: true }).count()).toBe(0);
     expect(await dialog.getByLabel(/^URL/).count()).toBe(0);
