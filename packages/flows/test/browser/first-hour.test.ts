@@ -246,8 +246,9 @@ describeInBrowser("a newcomer's first hour in the flow builder", () => {
     await dialog.getByRole('radio', { name: /^Blank/ }).waitFor();
     expect(await dialog.getByRole('radio').count()).toBe(1);
     release();
-    await page.unroute('**/api/llm/acme/templates');
     await dialog.getByRole('radio', { name: /^Chat assistant with memory/ }).check();
+    // Unrouted once the held request has gone on (unrouting first would answer it twice).
+    await page.unroute('**/api/llm/acme/templates');
     expect(await dialog.getByLabel('Knowledge base', { exact: true }).count()).toBe(0);
     expect(await dialog.getByLabel(/^URL/).count()).toBe(0);
     await dialog.getByLabel('Provider').selectOption('local');
