@@ -4,8 +4,21 @@ import { Histogram, type Registry } from 'prom-client';
 /** Work that runs inside a transaction it does not own: it must not commit or roll back itself. */
 export type TransactionWork<DB, T> = (trx: Transaction<DB>) => Promise<T>;
 
+/**
+ * Work that several callers ask for in the same turn and that costs less done
+ * once for all of them (one statement for all their rows): see GroupCommit.join.
+ */
+export interface Batch<DB, I, R> {
+  /** The results of `items`, in their order, from one piece of work. */
+  all(trx: Transaction<DB>, items: I[]): Promise<R[]>;
+  /** One item alone: when `all` fails, each item runs by itself so that it fails alone. */
+  one(trx: Transaction<DB>, item: I): Promise<R>;
+}
+
 interface Pending<DB> {
   work: TransactionWork<DB, unknown>;
+  /** Set for an item of a batch: `work` is then its `one`, run when the batch's `all` fails. */
+  batch?: { of: Batch<DB, unknown, unknown>; item: unknown };
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -51,8 +64,23 @@ export class GroupCommit<DB> {
 
   /** Runs `work` in a transaction, perhaps shared with others asked for in the same turn of the event loop. */
   run<T>(work: TransactionWork<DB, T>): Promise<T> {
+    return this.enqueue<T>(work);
+  }
+
+  /**
+   * Runs `item` as part of `batch`: the items of one batch asked for in the
+   * same turn run together as one `batch.all`, in the commit shared with the
+   * rest of the turn's work. If `all` fails, its savepoint is rolled back and
+   * each item runs alone (`batch.one`), so an item still succeeds or fails by
+   * itself.
+   */
+  join<I, R>(batch: Batch<DB, I, R>, item: I): Promise<R> {
+    return this.enqueue<R>((trx) => batch.one(trx, item), { of: batch as Batch<DB, unknown, unknown>, item });
+  }
+
+  private enqueue<T>(work: TransactionWork<DB, T>, batch?: Pending<DB>['batch']): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, batch, resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         // After the sockets ready in this turn have been read: their requests join the same commit.
@@ -63,28 +91,48 @@ export class GroupCommit<DB> {
 
   private async flush(): Promise<void> {
     this.scheduled = false;
-    const batch = this.queue;
+    const queue = this.queue;
     this.queue = [];
-    this.sizes?.observe(batch.length);
-    if (batch.length === 1) {
-      const [only] = batch;
+    this.sizes?.observe(queue.length);
+    if (queue.length === 1) {
+      const [only] = queue;
       this.db.transaction().execute(only.work).then(only.resolve, only.reject);
       return;
     }
-    let outcomes: Outcome[];
+    const outcomes = new Map<Pending<DB>, Outcome>();
     try {
-      outcomes = await this.db.transaction().execute(async (trx) => {
-        const done: Outcome[] = [];
-        for (const pending of batch) done.push(await runInSavepoint(trx, pending.work));
-        return done;
+      await this.db.transaction().execute(async (trx) => {
+        const batches = new Map<Batch<DB, unknown, unknown>, Pending<DB>[]>();
+        for (const pending of queue) {
+          if (!pending.batch) outcomes.set(pending, await runInSavepoint(trx, pending.work));
+          else if (!batches.has(pending.batch.of)) batches.set(pending.batch.of, [pending]);
+          else batches.get(pending.batch.of)!.push(pending);
+        }
+        for (const [batch, items] of batches) {
+          const together =
+            items.length === 1
+              ? undefined
+              : await runInSavepoint(trx, (t) =>
+                  batch.all(
+                    t,
+                    items.map((pending) => pending.batch!.item),
+                  ),
+                );
+          if (together?.ok) {
+            for (const [i, pending] of items.entries()) outcomes.set(pending, { ok: true, value: (together.value as unknown[])[i] });
+            continue;
+          }
+          for (const pending of items) outcomes.set(pending, await runInSavepoint(trx, pending.work));
+        }
       });
     } catch (error) {
-      for (const pending of batch) pending.reject(error);
+      for (const pending of queue) pending.reject(error);
       return;
     }
-    for (const [i, outcome] of outcomes.entries()) {
-      if (outcome.ok) batch[i].resolve(outcome.value);
-      else batch[i].reject(outcome.error);
+    for (const pending of queue) {
+      const outcome = outcomes.get(pending)!;
+      if (outcome.ok) pending.resolve(outcome.value);
+      else pending.reject(outcome.error);
     }
   }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { Registry } from 'prom-client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GroupCommit, openDatabase, type Database } from '../src/index.ts';
+import { GroupCommit, openDatabase, type Batch, type Database } from '../src/index.ts';
 
 interface Tables {
   parents: { id: number };
@@ -99,5 +99,56 @@ describe('group commit (SQLite)', () => {
     expect(await storedIds()).toEqual([]);
     expect(await insertItem(4)).toBe(4);
     expect(await storedIds()).toEqual([4]);
+  });
+
+  describe('batches (join)', () => {
+    /** Inserts each item's ids in one statement for all the items of a turn; records how it was called. */
+    const calls: string[] = [];
+    const insertAll = async (trx: Kysely<Tables>, ids: number[]) => {
+      await sql.raw(`insert into items (id, parent_id) values ${ids.map((id) => `(${id}, 1)`).join(', ')}`).execute(trx);
+    };
+    const batch: Batch<Tables, number[], number> = {
+      async all(trx, items) {
+        calls.push(`all ${JSON.stringify(items)}`);
+        await insertAll(trx, items.flat());
+        return items.map((ids) => ids.length);
+      },
+      async one(trx, ids) {
+        calls.push(`one ${JSON.stringify(ids)}`);
+        await insertAll(trx, ids);
+        return ids.length;
+      },
+    };
+    beforeEach(() => {
+      calls.length = 0;
+    });
+
+    it('runs the items of one turn as one piece of work, in the commit shared with the other work of the turn', async () => {
+      const results = await Promise.all([commits.join(batch, [1, 2]), insertItem(10), commits.join(batch, [3]), commits.join(batch, [4, 5, 6])]);
+      expect(results).toEqual([2, 10, 1, 3]);
+      expect(calls).toEqual(['all [[1,2],[3],[4,5,6]]']);
+      expect(await storedIds()).toEqual([1, 2, 3, 4, 5, 6, 10]);
+      expect(await commitSizes()).toEqual({ commits: 1, transactions: 4 });
+    });
+
+    it('runs a lone item by itself, and items of different turns in different commits', async () => {
+      expect(await commits.join(batch, [1])).toBe(1);
+      expect(await commits.join(batch, [2, 3])).toBe(2);
+      expect(calls).toEqual(['one [1]', 'one [2,3]']);
+      expect(await commitSizes()).toEqual({ commits: 2, transactions: 2 });
+    });
+
+    it('when the batch fails, undoes it and runs each item alone: only the item that fails is refused', async () => {
+      // Item [2, 1] repeats id 1 of the first item: together the insert fails, and alone only that item does.
+      const results = await Promise.allSettled([commits.join(batch, [1]), commits.join(batch, [2, 1]), commits.join(batch, [3])]);
+      expect(results.map((result) => (result.status === 'fulfilled' ? result.value : (result.reason as Error).message))).toEqual([
+        1,
+        'UNIQUE constraint failed: items.id',
+        1,
+      ]);
+      expect(calls).toEqual(['all [[1],[2,1],[3]]', 'one [1]', 'one [2,1]', 'one [3]']);
+      expect(await storedIds()).toEqual([1, 3]);
+      expect(await commitSizes()).toEqual({ commits: 1, transactions: 3 });
+    });
   });
 });
