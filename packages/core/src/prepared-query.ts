@@ -44,3 +44,13 @@ export function preparedQuery<DB, A extends unknown[], R>(spec: PreparedQuerySpe
     return (await db.executeQuery<R>(query)).rows;
   };
 }
+
+/**
+ * Runs `read` in one read transaction of SQLite's read connection (see SqliteReader.snapshot): the prepared
+ * queries `read` starts before its first await (they run at once on that connection) share one snapshot and
+ * one transaction. Elsewhere (PostgreSQL, a transaction's handle) it only runs `read`.
+ */
+export function readSnapshot<DB, T>(db: Kysely<DB>, read: () => T): T {
+  const reader = sqliteReaderOf(db);
+  return reader ? reader.snapshot(read) : read();
+}

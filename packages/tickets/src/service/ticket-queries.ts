@@ -1,3 +1,4 @@
+import { readSnapshot } from '@switchboard/core';
 import type { BoardContext } from './board-context.ts';
 import { resolveColumn, sortColumns, type BoardColumn } from '../domain/board-rules.ts';
 import { LIST_LIMIT, type TicketOrder, type TicketStatus } from '../domain/vocabulary.ts';
@@ -26,11 +27,10 @@ function columnMap(columns: readonly BoardColumn[]): Map<string, BoardColumn> {
 export async function presentTickets(ctx: BoardContext, rows: readonly TicketRow[], columns?: readonly BoardColumn[]) {
   const ids = rows.map((row) => row.id);
   const parentIds = [...new Set(rows.map((row) => row.parent_id).filter((id): id is string => id !== null))];
-  const [cols, { parents, subTickets: subs }, labels] = await Promise.all([
-    columns ?? projectColumns(ctx.db, ctx.project.id),
-    relatedTicketsOf(ctx.db, ctx.project.id, parentIds, ids),
-    labelsOf(ctx.db, ids),
-  ]);
+  // One snapshot (and one read transaction on SQLite) for the reads that start together.
+  const [cols, { parents, subTickets: subs }, labels] = await readSnapshot(ctx.db, () =>
+    Promise.all([columns ?? projectColumns(ctx.db, ctx.project.id), relatedTicketsOf(ctx.db, ctx.project.id, parentIds, ids), labelsOf(ctx.db, ids)]),
+  );
   const byColumn = columnMap(cols);
   const parentById = new Map(parents.map((parent) => [parent.id, parent]));
   return rows.map((row) =>
@@ -53,7 +53,9 @@ export async function ticketView(ctx: BoardContext, id: string) {
 /** get_ticket: the ticket with its comments and activity (oldest first). */
 export async function getTicket(ctx: BoardContext, ref: string | number) {
   const row = await requireTicket(ctx, ctx.db, ref);
-  const [[ticket], comments, activity] = await Promise.all([presentTickets(ctx, [row]), commentsOf(ctx.db, row.id), activityOf(ctx.db, row.id)]);
+  const [[ticket], comments, activity] = await readSnapshot(ctx.db, () =>
+    Promise.all([presentTickets(ctx, [row]), commentsOf(ctx.db, row.id), activityOf(ctx.db, row.id)]),
+  );
   // Not `{ ...ticket, comments, activity }`: on Node 20 a spread followed by more properties takes V8's slow
   // path (about a microsecond each) and its results outlived young-generation collections: under load every
   // scavenge promoted 327 KB instead of 27 KB (npm run bench).
