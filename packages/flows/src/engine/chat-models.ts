@@ -143,35 +143,29 @@ export function openaiChatModel(client: OpenAI, model: string): ChatModel {
       const response = await client.chat.completions
         .create({ ...body(request), stream: true, stream_options: { include_usage: true } }, { signal: request.signal })
         .asResponse();
-      return (async function* () {
-        let usage = usageOf();
-        let finishReason: string | null | undefined;
-        for await (const chunk of completionChunks(response)) {
-          if (chunk.usage) usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens);
-          const choice = chunk.choices?.[0];
-          if (!choice) continue;
-          if (choice.delta?.content) yield { type: 'delta', text: choice.delta.content };
-          if (choice.finish_reason) finishReason = choice.finish_reason;
-        }
-        yield { type: 'finish', usage, finishReason: finishReasonOf(finishReason) };
-      })();
+      return chatParts(response);
     },
   };
 }
 
 /**
- * The chunks of a streamed Chat Completions answer, read as the `openai`
- * client reads them: `[DONE]` ends them, a chunk with `error` (or an `error`
- * event) throws the client's APIError, a chunk that is not JSON throws, and
- * an aborted call just ends them (the caller checks its signal).
+ * The parts of a streamed Chat Completions answer, read from its events as
+ * the `openai` client reads them: `[DONE]` ends them, a chunk with `error`
+ * (or an `error` event) throws the client's APIError, a chunk that is not JSON
+ * throws, and an aborted call just ends them (the caller checks its signal).
+ * One generator from the body's bytes to the parts: a token crosses one
+ * generator's yield, not one per layer (a held stream forwards a token a
+ * second, and each yield is a few promise hops).
  */
-async function* completionChunks(response: Response): AsyncGenerator<OpenAI.Chat.Completions.ChatCompletionChunk> {
+async function* chatParts(response: Response): AsyncGenerator<ChatPart> {
   if (!response.body) throw new OpenAIError('Attempted to iterate over a response with no body');
   let events: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => events.push(event) });
   const decoder = new TextDecoder();
   const reader = response.body.getReader();
   let done = false;
+  let usage = usageOf();
+  let finishReason: string | null | undefined;
   try {
     for (;;) {
       const read = await reader.read();
@@ -185,17 +179,21 @@ async function* completionChunks(response: Response): AsyncGenerator<OpenAI.Chat
           done = true;
           continue;
         }
-        const data = JSON.parse(event.data);
-        if (event.event === 'error') throw new APIError(undefined, data.error, data.message, undefined);
-        if (data?.error) throw new APIError(undefined, data.error, undefined, response.headers);
-        yield data;
+        const chunk = JSON.parse(event.data) as OpenAI.Chat.Completions.ChatCompletionChunk & { error?: object; message?: string };
+        if (event.event === 'error') throw new APIError(undefined, chunk.error, chunk.message, undefined);
+        if (chunk?.error) throw new APIError(undefined, chunk.error, undefined, response.headers);
+        if (chunk.usage) usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens);
+        const choice = chunk.choices?.[0];
+        if (!choice) continue;
+        if (choice.delta?.content) yield { type: 'delta', text: choice.delta.content };
+        if (choice.finish_reason) finishReason = choice.finish_reason;
       }
     }
   } catch (error) {
-    if ((error as Error).name === 'AbortError') return;
-    throw error;
+    if ((error as Error).name !== 'AbortError') throw error;
   } finally {
     reader.releaseLock();
     if (!done) void response.body.cancel().catch(() => undefined);
   }
+  yield { type: 'finish', usage, finishReason: finishReasonOf(finishReason) };
 }
