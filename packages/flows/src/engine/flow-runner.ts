@@ -47,6 +47,11 @@ export interface RunRequest {
   providers: OrgProviders;
   /** Aborts the run: timeout or client gone (the reason says which). */
   signal: AbortSignal;
+  /**
+   * The controller of `signal`, when the caller made it for this run alone: a failing node aborts it to cancel
+   * its siblings, instead of a second controller listening to `signal` (a held stream keeps both for its life).
+   */
+  controller?: AbortController;
   /** True when the caller streams: reply tokens are emitted as they come. */
   streaming: boolean;
   emit: (event: RunEvent) => void;
@@ -127,10 +132,11 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
     return { ...entry, model_calls: mask.value(calls) };
   };
   // One failing node cancels its concurrent siblings, as does the caller's signal.
-  const internal = new AbortController();
+  const lent = request.controller?.signal === request.signal ? request.controller : undefined;
+  const internal = lent ?? new AbortController();
   const onOuterAbort = () => internal.abort(request.signal.reason);
-  if (request.signal.aborted) internal.abort(request.signal.reason);
-  else request.signal.addEventListener('abort', onOuterAbort, { once: true });
+  if (!lent && request.signal.aborted) internal.abort(request.signal.reason);
+  else if (!lent) request.signal.addEventListener('abort', onOuterAbort, { once: true });
 
   return new Promise<RunResult>((resolve, reject) => {
     let settled = 0;

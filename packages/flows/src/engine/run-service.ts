@@ -260,6 +260,7 @@ export class RunService {
           callerSystem: plan.callerSystem,
           providers,
           signal: controller.signal,
+          controller,
           streaming: options.streaming,
           emit: options.emit,
           providerRetries: this.config.providerRetries,
