@@ -1,7 +1,7 @@
-import http2, { type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
+import http2, { type ClientHttp2Session } from 'node:http2';
 import { isIP } from 'node:net';
 import tls, { type TLSSocket } from 'node:tls';
-import { settleAnswer, unreachableOr } from './provider-response.ts';
+import { headerPairs, settleAnswer, unreachableOr } from './provider-response.ts';
 
 /** Streams assumed per session until the server's SETTINGS say otherwise (HTTP/2's recommended minimum, and Node's default). */
 const DEFAULT_STREAMS = 100;
@@ -68,37 +68,55 @@ export class H2Pool {
    * Sends a call over HTTP/2 and settles with its answer, or with null when
    * the origin speaks only HTTP/1.1 (the caller sends it another way).
    */
-  async request(url: URL, init: RequestInit | undefined, headers: Record<string, string>, body: string | undefined): Promise<Response | null> {
-    const signal = init?.signal ?? undefined;
+  async request(
+    url: URL,
+    method: string,
+    signal: AbortSignal | undefined,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<Response | null> {
+    const origin = this.origin(url);
+    if (origin.http1Until > Date.now()) return null;
+    // A free slot is taken at once when no call waits for one: no promise, waiter or abort listener per call.
+    const free = origin.queue.length === 0 ? freeSession(origin) : undefined;
     let session: Session | null;
-    try {
-      session = await this.acquire(url, signal);
-    } catch (error) {
-      throw signal?.aborted ? error : unreachableOr(error as Error, url);
+    if (free) {
+      this.use(free);
+      session = free;
+    } else {
+      try {
+        session = await this.acquire(origin, signal);
+      } catch (error) {
+        throw signal?.aborted ? error : unreachableOr(error as Error, url);
+      }
     }
     if (!session?.h2) return null;
     if (signal?.aborted) {
       this.release(url.origin, session);
       throw signal.reason;
     }
-    const h2 = session.h2;
+    // The call's headers and body are read here, outside the closures below, which a streamed answer keeps for
+    // as long as it streams: V8 would keep in their context every variable one of them reads.
+    const outgoing: http2.OutgoingHttpHeaders = { ':method': method, ':path': `${url.pathname}${url.search}`, ':authority': headers.host ?? url.host };
+    for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) outgoing[name] = value;
+    if (body) outgoing['content-length'] = String(Buffer.byteLength(body));
+    let stream: http2.ClientHttp2Stream;
+    try {
+      stream = session.h2.request(outgoing, { endStream: !body });
+    } catch (error) {
+      this.release(url.origin, session);
+      throw error;
+    }
+    const answer = this.answerOf(stream, url, method, signal, session);
+    if (body) stream.end(body);
+    return answer;
+  }
+
+  /** The answer to a call sent on `stream`, which gives its session's slot back when it closes. */
+  private answerOf(stream: http2.ClientHttp2Stream, url: URL, method: string, signal: AbortSignal | undefined, session: Session): Promise<Response> {
     return new Promise<Response>((resolve, reject) => {
-      const request: http2.OutgoingHttpHeaders = {
-        ':method': init?.method ?? 'GET',
-        ':path': `${url.pathname}${url.search}`,
-        ':authority': headers.host ?? url.host,
-      };
-      for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) request[name] = value;
-      if (body) request['content-length'] = String(Buffer.byteLength(body));
       let answered = false;
       let ended = false;
-      let stream: http2.ClientHttp2Stream;
-      try {
-        stream = h2.request(request, { endStream: !body });
-      } catch (error) {
-        this.release(url.origin, session);
-        return reject(error);
-      }
       const onAbort = () => {
         // Only this stream is cancelled (RST_STREAM CANCEL); the session goes on carrying the others.
         stream.close(NGHTTP2_CANCEL);
@@ -116,10 +134,9 @@ export class H2Pool {
       });
       stream.on('response', (responseHeaders) => {
         answered = true;
-        const answer = { status: Number(responseHeaders[':status'] ?? 500), headers: answerHeaders(responseHeaders) };
-        settleAnswer({ init: answer, body: stream, complete: () => ended, cancel: () => stream.close(NGHTTP2_CANCEL) }, init?.method, resolve, reject);
+        const init = { status: Number(responseHeaders[':status'] ?? 500), headers: headerPairs(responseHeaders) };
+        settleAnswer({ init, body: stream, complete: () => ended, cancel: () => stream.close(NGHTTP2_CANCEL) }, method, resolve, reject);
       });
-      if (body) stream.end(body);
     });
   }
 
@@ -136,10 +153,8 @@ export class H2Pool {
     return origin;
   }
 
-  /** A session with a free stream slot for a call to `url`, or null when the origin speaks only HTTP/1.1. */
-  private acquire(url: URL, signal: AbortSignal | undefined): Promise<Session | null> {
-    const origin = this.origin(url);
-    if (origin.http1Until > Date.now()) return Promise.resolve(null);
+  /** A session with a free stream slot for a call to `origin` once one is free, or null when the origin speaks only HTTP/1.1. */
+  private acquire(origin: Origin, signal: AbortSignal | undefined): Promise<Session | null> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise<Session | null>((resolve, reject) => {
       const onAbort = () => {
@@ -166,13 +181,13 @@ export class H2Pool {
   /** Gives waiting calls the free slots of ready sessions, and opens as many sessions as the rest need. */
   private pump(origin: Origin): void {
     while (origin.queue.length > 0) {
-      // A session that has received GOAWAY but whose event has not run yet takes no new streams either.
-      const free = [...origin.sessions].find((s) => s.state === 'ready' && s.active < s.capacity && !s.h2?.closed && !s.h2?.destroyed);
+      const free = freeSession(origin);
       if (!free) break;
       this.use(free);
       origin.queue.shift()!.resolve(free);
     }
-    const connecting = [...origin.sessions].filter((session) => session.state === 'connecting').length;
+    let connecting = 0;
+    for (const session of origin.sessions) if (session.state === 'connecting') connecting += 1;
     // Until the first session's SETTINGS arrive, one connection at a time: it is the origin's ALPN probe too.
     const wanted = origin.known === undefined ? Math.min(1, origin.queue.length) - connecting : Math.ceil(origin.queue.length / origin.known) - connecting;
     for (let i = 0; i < wanted; i++) this.open(origin);
@@ -269,13 +284,11 @@ export class H2Pool {
   }
 }
 
-/** An HTTP/2 answer's headers without its pseudo-headers (`:status`). */
-function answerHeaders(headers: IncomingHttpHeaders): Headers {
-  const out = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
-    if (name.startsWith(':') || value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) out.append(name, item);
-    else out.set(name, String(value));
+/** A ready session of `origin` with a free stream slot, if there is one. */
+function freeSession(origin: Origin): Session | undefined {
+  for (const session of origin.sessions) {
+    // A session that has received GOAWAY but whose event has not run yet takes no new streams either.
+    if (session.state === 'ready' && session.active < session.capacity && !session.h2?.closed && !session.h2?.destroyed) return session;
   }
-  return out;
+  return undefined;
 }

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
-import { headersOf, urlOf, webHeaders } from '@switchboard/core';
+import { headersOf, urlOf } from '@switchboard/core';
 import { H2Pool, type H2PoolOptions } from './h2-pool.ts';
-import { settleAnswer, unreachableOr } from './provider-response.ts';
+import { headerPairs, settleAnswer, unreachableOr } from './provider-response.ts';
 
 export { ProviderUnreachable, unreachableOr } from './provider-response.ts';
 
@@ -27,13 +27,15 @@ export function createProviderFetch(options: ProviderFetchOptions = {}): Provide
     const url = new URL(urlOf(input));
     const body = init?.body;
     if (body !== undefined && body !== null && typeof body !== 'string') return fetch(input, init);
-    if (init?.signal?.aborted) throw init.signal.reason;
-    const headers = headersOf(init);
+    const signal = init?.signal ?? undefined;
+    if (signal?.aborted) throw signal.reason;
+    const headers = requestHeaders(init);
+    const method = init?.method ?? 'GET';
     if (url.protocol === 'https:') {
-      const answer = await h2.request(url, init, headers, body ?? undefined);
+      const answer = await h2.request(url, method, signal, headers, body ?? undefined);
       if (answer) return answer;
     }
-    return http1Request(url, init, headers, body ?? undefined, url.protocol === 'https:' ? httpsAgent : httpAgent);
+    return http1Request(url, method, signal, headers, body ?? undefined, url.protocol === 'https:' ? httpsAgent : httpAgent);
   };
   return Object.assign(providerFetch, {
     close: () => {
@@ -56,28 +58,44 @@ export function createProviderFetch(options: ProviderFetchOptions = {}): Provide
  */
 export const providerFetch: ProviderFetch = createProviderFetch();
 
+/**
+ * A call's headers as node:http and node:http2 take them (lower-case names). The openai client and the AI SDK pass
+ * a Headers, read as it is instead of copied into another (headersOf), which builds and sorts a second one per call.
+ */
+function requestHeaders(init: RequestInit | undefined): Record<string, string> {
+  if (!(init?.headers instanceof Headers)) return headersOf(init);
+  const out: Record<string, string> = {};
+  init.headers.forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
+}
+
 /** One call over HTTP/1.1 through a keep-alive agent, one socket per call in flight. */
 function http1Request(
   url: URL,
-  init: RequestInit | undefined,
+  method: string,
+  signal: AbortSignal | undefined,
   headers: Record<string, string>,
   body: string | undefined,
   agent: http.Agent,
 ): Promise<Response> {
-  const signal = init?.signal ?? undefined;
-  return new Promise<Response>((resolve, reject) => {
-    const client = url.protocol === 'https:' ? https : http;
-    if (body) headers['content-length'] = String(Buffer.byteLength(body));
+  const client = url.protocol === 'https:' ? https : http;
+  if (body) headers['content-length'] = String(Buffer.byteLength(body));
+  const request = client.request(url, { method, headers, agent });
+  // The closures below live as long as a streamed answer does: they are made where the call's body is out of reach.
+  const answer = new Promise<Response>((resolve, reject) => {
     let answered = false;
-    const request = client.request(url, { method: init?.method ?? 'GET', headers, agent }, (response) => {
+    request.on('response', (response) => {
       answered = true;
-      const answer = { status: response.statusCode ?? 500, statusText: response.statusMessage, headers: webHeaders(response.headers) };
-      settleAnswer({ init: answer, body: response, complete: () => response.complete, cancel: () => response.destroy() }, init?.method, resolve, reject);
+      const init = { status: response.statusCode ?? 500, statusText: response.statusMessage, headers: headerPairs(response.headers) };
+      settleAnswer({ init, body: response, complete: () => response.complete, cancel: () => response.destroy() }, method, resolve, reject);
     });
     const onAbort = () => request.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
     signal?.addEventListener('abort', onAbort, { once: true });
     request.on('close', () => signal?.removeEventListener('abort', onAbort));
     request.on('error', (error) => reject(answered || signal?.aborted ? error : unreachableOr(error, url)));
-    request.end(body);
   });
+  request.end(body);
+  return answer;
 }

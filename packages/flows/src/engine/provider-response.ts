@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 
 // Socket errors that mean no answer could come: nothing listens, no such host, no route.
@@ -34,7 +35,7 @@ export function unreachableOr(error: Error, url: URL): Error {
 
 /** A provider's answer as it starts to arrive, over HTTP/1.1 (an IncomingMessage) or HTTP/2 (a stream). */
 export interface ProviderAnswer {
-  init: { status: number; statusText?: string; headers: Headers };
+  init: { status: number; statusText?: string; headers: Array<[string, string]> };
   body: Readable;
   /** Whether the whole body arrived (false when the connection or stream closed early). */
   complete(): boolean;
@@ -45,6 +46,21 @@ export interface ProviderAnswer {
 const EARLY_CLOSE = 'the provider closed the connection before the end of its answer';
 
 /**
+ * A node:http or node:http2 answer's headers as a Response takes them: name and value pairs, a repeated header
+ * once per value, pseudo-headers (`:status`) left out. Pairs rather than a Headers: the Response builds its own
+ * from them, and a second Headers per call would be built, sorted and kept as long as the answer streams.
+ */
+export function headerPairs(headers: IncomingHttpHeaders): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.startsWith(':') || value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) pairs.push([name, item]);
+    else pairs.push([name, String(value)]);
+  }
+  return pairs;
+}
+
+/**
  * Settles a provider call with its answer: no body for 204/304/HEAD, an event
  * stream passed through chunk by chunk, any other body read whole.
  */
@@ -53,39 +69,50 @@ export function settleAnswer(answer: ProviderAnswer, method: string | undefined,
   if (init.status === 204 || init.status === 304 || method === 'HEAD') {
     source.resume();
     resolve(new Response(null, init));
-  } else if ((init.headers.get('content-type') ?? '').includes('text/event-stream')) {
-    // Streams pass through as they arrive: each chunk is enqueued the moment it is read
-    // (Readable.toWeb adds a scheduling hop per chunk; token streams are small, so no backpressure is needed).
-    let open = true;
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        const finish = (error?: Error) => {
-          if (!open) return;
-          open = false;
-          if (error) controller.error(error);
-          else controller.close();
-        };
-        source.on('data', (chunk: Buffer) => {
-          if (open) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        });
-        source.on('end', () => finish());
-        source.on('error', (error) => finish(error));
-        source.on('close', () => finish(answer.complete() ? undefined : new Error(EARLY_CLOSE)));
-      },
-      cancel() {
-        open = false;
-        answer.cancel();
-      },
-    });
-    resolve(new Response(body, init));
+  } else if (init.headers.some(([name, value]) => name === 'content-type' && value.includes('text/event-stream'))) {
+    resolve(new Response(eventStreamBody(source, answer.complete, answer.cancel), init));
   } else {
-    // Whole answers are read with node streams: cheaper than a web stream the SDK reads to the end anyway.
-    const chunks: Buffer[] = [];
-    source.on('data', (chunk: Buffer) => chunks.push(chunk));
-    source.on('end', () => resolve(new Response(Buffer.concat(chunks), init)));
-    source.on('error', reject);
-    source.on('close', () => {
-      if (!answer.complete()) reject(new Error(EARLY_CLOSE));
-    });
+    readWhole(answer, resolve, reject);
   }
+}
+
+/**
+ * An event stream's body: each chunk is enqueued the moment it is read (Readable.toWeb adds a scheduling hop per
+ * chunk; token streams are small, so no backpressure is needed). Its own function: its closures live as long as
+ * the answer streams, and keep only what they read (not the answer's headers).
+ */
+function eventStreamBody(source: Readable, complete: () => boolean, cancel: () => void): ReadableStream<Uint8Array> {
+  let open = true;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const finish = (error?: Error) => {
+        if (!open) return;
+        open = false;
+        if (error) controller.error(error);
+        else controller.close();
+      };
+      source.on('data', (chunk: Buffer) => {
+        if (open) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      });
+      source.on('end', () => finish());
+      source.on('error', (error) => finish(error));
+      source.on('close', () => finish(complete() ? undefined : new Error(EARLY_CLOSE)));
+    },
+    cancel() {
+      open = false;
+      cancel();
+    },
+  });
+}
+
+/** A whole answer, read with node streams: cheaper than a web stream the SDK reads to the end anyway. */
+function readWhole(answer: ProviderAnswer, resolve: (response: Response) => void, reject: (error: Error) => void): void {
+  const { init, body: source } = answer;
+  const chunks: Buffer[] = [];
+  source.on('data', (chunk: Buffer) => chunks.push(chunk));
+  source.on('end', () => resolve(new Response(Buffer.concat(chunks), init)));
+  source.on('error', reject);
+  source.on('close', () => {
+    if (!answer.complete()) reject(new Error(EARLY_CLOSE));
+  });
 }
