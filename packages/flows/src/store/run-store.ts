@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Logger } from '@switchboard/core';
 import type { FlowsDatabase } from './database.ts';
 import { runCursor, type RunsBefore } from '../domain/run-cursor.ts';
+import { runUpsert } from './run-upsert.ts';
 import type { RunStatsRow } from '../domain/run-stats.ts';
 import type { Usage } from '../domain/usage.ts';
 import type { Cost } from '../domain/cost.ts';
@@ -65,34 +66,19 @@ export type RunRow = FlowsDatabase['runs'];
 
 /** Reads and writes run records. */
 export class RunStore {
-  constructor(private readonly db: Kysely<FlowsDatabase>) {}
+  private readonly upsertRows: (rows: RunRow[]) => Promise<void>;
+
+  constructor(private readonly db: Kysely<FlowsDatabase>) {
+    this.upsertRows = runUpsert(db);
+  }
 
   /**
    * Stores run rows in one statement: a run's end replaces the row its id has
    * (`running`, or failed by a sweep); a `running` row never replaces one, so a
    * late "still running" write cannot undo the run's end.
    */
-  async upsert(rows: RunRow[]): Promise<void> {
-    await this.db
-      .insertInto('runs')
-      .values(rows)
-      .onConflict((oc) =>
-        oc
-          .column('id')
-          .doUpdateSet((eb) => ({
-            status: eb.ref('excluded.status'),
-            output: eb.ref('excluded.output'),
-            error: eb.ref('excluded.error'),
-            usage: eb.ref('excluded.usage'),
-            latency_ms: eb.ref('excluded.latency_ms'),
-            finished_at: eb.ref('excluded.finished_at'),
-            trace: eb.ref('excluded.trace'),
-            cost_usd: eb.ref('excluded.cost_usd'),
-            cost_priced: eb.ref('excluded.cost_priced'),
-          }))
-          .where('excluded.status', '<>', 'running'),
-      )
-      .execute();
+  upsert(rows: RunRow[]): Promise<void> {
+    return this.upsertRows(rows);
   }
 
   /**
