@@ -4,7 +4,7 @@
 // the last chunk as with `stream_options.include_usage`). The model picks the pace:
 // - any name (e.g. `bench`): the whole answer at once;
 // - `paced`: the first token at once, then one token every 5 ms (to show buffering in time to first token);
-// - `hold`: the first token at once, then one token a second until POST /release (to keep streams open);
+// - `hold`: the first token at once, then one token a second (FAKE_LLM_HOLD_TICK_MS) until POST /release (to keep streams open);
 //   after a release, `hold` calls no longer wait, until POST /hold.
 // GET /stats → {"open": held streams now open, "calls": calls so far, "last": the last request body}.
 // FAKE_LLM_TLS=DIR (with localhost-key.pem and localhost-cert.pem) serves the same routes over TLS too, HTTP/2 or
@@ -21,7 +21,8 @@ type Reply = ServerResponse | Http2ServerResponse;
 const ANSWER = 'The quick brown fox jumps over the lazy dog today.';
 const TOKENS = ANSWER.match(/\S+\s*/g)!;
 const PACE_MS = 5;
-const HOLD_TICK_MS = 1000;
+// FAKE_LLM_HOLD_TICK_MS: a held stream's pace; streams-probe passes its environment on to the fake upstream.
+const HOLD_TICK_MS = Number(process.env.FAKE_LLM_HOLD_TICK_MS ?? 1000);
 
 const held = new Set<() => void>();
 let calls = 0;
