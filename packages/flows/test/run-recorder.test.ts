@@ -105,6 +105,34 @@ describe.each(dialectsUnderTest())('recording runs on %s', (dialect) => {
     expect(statements).toBe(2);
   });
 
+  it('writes records asked for in consecutive turns of the event loop in one statement, and one alone a turn later', async () => {
+    let statements = 0;
+    const counted = Object.create(stores.runs) as typeof stores.runs;
+    counted.upsert = (rows) => {
+      statements += 1;
+      return stores.runs.upsert(rows);
+    };
+    const recorder = new RunRecorder(counted, createLogger({ service: 'flows', level: 'silent' }));
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    // One record a turn, as streams opened one by one by a busy loop: they share a commit.
+    const written: Array<Promise<void>> = [];
+    for (let i = 0; i < 3; i++) {
+      written.push(recorder.writeNow(running(`run_turn_${i}`)));
+      await nextTurn();
+    }
+    await Promise.all(written);
+    expect(statements).toBe(1);
+    expect((await stores.runs.get(orgId, 'run_turn_2'))?.status).toBe('running');
+    // Alone: its statement starts at the first turn that adds nothing.
+    const alone = recorder.writeNow(running('run_turn_alone'));
+    await nextTurn();
+    expect(statements).toBe(1);
+    await nextTurn();
+    expect(statements).toBe(2);
+    await alone;
+    expect((await stores.runs.get(orgId, 'run_turn_alone'))?.status).toBe('running');
+  });
+
   it('rejects every caller of a statement that failed, and the next statement is written', async () => {
     const recorder = new RunRecorder(stores.runs, createLogger({ service: 'flows', level: 'silent' }));
     // A record nesting too deep to serialize fails its own caller only, before any statement.
