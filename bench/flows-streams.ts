@@ -1,5 +1,6 @@
+import { join } from 'node:path';
 import { percentile, type LoadResult } from './lib/load.ts';
-import type { RunningProcess } from './lib/process.ts';
+import { startProcess, type RunningProcess } from './lib/process.ts';
 import { openStreamsInWorkers } from './lib/stream-client.ts';
 import type { BenchContext } from './context.ts';
 
@@ -82,5 +83,36 @@ export async function openStreams(
     };
   } finally {
     await streams.close();
+  }
+}
+
+/**
+ * The same held streams on the raw stack (bench/baselines/stream-baseline.ts: node:http passing one HTTP/2 call's
+ * bytes through, `upstreamBody` the call flows sends), on a fresh process, with its peak RSS and CPU per stream
+ * opened: what any Node server doing the same I/O spends on this machine.
+ */
+export async function openStreamsOnBaseline(
+  context: BenchContext,
+  fake: RunningProcess,
+  upstreamBody: string,
+  env: Record<string, string>,
+  count: number,
+): Promise<HeldStreams & { peakRssMiB: number; cpuUsPerStream: number }> {
+  const baseline = await startProcess(join(import.meta.dirname, 'baselines/stream-baseline.ts'), {
+    ...env,
+    BASELINE_UPSTREAM: fake.tlsUrl!,
+    BASELINE_UPSTREAM_BODY: upstreamBody,
+  });
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await fetch(`${fake.url}/hold`, { method: 'POST' });
+    const cpuBefore = baseline.cpuMs();
+    let cpuUsPerStream = Number.NaN;
+    const held = await openStreams(context, baseline, fake, [`${baseline.url}/stream`], {}, '{}', count, async () => {
+      cpuUsPerStream = Math.round(((baseline.cpuMs() - cpuBefore) * 1000) / count);
+    });
+    return { ...held, peakRssMiB: baseline.peakRssMiB(), cpuUsPerStream };
+  } finally {
+    await baseline.stop();
   }
 }

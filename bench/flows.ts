@@ -4,7 +4,7 @@ import { loadConfig, openFlowsStores } from '../packages/flows/src/index.ts';
 import { startProcess, startService, type RunningProcess } from './lib/process.ts';
 import { compare, percentile, warnOnFailures, type LoadResult } from './lib/load.ts';
 import { timedPost, type Timing } from './lib/stream-client.ts';
-import { openStreams } from './flows-streams.ts';
+import { openStreams, openStreamsOnBaseline } from './flows-streams.ts';
 import type { Row } from './lib/report.ts';
 import type { Suite } from './context.ts';
 
@@ -17,6 +17,17 @@ export const TRUST_FAKE_TLS = { NODE_EXTRA_CA_CERTS: join(FAKE_TLS_DIR, 'localho
 export const ORG = 'bench';
 const SYSTEM = 'You answer in one short sentence.';
 export const QUESTION = 'What does the fox do?';
+/** The upstream call flows sends for the `hold` flow's streamed run (as the fake upstream records it), which the raw-stack baseline sends. */
+export const HOLD_UPSTREAM_BODY = JSON.stringify({
+  model: 'hold',
+  messages: [
+    { role: 'system', content: SYSTEM },
+    { role: 'user', content: QUESTION },
+  ],
+  max_tokens: 64,
+  stream: true,
+  stream_options: { include_usage: true },
+});
 /** The open-stream scenarios, each on fresh services: how many streams, on how many instances, and the target they are held to. */
 const STREAM_SCENARIOS: Array<[count: number, instances: number, target: string]> = [
   [1_000, 1, 'peak < 200 MB'],
@@ -222,10 +233,17 @@ export const benchFlows: Suite = async (outer) => {
         const hold = group.urls.map((url) => `${url}/api/llm/${ORG}/flows/hold/run/stream`);
         const held = await openStreams(context, group, fake, hold, runHeaders, runBody, count);
         const total = held.during - held.before;
+        // One process: the raw stack's figures for the same count, on a fresh process of its own.
+        const raw = instances === 1 ? await openStreamsOnBaseline(context, fake, HOLD_UPSTREAM_BODY, TRUST_FAKE_TLS, count) : undefined;
+        const rawNote = raw
+          ? `; the raw stack: RSS ${raw.before} → ${raw.during} MiB (peak ${raw.peakRssMiB}), ${(((raw.during - raw.before) * 1024) / count).toFixed(1)} KiB per stream, ` +
+            `upstream held ${raw.openNow.upstreamOpen}, ${raw.cpuUsPerStream} µs of CPU per stream opened`
+          : '';
         const each = instances > 1 ? ` (summed over the ${instances} instances; open files of the busiest)` : '';
         rows.push({
           scenario: `flows ${count.toLocaleString('en')} concurrent open SSE streams${instances > 1 ? `, ${instances} instances` : ''}`,
           service: { ...held.result, peakRssMiB: group.peakRssMiB() },
+          baseline: raw && { ...raw.result, label: 'raw stack: node:http + one HTTP/2 call, bytes passed through' },
           unit:
             `all opened at once on ${instances > 1 ? `${instances} fresh services, every other stream to each (no balancer: it would need 2 sockets per stream itself)` : 'a fresh service'}; ` +
             'req/s = streams answered per second until the last was, p50/p99 = time to the 200 and headers',
@@ -233,7 +251,7 @@ export const benchFlows: Suite = async (outer) => {
             `${held.openNow.answered} open at once (${held.openNow.withToken} with a first token, upstream held ${held.openNow.upstreamOpen}` +
             `${held.openNow.upstreamOpen < count ? `: ${count - held.openNow.upstreamOpen} had not reached it when the wait ended` : ''}), ${held.completed} completed after release; ` +
             `RSS${each} idle ${idle} MiB, ${held.before} MiB after ${WARMUP_RUNS} runs, ${held.during} MiB with the streams open (target: ${target}), ` +
-            `${held.openNow.files} open files: +${total.toFixed(1)} MiB, ${((total * 1024) / count).toFixed(1)} KiB per stream`,
+            `${held.openNow.files} open files: +${total.toFixed(1)} MiB, ${((total * 1024) / count).toFixed(1)} KiB per stream${rawNote}`,
         });
       } finally {
         await group.stop();

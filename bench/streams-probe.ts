@@ -1,15 +1,16 @@
-// `npx tsx bench/streams-probe.ts [COUNT…] [--snapshot] [--cpu-prof]`: opens COUNT held SSE streams (default
+// `npx tsx bench/streams-probe.ts [COUNT…] [--snapshot] [--cpu-prof] [--baseline]`: opens COUNT held SSE streams (default
 // 2,000, 5,000 and 10,000) on a fresh flows service each, as the flows benchmark does, and prints RSS, open
 // files, rates, and the service's CPU time per stream opened and per held stream-second (one token forwarded):
 // CPU time, unlike wall time, stays meaningful on a machine shared with other work. --snapshot writes a heap
 // snapshot of the service with the streams open (SIGUSR2) and --cpu-prof a CPU profile, both under
 // bench/results/profiles/. PROBE_NODE_ARGS adds node options to the service, PROBE_MALLOC sets its
-// MALLOC_ARENA_MAX. For finding what a stream holds and costs.
+// MALLOC_ARENA_MAX. --baseline opens them on the raw stack instead (bench/baselines/stream-baseline.ts: node:http
+// passing one HTTP/2 call's bytes through). For finding what a stream holds and costs.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStreams } from './flows-streams.ts';
-import { seedOrg, QUESTION, ORG, FAKE_TLS_ENV, TRUST_FAKE_TLS } from './flows.ts';
+import { openStreams, openStreamsOnBaseline } from './flows-streams.ts';
+import { seedOrg, QUESTION, ORG, FAKE_TLS_ENV, TRUST_FAKE_TLS, HOLD_UPSTREAM_BODY } from './flows.ts';
 import { firstTokenTimes } from './flows.ts';
 import { startProcess, startService } from './lib/process.ts';
 
@@ -27,12 +28,28 @@ const log = (message: string) => process.stderr.write(`[probe] ${message}\n`);
 const context = { quick: true, durationSeconds: 1, warmupSeconds: 1, connections: 10, env, log };
 
 const fake = await startProcess(join(ROOT, 'bench/fakes/fake-llm.ts'), FAKE_TLS_ENV);
+
+/** The same count of held streams on the raw stack (no warm-up runs: the fake holds every call). */
+async function probeBaseline(count: number): Promise<void> {
+  const held = await openStreamsOnBaseline(context, fake, HOLD_UPSTREAM_BODY, TRUST_FAKE_TLS, count);
+  log(
+    `${count} (baseline): CPU ${held.cpuUsPerStream} µs per stream opened; ${held.result.rps}/s answered, headers p50 ${held.result.p50} p99 ${held.result.p99} ms, ` +
+      `upstream ${held.openNow.upstreamOpen}, RSS ${held.before} → ${held.during} (peak ${held.peakRssMiB}) MiB, ${(((held.during - held.before) * 1024) / count).toFixed(1)} KiB per stream`,
+  );
+}
+
 try {
   // The held streams' provider calls go over HTTP/2 to the fake's TLS port (flows `hold`), as to a real provider.
   const token = await seedOrg(env, fake.url, fake.tlsUrl);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const body = JSON.stringify({ input: { question: QUESTION } });
   for (const count of counts.length ? counts : [2_000, 5_000, 10_000]) {
+    // The fake holds calls again (the last count's release let them through).
+    await fetch(`${fake.url}/hold`, { method: 'POST' });
+    if (args.includes('--baseline')) {
+      await probeBaseline(count);
+      continue;
+    }
     const nodeArgs = [
       ...(process.env.PROBE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       `--diagnostic-dir=${dir}`,

@@ -83,7 +83,7 @@ describe('read snapshots on SQLite', () => {
   it("only runs the function on a transaction's handle, whose reads are its own", async () => {
     const seen = await database.db.transaction().execute(async (trx) => {
       await trx.insertInto('things').values({ name: 'pending' }).execute();
-      return readSnapshot(trx, () => trx.selectFrom('things').select('name').orderBy('name').execute());
+      return readSnapshot<ThingTables, Promise<Array<{ name: string }>>>(trx, () => trx.selectFrom('things').select('name').orderBy('name').execute());
     });
     expect(seen.map((row) => row.name)).toEqual(['a', 'pending']);
   });
