@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProviderFetch, ProviderUnreachable, type ProviderFetch } from '../src/engine/http-fetch.ts';
+import { eventStreamText } from '../src/engine/provider-response.ts';
 
 const TLS = join(import.meta.dirname, 'fixtures', 'tls');
 const key = readFileSync(join(TLS, 'localhost-key.pem'));
@@ -328,5 +329,33 @@ describe('provider calls over HTTP/2', () => {
       version: '2.0',
       body: { model: 'm', messages: [{ role: 'user', content: 'Hi' }], stream: true },
     });
+  });
+
+  it('hands a 2xx event stream over without a body to rawEventStreams: its text whole and in order, or its error', async () => {
+    const euro = Buffer.from('€');
+    const server = await serve(
+      h2Server((req, res) => {
+        res.writeHead(req.url === '/bad' ? 429 : 200, { 'content-type': 'text/event-stream' });
+        // A byte order mark first, and a character split across two writes.
+        res.write(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('data: 1'), euro.subarray(0, 1)]));
+        setTimeout(() => {
+          if (req.url === '/cut') return req.stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+          res.end(Buffer.concat([euro.subarray(1), Buffer.from('\n\ndata: [DONE]\n\n')]));
+        }, 20);
+      }),
+    );
+    const fetch = providerFetch();
+    const read = async (path: string) => {
+      const response = await fetch.rawEventStreams(`${server.url}${path}`, { method: 'POST', body: '{}' });
+      const text = eventStreamText(response);
+      if (!text) return { status: response.status, body: await response.text() };
+      let all = '';
+      for (let part = await text.read(); part !== null; part = await text.read()) all += part;
+      return { status: response.status, body: response.body, text: all };
+    };
+    expect(await read('/ok')).toEqual({ status: 200, body: null, text: 'data: 1€\n\ndata: [DONE]\n\n' });
+    await expect(read('/cut')).rejects.toThrow('Stream closed with error code NGHTTP2_INTERNAL_ERROR');
+    // An error answer keeps its body, for the client to read the provider's message.
+    expect(await read('/bad')).toEqual({ status: 429, body: 'data: 1€\n\ndata: [DONE]\n\n' });
   });
 });

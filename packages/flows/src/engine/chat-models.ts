@@ -4,6 +4,7 @@ import { APIError, OpenAIError } from 'openai';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { ConversationMessage } from '../domain/run-request.ts';
 import { usageOf, type Usage } from '../domain/usage.ts';
+import { eventStreamText } from './provider-response.ts';
 
 /** One chat call of an llm node without tools: its system text, the conversation, then its prompt. */
 export interface ChatRequest {
@@ -158,19 +159,17 @@ export function openaiChatModel(client: OpenAI, model: string): ChatModel {
  * second, and each yield is a few promise hops).
  */
 async function* chatParts(response: Response): AsyncGenerator<ChatPart> {
-  if (!response.body) throw new OpenAIError('Attempted to iterate over a response with no body');
+  const text = answerText(response);
   let events: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (event) => events.push(event) });
-  const decoder = new TextDecoder();
-  const reader = response.body.getReader();
   let done = false;
   let usage = usageOf();
   let finishReason: string | null | undefined;
   try {
     for (;;) {
-      const read = await reader.read();
-      if (read.done) break;
-      parser.feed(decoder.decode(read.value, { stream: true }));
+      const read = await text.read();
+      if (read === null) break;
+      parser.feed(read);
       const ready = events;
       events = [];
       for (const event of ready) {
@@ -192,8 +191,36 @@ async function* chatParts(response: Response): AsyncGenerator<ChatPart> {
   } catch (error) {
     if ((error as Error).name !== 'AbortError') throw error;
   } finally {
-    reader.releaseLock();
-    if (!done) void response.body.cancel().catch(() => undefined);
+    text.close(done);
   }
   yield { type: 'finish', usage, finishReason: finishReasonOf(finishReason) };
+}
+
+/** A streamed answer's text as it arrives, and how to stop reading it (cancelling it unless `finished`). */
+interface AnswerText {
+  read(): Promise<string | null>;
+  close(finished: boolean): void;
+}
+
+/**
+ * The text of a streamed answer: from the transport itself when the client's fetch is the provider fetch's
+ * rawEventStreams (no web stream in between), else from the Response's body.
+ */
+function answerText(response: Response): AnswerText {
+  const raw = eventStreamText(response);
+  if (raw) return raw;
+  const body = response.body;
+  if (!body) throw new OpenAIError('Attempted to iterate over a response with no body');
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  return {
+    async read() {
+      const read = await reader.read();
+      return read.done ? null : decoder.decode(read.value, { stream: true });
+    },
+    close(finished) {
+      reader.releaseLock();
+      if (!finished) void body.cancel().catch(() => undefined);
+    },
+  };
 }

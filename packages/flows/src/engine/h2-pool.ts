@@ -1,7 +1,7 @@
 import http2, { type ClientHttp2Session } from 'node:http2';
 import { isIP } from 'node:net';
 import tls, { type TLSSocket } from 'node:tls';
-import { headerPairs, settleAnswer, unreachableOr } from './provider-response.ts';
+import { headerPairs, settleAnswer, unreachableOr, type ProviderCall } from './provider-response.ts';
 
 /** Streams assumed per session until the server's SETTINGS say otherwise (HTTP/2's recommended minimum, and Node's default). */
 const DEFAULT_STREAMS = 100;
@@ -68,13 +68,8 @@ export class H2Pool {
    * Sends a call over HTTP/2 and settles with its answer, or with null when
    * the origin speaks only HTTP/1.1 (the caller sends it another way).
    */
-  async request(
-    url: URL,
-    method: string,
-    signal: AbortSignal | undefined,
-    headers: Record<string, string>,
-    body: string | undefined,
-  ): Promise<Response | null> {
+  async request(url: URL, call: ProviderCall): Promise<Response | null> {
+    const { signal, headers, body } = call;
     const origin = this.origin(url);
     if (origin.http1Until > Date.now()) return null;
     // A free slot is taken at once when no call waits for one: no promise, waiter or abort listener per call.
@@ -97,7 +92,7 @@ export class H2Pool {
     }
     // The call's headers and body are read here, outside the closures below, which a streamed answer keeps for
     // as long as it streams: V8 would keep in their context every variable one of them reads.
-    const outgoing: http2.OutgoingHttpHeaders = { ':method': method, ':path': `${url.pathname}${url.search}`, ':authority': headers.host ?? url.host };
+    const outgoing: http2.OutgoingHttpHeaders = { ':method': call.method, ':path': `${url.pathname}${url.search}`, ':authority': headers.host ?? url.host };
     for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) outgoing[name] = value;
     if (body) outgoing['content-length'] = String(Buffer.byteLength(body));
     let stream: http2.ClientHttp2Stream;
@@ -107,13 +102,19 @@ export class H2Pool {
       this.release(url.origin, session);
       throw error;
     }
-    const answer = this.answerOf(stream, url, method, signal, session);
+    const answer = this.answerOf(stream, url, { method: call.method, rawEventStream: call.rawEventStream }, signal, session);
     if (body) stream.end(body);
     return answer;
   }
 
   /** The answer to a call sent on `stream`, which gives its session's slot back when it closes. */
-  private answerOf(stream: http2.ClientHttp2Stream, url: URL, method: string, signal: AbortSignal | undefined, session: Session): Promise<Response> {
+  private answerOf(
+    stream: http2.ClientHttp2Stream,
+    url: URL,
+    call: Pick<ProviderCall, 'method' | 'rawEventStream'>,
+    signal: AbortSignal | undefined,
+    session: Session,
+  ): Promise<Response> {
     return new Promise<Response>((resolve, reject) => {
       let answered = false;
       let ended = false;
@@ -135,7 +136,7 @@ export class H2Pool {
       stream.on('response', (responseHeaders) => {
         answered = true;
         const init = { status: Number(responseHeaders[':status'] ?? 500), headers: headerPairs(responseHeaders) };
-        settleAnswer({ init, body: stream, complete: () => ended, cancel: () => stream.close(NGHTTP2_CANCEL) }, method, resolve, reject);
+        settleAnswer({ init, body: stream, complete: () => ended, cancel: () => stream.close(NGHTTP2_CANCEL) }, call, resolve, reject);
       });
     });
   }

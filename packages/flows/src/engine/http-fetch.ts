@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { headersOf, urlOf } from '@switchboard/core';
 import { H2Pool, type H2PoolOptions } from './h2-pool.ts';
-import { headerPairs, settleAnswer, unreachableOr } from './provider-response.ts';
+import { headerPairs, settleAnswer, unreachableOr, type ProviderCall } from './provider-response.ts';
 
 export { ProviderUnreachable, unreachableOr } from './provider-response.ts';
 
@@ -10,8 +10,12 @@ export { ProviderUnreachable, unreachableOr } from './provider-response.ts';
 // No cap on open sockets: a cap would queue streams behind each other (1,000 open SSE runs need 1,000 upstream calls).
 const httpAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 256 });
 
-/** A provider fetch, and how to close its HTTP/2 sessions and https connections (the idle ones close on their own). */
-export type ProviderFetch = typeof fetch & { close(): void };
+/**
+ * A provider fetch, and how to close its HTTP/2 sessions and https connections (the idle ones close on their own).
+ * `rawEventStreams` is the same fetch, except that a 2xx event stream's Response has no body: its text is read
+ * with eventStreamText(response), straight from the transport (the openai chat model's streams).
+ */
+export type ProviderFetch = typeof fetch & { close(): void; rawEventStreams: typeof fetch };
 
 /** Options of a provider fetch: its HTTP/2 pool's, whose `ca` its https agent trusts too. */
 export type ProviderFetchOptions = H2PoolOptions;
@@ -23,21 +27,22 @@ export type ProviderFetchOptions = H2PoolOptions;
 export function createProviderFetch(options: ProviderFetchOptions = {}): ProviderFetch {
   const h2 = new H2Pool(options);
   const httpsAgent = new https.Agent({ keepAlive: true, maxFreeSockets: 256, ...(options.ca ? { ca: options.ca } : {}) });
-  const providerFetch: typeof fetch = async (input, init) => {
+  const send = async (input: Parameters<typeof fetch>[0], init: RequestInit | undefined, rawEventStream: boolean): Promise<Response> => {
     const url = new URL(urlOf(input));
     const body = init?.body;
     if (body !== undefined && body !== null && typeof body !== 'string') return fetch(input, init);
     const signal = init?.signal ?? undefined;
     if (signal?.aborted) throw signal.reason;
-    const headers = requestHeaders(init);
-    const method = init?.method ?? 'GET';
+    const call: ProviderCall = { method: init?.method ?? 'GET', signal, headers: requestHeaders(init), body: body ?? undefined, rawEventStream };
     if (url.protocol === 'https:') {
-      const answer = await h2.request(url, method, signal, headers, body ?? undefined);
+      const answer = await h2.request(url, call);
       if (answer) return answer;
     }
-    return http1Request(url, method, signal, headers, body ?? undefined, url.protocol === 'https:' ? httpsAgent : httpAgent);
+    return http1Request(url, call, url.protocol === 'https:' ? httpsAgent : httpAgent);
   };
+  const providerFetch: typeof fetch = (input, init) => send(input, init, false);
   return Object.assign(providerFetch, {
+    rawEventStreams: ((input, init) => send(input, init, true)) as typeof fetch,
     close: () => {
       h2.close();
       httpsAgent.destroy();
@@ -72,14 +77,9 @@ function requestHeaders(init: RequestInit | undefined): Record<string, string> {
 }
 
 /** One call over HTTP/1.1 through a keep-alive agent, one socket per call in flight. */
-function http1Request(
-  url: URL,
-  method: string,
-  signal: AbortSignal | undefined,
-  headers: Record<string, string>,
-  body: string | undefined,
-  agent: http.Agent,
-): Promise<Response> {
+function http1Request(url: URL, call: ProviderCall, agent: http.Agent): Promise<Response> {
+  const { method, signal, headers, body } = call;
+  const answerCall = { method, rawEventStream: call.rawEventStream };
   const client = url.protocol === 'https:' ? https : http;
   if (body) headers['content-length'] = String(Buffer.byteLength(body));
   const request = client.request(url, { method, headers, agent });
@@ -89,7 +89,7 @@ function http1Request(
     request.on('response', (response) => {
       answered = true;
       const init = { status: response.statusCode ?? 500, statusText: response.statusMessage, headers: headerPairs(response.headers) };
-      settleAnswer({ init, body: response, complete: () => response.complete, cancel: () => response.destroy() }, method, resolve, reject);
+      settleAnswer({ init, body: response, complete: () => response.complete, cancel: () => response.destroy() }, answerCall, resolve, reject);
     });
     const onAbort = () => request.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
     signal?.addEventListener('abort', onAbort, { once: true });

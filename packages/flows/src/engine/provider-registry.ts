@@ -117,9 +117,12 @@ export class OrgProviders {
   }
 }
 
-/** The official openai client for an OpenAI-compatible connection (nothing from the environment; retries are the llm node's). */
+/**
+ * The official openai client for an OpenAI-compatible connection (nothing from the environment; retries are the llm
+ * node's). Its fetch hands a streamed answer's text over without a web stream (openaiChatModel reads it).
+ */
 function openaiClient(sdk: ProviderSdk, connection: ProviderConnection): OpenAI {
-  return new sdk.OpenAI({ ...isolatedOpenAIOptions(connection.baseUrl!, connection.apiKey), maxRetries: 0, fetch: providerFetch });
+  return new sdk.OpenAI({ ...isolatedOpenAIOptions(connection.baseUrl!, connection.apiKey), maxRetries: 0, fetch: providerFetch.rawEventStreams });
 }
 
 function buildModel(sdk: ProviderSdk, connection: ProviderConnection, modelId: string): LanguageModel {

@@ -60,19 +60,122 @@ export function headerPairs(headers: IncomingHttpHeaders): Array<[string, string
   return pairs;
 }
 
+/** A provider call as the transports send it. */
+export interface ProviderCall {
+  method: string;
+  signal: AbortSignal | undefined;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body: string | undefined;
+  /** A 2xx event stream's Response comes without a body, its text read with eventStreamText. */
+  rawEventStream: boolean;
+}
+
 /**
  * Settles a provider call with its answer: no body for 204/304/HEAD, an event
- * stream passed through chunk by chunk, any other body read whole.
+ * stream passed through chunk by chunk (or read without a web stream, for a
+ * rawEventStream call), any other body read whole.
  */
-export function settleAnswer(answer: ProviderAnswer, method: string | undefined, resolve: (response: Response) => void, reject: (error: Error) => void): void {
+export function settleAnswer(
+  answer: ProviderAnswer,
+  call: Pick<ProviderCall, 'method' | 'rawEventStream'>,
+  resolve: (response: Response) => void,
+  reject: (error: Error) => void,
+): void {
   const { init, body: source } = answer;
-  if (init.status === 204 || init.status === 304 || method === 'HEAD') {
+  if (init.status === 204 || init.status === 304 || call.method === 'HEAD') {
     source.resume();
     resolve(new Response(null, init));
   } else if (init.headers.some(([name, value]) => name === 'content-type' && value.includes('text/event-stream'))) {
-    resolve(new Response(eventStreamBody(source, answer.complete, answer.cancel), init));
+    if (call.rawEventStream && init.status >= 200 && init.status < 300) {
+      const response = new Response(null, init);
+      rawEventStreams.set(response, new EventStreamText(answer));
+      resolve(response);
+    } else {
+      resolve(new Response(eventStreamBody(source, answer.complete, answer.cancel), init));
+    }
   } else {
     readWhole(answer, resolve, reject);
+  }
+}
+
+/** The text of the event streams answered to rawEventStream calls, by their Response (which has no body). */
+const rawEventStreams = new WeakMap<Response, EventStreamText>();
+
+/** The text of an event stream answered to a rawEventStream call; undefined for any other Response (read its body). */
+export function eventStreamText(response: Response): EventStreamText | undefined {
+  return rawEventStreams.get(response);
+}
+
+/**
+ * An event stream's text as it arrives, read from the node stream without a
+ * web stream in between: a held stream's answer kept a ReadableStream, its
+ * controller, a reader, a TextDecoder and the Response's body for its life, and
+ * each token crossed them. Read as a ReadableStream's reader reads: chunks in
+ * order, null at the end, the stream's error (EARLY_CLOSE when it closed short)
+ * after the chunks before it. Listens from the moment the answer arrives, so an
+ * error before the first read is kept, not thrown.
+ */
+export class EventStreamText {
+  private chunks: string[] = [];
+  private state: 'open' | 'ended' | Error = 'open';
+  private waiting: { resolve(text: string | null): void; reject(error: Error): void } | undefined;
+  private first = true;
+
+  constructor(private readonly answer: ProviderAnswer) {
+    const source = answer.body;
+    // A string decoder keeps a character split across chunks whole, as TextDecoder's stream mode did.
+    source.setEncoding('utf8');
+    source.on('data', (text: string) => this.push(text));
+    source.on('end', () => this.settle('ended'));
+    source.on('error', (error) => this.settle(error));
+    source.on('close', () => this.settle(answer.complete() ? 'ended' : new Error(EARLY_CLOSE)));
+  }
+
+  /** The text that arrived since the last read (waiting for some), or null at the end; rejects with the stream's error. */
+  read(): Promise<string | null> {
+    if (this.chunks.length > 0) {
+      const text = this.chunks.length === 1 ? this.chunks[0] : this.chunks.join('');
+      this.chunks = [];
+      return Promise.resolve(text);
+    }
+    if (this.state === 'ended') return Promise.resolve(null);
+    if (this.state !== 'open') return Promise.reject(this.state);
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
+  }
+
+  /** Stops reading; an answer not `finished` (no `[DONE]`) is cancelled, as a web stream's reader cancels its body. */
+  close(finished: boolean): void {
+    if (this.state !== 'open') return;
+    this.state = 'ended';
+    this.chunks = [];
+    if (!finished) this.answer.cancel();
+  }
+
+  private push(text: string): void {
+    if (this.state !== 'open') return;
+    // TextDecoder dropped a byte order mark at the start; the string decoder keeps it, and the parser would not.
+    if (this.first) {
+      this.first = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (text === '') return;
+    }
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (waiting) waiting.resolve(text);
+    else this.chunks.push(text);
+  }
+
+  private settle(end: 'ended' | Error): void {
+    if (this.state !== 'open') return;
+    this.state = end;
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    if (!waiting) return;
+    if (end === 'ended') waiting.resolve(null);
+    else waiting.reject(end);
   }
 }
 
