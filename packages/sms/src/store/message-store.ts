@@ -165,7 +165,7 @@ export class MessageStore {
    * stored (a gateway event id seen before counts as a duplicate), delivery
    * reports update outbound messages. Returns after the commit, so a 200
    * answer means the messages are durable. On SQLite the webhooks of one turn
-   * of the event loop are applied together (WEBHOOKS, core's GroupCommit.join).
+   * of the event loop are applied together (`webhooks` below, core's GroupCommit.join).
    */
   async applyWebhook(orgId: string, gateway: string, events: WebhookEvent[], now: Date): Promise<WebhookOutcome> {
     // A ping (the Android app's system:ping) changes nothing: no transaction, no wake-up.
