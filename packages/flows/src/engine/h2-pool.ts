@@ -110,11 +110,12 @@ export class H2Pool {
   /** The answer to a call sent on `stream`, which gives its session's slot back when it closes. */
   private answerOf(
     stream: http2.ClientHttp2Stream,
-    url: URL,
+    { origin, href }: URL,
     call: Pick<ProviderCall, 'method' | 'rawEventStream'>,
     signal: AbortSignal | undefined,
     session: Session,
   ): Promise<Response> {
+    // The URL's strings (origin, href) rather than the URL and its parsed parts: a streamed answer keeps these closures.
     return new Promise<Response>((resolve, reject) => {
       let answered = false;
       let ended = false;
@@ -127,11 +128,11 @@ export class H2Pool {
       stream.on('end', () => (ended = true));
       stream.on('close', () => {
         signal?.removeEventListener('abort', onAbort);
-        this.release(url.origin, session);
+        this.release(origin, session);
         if (!answered) reject(new Error(`the provider closed the HTTP/2 stream before answering (code ${stream.rstCode})`));
       });
       stream.on('error', (error) => {
-        if (!answered) reject(signal?.aborted ? error : unreachableOr(error, url));
+        if (!answered) reject(signal?.aborted ? error : unreachableOr(error, new URL(href)));
       });
       stream.on('response', (responseHeaders) => {
         answered = true;

@@ -121,12 +121,16 @@ export class EventStreamText {
   private state: 'open' | 'ended' | Error = 'open';
   private waiting: { resolve(text: string | null): void; reject(error: Error): void } | undefined;
   private first = true;
+  /** The first bytes of a character split across chunks, until the next chunk completes it. */
+  private partial: Buffer | undefined;
 
   constructor(private readonly answer: ProviderAnswer) {
     const source = answer.body;
-    // A string decoder keeps a character split across chunks whole, as TextDecoder's stream mode did.
-    source.setEncoding('utf8');
-    source.on('data', (text: string) => this.push(text));
+    // Decoded here rather than by setEncoding: a string decoder is an object and a buffer of its own per stream.
+    source.on('data', (chunk: Buffer) => {
+      const text = this.decode(chunk);
+      if (text !== '') this.push(text);
+    });
     source.on('end', () => this.settle('ended'));
     source.on('error', (error) => this.settle(error));
     source.on('close', () => this.settle(answer.complete() ? 'ended' : new Error(EARLY_CLOSE)));
@@ -152,6 +156,18 @@ export class EventStreamText {
     this.state = 'ended';
     this.chunks = [];
     if (!finished) this.answer.cancel();
+  }
+
+  /** A chunk's text, a character split across chunks kept whole as TextDecoder's stream mode keeps it. */
+  private decode(chunk: Buffer): string {
+    let bytes = this.partial ? Buffer.concat([this.partial, chunk]) : chunk;
+    this.partial = undefined;
+    const cut = splitCharacter(bytes);
+    if (cut > 0) {
+      this.partial = Buffer.from(bytes.subarray(bytes.length - cut));
+      bytes = bytes.subarray(0, bytes.length - cut);
+    }
+    return bytes.toString('utf8');
   }
 
   private push(text: string): void {
@@ -218,4 +234,16 @@ function readWhole(answer: ProviderAnswer, resolve: (response: Response) => void
   source.on('close', () => {
     if (!answer.complete()) reject(new Error(EARLY_CLOSE));
   });
+}
+
+/** How many bytes at the end of `bytes` begin a UTF-8 character that the next chunk completes (0 when none). */
+function splitCharacter(bytes: Buffer): number {
+  for (let back = 1; back <= Math.min(3, bytes.length); back++) {
+    const byte = bytes[bytes.length - back];
+    // Continuation bytes (10xxxxxx) lead back to the character's first byte, which says how long it is.
+    if ((byte & 0xc0) === 0x80) continue;
+    const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return length > back ? back : 0;
+  }
+  return 0;
 }
