@@ -51,8 +51,7 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
       const body = parseRunBody(request.body);
       const input = checkedInput(flow, body.input);
       const plan = { principal, flow, input, metadata: body.metadata, conversation: [], trigger: triggerOf(principal), traceCarrier: carrierOf(request) };
-      await answerRun(runs, plan, reply, body.stream ? 'jsonl' : 'json');
-      return reply;
+      return answerRun(runs, plan, reply, body.stream ? 'jsonl' : 'json').then(() => reply);
     },
   );
 
@@ -67,13 +66,9 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
       const flow = await runs.load(principal.orgId, request.params.slug, principal.flow);
       const body = parseRunBody(request.body);
       const input = checkedInput(flow, body.input);
-      await answerRun(
-        runs,
-        { principal, flow, input, metadata: body.metadata, conversation: [], trigger: triggerOf(principal), traceCarrier: carrierOf(request) },
-        reply,
-        'sse',
-      );
-      return reply;
+      const plan = { principal, flow, input, metadata: body.metadata, conversation: [], trigger: triggerOf(principal), traceCarrier: carrierOf(request) };
+      // Returned, not awaited: a held stream does not keep this handler's frame suspended.
+      return answerRun(runs, plan, reply, 'sse').then(() => reply);
     },
   );
 
@@ -98,8 +93,7 @@ export function registerRunRoutes(app: App, deps: { runs: RunService }): void {
         trigger: triggerOf(principal),
         traceCarrier: carrierOf(request),
       };
-      await answerRun(runs, plan, reply, body.stream ? 'sse' : 'chat');
-      return reply;
+      return answerRun(runs, plan, reply, body.stream ? 'sse' : 'chat').then(() => reply);
     },
   );
 

@@ -4,7 +4,7 @@ import { presentError } from '../domain/error-shape.ts';
 import { chatChunk, chatCompletion, replyContent } from '../domain/response-shapes.ts';
 import type { RunEvent } from '../engine/node-handler.ts';
 import { ClientGone } from '../engine/run-errors.ts';
-import type { RunningFlow, RunPlan, RunService, RunOutcome } from '../engine/run-service.ts';
+import type { RunningFlow, RunPlan, RunService } from '../engine/run-service.ts';
 import { openStream } from './stream-writer.ts';
 
 /** How a run's answer goes out. */
@@ -47,7 +47,6 @@ export async function answerRun(service: RunService, plan: RunPlan, reply: Fasti
     gone = true;
     running?.abort(new ClientGone());
   };
-  let outcome: RunOutcome;
   // Recorded before the first byte, which carries X-Run-Id: the id is found even if this instance dies mid-run.
   const startedAt = await service.recordStart(plan, ids);
   if (mode === 'jsonl') {
@@ -56,7 +55,7 @@ export async function answerRun(service: RunService, plan: RunPlan, reply: Fasti
     line({ type: 'run', run_id: ids.runId, flow: plan.flow.slug, version: plan.flow.version });
     running = service.start(plan, { ids, streaming: true, emit: (event) => line(event), startedAt, trace });
     if (gone) running.abort(new ClientGone());
-    outcome = await running.outcome;
+    const outcome = await running.outcome;
     if (outcome.ok) line({ type: 'done', output: outcome.output, usage: outcome.usage });
     else line({ type: 'error', ...presentError(outcome.error) });
     stream.end();
@@ -75,14 +74,16 @@ export async function answerRun(service: RunService, plan: RunPlan, reply: Fasti
   };
   running = service.start(plan, { ids, streaming: true, emit, startedAt, trace });
   if (gone) running.abort(new ClientGone());
-  outcome = await running.outcome;
-  if (outcome.ok) {
-    if (format === 'json_template') delta(JSON.stringify(outcome.result.value));
-    else if (first) delta('');
-    data(chatChunk(ids.completionId, ids.created, {}, outcome.result.finishReason, outcome.usage));
-  } else {
-    data(presentError(outcome.error as AppError));
-  }
-  stream.write('data: [DONE]\n\n');
-  stream.end();
+  // Ended in a callback rather than after an await: a held stream keeps its closures, not this function's frame.
+  return running.outcome.then((ended) => {
+    if (ended.ok) {
+      if (format === 'json_template') delta(JSON.stringify(ended.result.value));
+      else if (first) delta('');
+      data(chatChunk(ids.completionId, ids.created, {}, ended.result.finishReason, ended.usage));
+    } else {
+      data(presentError(ended.error as AppError));
+    }
+    stream.write('data: [DONE]\n\n');
+    stream.end();
+  });
 }
