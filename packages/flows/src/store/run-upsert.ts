@@ -1,6 +1,8 @@
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { FlowsDatabase } from './database.ts';
-import type { RunRow } from './run-store.ts';
+
+/** A run record as stored (run-store.ts's RunRow, named here too: run-store imports this file). */
+type RunRow = FlowsDatabase['runs'];
 
 /** An upsert's statement for one number of rows, and where each of its parameters comes from. */
 interface UpsertTemplate {
