@@ -172,7 +172,7 @@ export class EventStreamText {
 
   private push(text: string): void {
     if (this.state !== 'open') return;
-    // TextDecoder dropped a byte order mark at the start; the string decoder keeps it, and the parser would not.
+    // TextDecoder dropped a byte order mark at the start; Buffer's decoding keeps it, and the parser would not.
     if (this.first) {
       this.first = false;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
