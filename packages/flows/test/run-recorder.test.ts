@@ -58,6 +58,16 @@ describe.each(dialectsUnderTest())('recording runs on %s', (dialect) => {
     error: { message: 'The run took longer than 1000 ms', type: 'api_error', param: null, code: 'timeout' },
   });
   const running = (id: string): RunRecord => ({ ...record(id, null), status: 'running', latencyMs: null, finishedAt: null });
+  /** A recorder whose store counts the upsert statements it runs. */
+  const countingRecorder = () => {
+    let statements = 0;
+    const counted = Object.create(stores.runs) as typeof stores.runs;
+    counted.upsert = (rows) => {
+      statements += 1;
+      return stores.runs.upsert(rows);
+    };
+    return { recorder: new RunRecorder(counted, createLogger({ service: 'flows', level: 'silent' })), statements: () => statements };
+  };
   const stored = async (id: string) => {
     const run = (await stores.runs.get(orgId, id))!;
     return { status: run.status, error: run.error, finishedAt: run.finishedAt };
@@ -88,31 +98,19 @@ describe.each(dialectsUnderTest())('recording runs on %s', (dialect) => {
   });
 
   it('writes the records asked for at once in one statement, and each caller waits until it is stored', async () => {
-    let statements = 0;
-    const counted = Object.create(stores.runs) as typeof stores.runs;
-    counted.upsert = (rows) => {
-      statements += 1;
-      return stores.runs.upsert(rows);
-    };
-    const recorder = new RunRecorder(counted, createLogger({ service: 'flows', level: 'silent' }));
+    const { recorder, statements } = countingRecorder();
     const ids = Array.from({ length: 5 }, (_, i) => `run_now_${i}`);
     const written = ids.map((id) => recorder.writeNow(running(id)).then(async () => (await stores.runs.get(orgId, id))?.status));
     expect(await Promise.all(written)).toEqual(['running', 'running', 'running', 'running', 'running']);
-    expect(statements).toBe(1);
+    expect(statements()).toBe(1);
     // The same run twice in one statement: its end wins whichever came first, and PostgreSQL sees one row.
     await Promise.all([recorder.writeNow(failed('run_now_twice')), recorder.writeNow(running('run_now_twice'))]);
     expect(await stored('run_now_twice')).toEqual(timedOut);
-    expect(statements).toBe(2);
+    expect(statements()).toBe(2);
   });
 
   it('writes records asked for in consecutive turns of the event loop in one statement, and one alone a turn later', async () => {
-    let statements = 0;
-    const counted = Object.create(stores.runs) as typeof stores.runs;
-    counted.upsert = (rows) => {
-      statements += 1;
-      return stores.runs.upsert(rows);
-    };
-    const recorder = new RunRecorder(counted, createLogger({ service: 'flows', level: 'silent' }));
+    const { recorder, statements } = countingRecorder();
     const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     // One record a turn, as streams opened one by one by a busy loop: they share a commit.
     const written: Array<Promise<void>> = [];
@@ -121,14 +119,14 @@ describe.each(dialectsUnderTest())('recording runs on %s', (dialect) => {
       await nextTurn();
     }
     await Promise.all(written);
-    expect(statements).toBe(1);
+    expect(statements()).toBe(1);
     expect((await stores.runs.get(orgId, 'run_turn_2'))?.status).toBe('running');
     // Alone: its statement starts at the first turn that adds nothing.
     const alone = recorder.writeNow(running('run_turn_alone'));
     await nextTurn();
-    expect(statements).toBe(1);
+    expect(statements()).toBe(1);
     await nextTurn();
-    expect(statements).toBe(2);
+    expect(statements()).toBe(2);
     await alone;
     expect((await stores.runs.get(orgId, 'run_turn_alone'))?.status).toBe('running');
   });
