@@ -61,6 +61,50 @@ describeInBrowser('Settings', () => {
     await screenshot(page, 'settings-boards');
   });
 
+  it('keeps the chosen done column shown while an older read of the settings answers late', async () => {
+    const board = page.getByRole('region', { name: 'Board Main' });
+    const doneColumn = async () => (await h.call('list_columns')).columns.find((c: { is_done_column: boolean }) => c.is_done_column).name;
+    // Reads of the settings are answered by the service and then held back; so is the change of done column.
+    const heldReads: Array<() => Promise<void>> = [];
+    await page.route('**/api/projects/DEMO/settings', async (route) => {
+      const response = await route.fetch();
+      heldReads.push(() => route.fulfill({ response }).catch(() => {}));
+    });
+    let releaseChange = () => {};
+    const changeHeld = new Promise<void>((held) => {
+      void page.route('**/api/projects/DEMO/columns/*', (route) => {
+        releaseChange = () => void route.continue();
+        held();
+      });
+    });
+    // A new column: the settings are read again (Done still the done column), and that read waits.
+    await board.getByRole('textbox', { name: 'New column on Main' }).fill('Later');
+    await board.getByRole('button', { name: 'Add column' }).click();
+    await expect.poll(() => heldReads.length).toBeGreaterThan(0);
+    await board.getByRole('radio', { name: 'Code review is the done column' }).check();
+    await changeHeld;
+    // The older read answers while the change is on its way: the new column shows, and so does the choice.
+    await page.unroute('**/api/projects/DEMO/settings');
+    for (const release of heldReads.splice(0)) await release();
+    await board.getByRole('cell', { name: 'Later', exact: true }).waitFor();
+    expect(await board.getByRole('radio', { name: 'Code review is the done column' }).isChecked()).toBe(true);
+    expect(await board.getByRole('radio', { name: 'Done is the done column' }).isChecked()).toBe(false);
+    releaseChange();
+    await page.unroute('**/api/projects/DEMO/columns/*');
+    await expect.poll(doneColumn).toBe('Code review');
+    // The read after the change confirms it.
+    await board
+      .getByRole('row', { name: /^Code review/ })
+      .getByText('Done column', { exact: true })
+      .waitFor();
+    // Back as it was: Done the done column, the new column gone.
+    await board.getByRole('radio', { name: 'Done is the done column' }).check();
+    await expect.poll(doneColumn).toBe('Done');
+    await board.getByRole('button', { name: 'Delete Later' }).click();
+    await page.getByRole('dialog', { name: 'Delete column Later?' }).getByRole('button', { name: 'Delete' }).click();
+    await board.getByRole('cell', { name: 'Later', exact: true }).waitFor({ state: 'detached' });
+  });
+
   it('adds a board, which the board page then offers', async () => {
     await page.getByRole('button', { name: 'Add board' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add board' });

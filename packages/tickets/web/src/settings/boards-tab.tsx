@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button, FormDialog, FormError, ResourceList, form, useToast, type Form } from '@switchboard/web-kit';
 import type { ProjectSettings, SettingsBoard } from '../api/types.ts';
 import { useProject } from '../project-context.tsx';
@@ -52,22 +52,29 @@ function BoardCard({ board, onChanged, onName }: { board: SettingsBoard; onChang
   const [newColumn, setNewColumn] = useState('');
   const [error, setError] = useState('');
   const columns = [...board.columns].sort((a, b) => a.position - b.position);
-  // The chosen done column shows at once; the settings read after the change confirm it.
+  // The chosen done column shows at once; the settings read after the change confirm it. A read that answers while
+  // a change is on its way started before it (the read after the change replaces it): it leaves the choice shown.
   const [doneChoice, setDoneChoice] = useState<string | undefined>(undefined);
+  const writing = useRef(0);
   // biome-ignore lint/correctness/useExhaustiveDependencies: board is the trigger: a new read of the board (after any change) replaces the choice shown meanwhile.
-  useEffect(() => setDoneChoice(undefined), [board]);
+  useEffect(() => {
+    if (writing.current === 0) setDoneChoice(undefined);
+  }, [board]);
 
   const act = async (write: () => Promise<unknown>, done?: string) => {
     setError('');
+    writing.current += 1;
     try {
       await write();
-      if (done) notify(done);
-      onChanged();
-      return true;
     } catch (reason) {
       setError((reason as Error).message);
       return false;
+    } finally {
+      writing.current -= 1;
     }
+    if (done) notify(done);
+    onChanged();
+    return true;
   };
   const add = async (event: FormEvent) => {
     event.preventDefault();
