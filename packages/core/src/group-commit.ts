@@ -104,20 +104,22 @@ export class GroupCommit<DB> {
       await this.db.transaction().execute(async (trx) => {
         const batches = new Map<Batch<DB, unknown, unknown>, Pending<DB>[]>();
         for (const pending of queue) {
-          if (!pending.batch) outcomes.set(pending, await runInSavepoint(trx, pending.work));
-          else if (!batches.has(pending.batch.of)) batches.set(pending.batch.of, [pending]);
-          else batches.get(pending.batch.of)!.push(pending);
+          if (!pending.batch) {
+            outcomes.set(pending, await runInSavepoint(trx, pending.work));
+            continue;
+          }
+          const items = batches.get(pending.batch.of);
+          if (items) items.push(pending);
+          else batches.set(pending.batch.of, [pending]);
         }
         for (const [batch, items] of batches) {
-          const together =
-            items.length === 1
-              ? undefined
-              : await runInSavepoint(trx, (t) =>
-                  batch.all(
-                    t,
-                    items.map((pending) => pending.batch!.item),
-                  ),
-                );
+          // The batch's items run together, in a savepoint of their own; a lone item (or a batch that failed) runs by itself.
+          const runTogether = (t: Transaction<DB>) =>
+            batch.all(
+              t,
+              items.map((pending) => pending.batch!.item),
+            );
+          const together = items.length === 1 ? undefined : await runInSavepoint(trx, runTogether);
           if (together?.ok) {
             for (const [i, pending] of items.entries()) outcomes.set(pending, { ok: true, value: (together.value as unknown[])[i] });
             continue;

@@ -134,9 +134,12 @@ export function runFlow(request: RunRequest): Promise<RunResult> {
   // One failing node cancels its concurrent siblings, as does the caller's signal.
   const lent = request.controller?.signal === request.signal ? request.controller : undefined;
   const internal = lent ?? new AbortController();
+  // A controller of its own follows the caller's signal (a lent one is the caller's: nothing to follow).
   const onOuterAbort = () => internal.abort(request.signal.reason);
-  if (!lent && request.signal.aborted) internal.abort(request.signal.reason);
-  else if (!lent) request.signal.addEventListener('abort', onOuterAbort, { once: true });
+  if (!lent) {
+    if (request.signal.aborted) internal.abort(request.signal.reason);
+    else request.signal.addEventListener('abort', onOuterAbort, { once: true });
+  }
 
   return new Promise<RunResult>((resolve, reject) => {
     let settled = 0;
