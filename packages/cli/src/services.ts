@@ -26,10 +26,13 @@ export const SERVICE_NAMES = ['sms', 'flows', 'tickets'] as const;
  * Node options a service's process runs with (`npm start`, `npm run start:NAME`,
  * the benchmarks). Flows holds many long-lived streams: a young generation
  * capped at 2 × 8 MiB instead of V8's 2 × 16 MiB keeps 1,000 open streams
- * under 200 MB (`npm run bench`: peak 191 → 165 MiB, same throughput).
+ * under 200 MB (`npm run bench`: peak 191 → 165 MiB, same throughput). Opening thousands of streams at once
+ * promotes much of what they allocate meanwhile; V8 then grows the old generation by a factor it picks from its
+ * speed (up to 4×) and the peak overshoots what the open streams hold: a factor of 1.35 keeps the peak of 10,000
+ * streams opening near what they hold (bench/streams-probe.ts 10000: peak 702-741 → 528-544 MiB).
  */
 const SERVICE_NODE_OPTIONS: Partial<Record<string, string[]>> = {
-  flows: ['--max-semi-space-size=8'],
+  flows: ['--max-semi-space-size=8', '--heap-growing-percent=35'],
 };
 
 /**
