@@ -89,7 +89,8 @@ export async function openStreams(
 /**
  * The same held streams on the raw stack (bench/baselines/stream-baseline.ts: node:http passing one HTTP/2 call's
  * bytes through, `upstreamBody` the call flows sends), on a fresh process, with its peak RSS and CPU per stream
- * opened: what any Node server doing the same I/O spends on this machine.
+ * opened (and, held `holdSeconds` longer, per held stream-second): what any Node server doing the same I/O spends
+ * on this machine.
  */
 export async function openStreamsOnBaseline(
   context: BenchContext,
@@ -97,7 +98,8 @@ export async function openStreamsOnBaseline(
   upstreamBody: string,
   env: Record<string, string>,
   count: number,
-): Promise<HeldStreams & { peakRssMiB: number; cpuUsPerStream: number }> {
+  holdSeconds = 0,
+): Promise<HeldStreams & { peakRssMiB: number; cpuUsPerStream: number; cpuUsPerHeldSecond: number }> {
   const baseline = await startProcess(join(import.meta.dirname, 'baselines/stream-baseline.ts'), {
     ...env,
     BASELINE_UPSTREAM: fake.tlsUrl!,
@@ -108,10 +110,15 @@ export async function openStreamsOnBaseline(
     await fetch(`${fake.url}/hold`, { method: 'POST' });
     const cpuBefore = baseline.cpuMs();
     let cpuUsPerStream = Number.NaN;
+    let cpuUsPerHeldSecond = Number.NaN;
     const held = await openStreams(context, baseline, fake, [`${baseline.url}/stream`], {}, '{}', count, async () => {
-      cpuUsPerStream = Math.round(((baseline.cpuMs() - cpuBefore) * 1000) / count);
+      const cpuOpen = baseline.cpuMs();
+      cpuUsPerStream = Math.round(((cpuOpen - cpuBefore) * 1000) / count);
+      if (holdSeconds <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, holdSeconds * 1000));
+      cpuUsPerHeldSecond = Math.round(((baseline.cpuMs() - cpuOpen) * 1000) / (count * holdSeconds));
     });
-    return { ...held, peakRssMiB: baseline.peakRssMiB(), cpuUsPerStream };
+    return { ...held, peakRssMiB: baseline.peakRssMiB(), cpuUsPerStream, cpuUsPerHeldSecond };
   } finally {
     await baseline.stop();
   }

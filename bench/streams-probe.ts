@@ -31,9 +31,9 @@ const fake = await startProcess(join(ROOT, 'bench/fakes/fake-llm.ts'), FAKE_TLS_
 
 /** The same count of held streams on the raw stack (no warm-up runs: the fake holds every call). */
 async function probeBaseline(count: number): Promise<void> {
-  const held = await openStreamsOnBaseline(context, fake, HOLD_UPSTREAM_BODY, TRUST_FAKE_TLS, count);
+  const held = await openStreamsOnBaseline(context, fake, HOLD_UPSTREAM_BODY, TRUST_FAKE_TLS, count, 5);
   log(
-    `${count} (baseline): CPU ${held.cpuUsPerStream} µs per stream opened; ${held.result.rps}/s answered, headers p50 ${held.result.p50} p99 ${held.result.p99} ms, ` +
+    `${count} (baseline): CPU ${held.cpuUsPerStream} µs per stream opened, ${held.cpuUsPerHeldSecond} µs per held stream-second (a tick forwarded); ${held.result.rps}/s answered, headers p50 ${held.result.p50} p99 ${held.result.p99} ms, ` +
       `upstream ${held.openNow.upstreamOpen}, RSS ${held.before} → ${held.during} (peak ${held.peakRssMiB}) MiB, ${(((held.during - held.before) * 1024) / count).toFixed(1)} KiB per stream`,
   );
 }
