@@ -61,6 +61,11 @@ export interface PlatformConfig {
    */
   oauthAllowedHosts: AddressPolicy;
   /**
+   * Dynamic client registrations (POST /oauth/register) stored per client address and window
+   * (OAUTH_REGISTRATION_RATE, default `20/h`); past it, 429 `temporarily_unavailable` with Retry-After.
+   */
+  oauthRegistrationRate: Rate;
+  /**
    * Origins besides the service's own and PUBLIC_BASE_URL's whose browser pages may call the MCP endpoints
    * (MCP_ALLOWED_ORIGINS, comma-separated origins such as `https://app.example`; default none).
    */
@@ -169,6 +174,7 @@ export function loadPlatformConfig(service: ServiceName, env: Env = process.env)
     trustProxy: envTrustProxy(env, 'TRUST_PROXY'),
     shutdownGraceMs: envInt(env, 'SHUTDOWN_GRACE_MS', 15_000, { min: 0, max: 3_600_000 }),
     oauthAllowedHosts: envAllowedHosts(env, 'OAUTH_ALLOWED_HOSTS'),
+    oauthRegistrationRate: envRate(env, 'OAUTH_REGISTRATION_RATE', '20/h'),
     mcpAllowedOrigins: envOrigins(env, 'MCP_ALLOWED_ORIGINS'),
   };
 }

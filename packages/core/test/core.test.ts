@@ -36,6 +36,7 @@ describe('configuration', () => {
   it('applies the documented defaults', () => {
     const config = loadPlatformConfig('sms', { DATA_DIR: '/tmp/sb-core-test', SWITCHBOARD_SECRET: 'x'.repeat(20) });
     expect(config).toMatchObject({ host: '127.0.0.1', port: 8101, bodyLimit: 1_048_576, logLevel: 'info', databaseUrl: undefined });
+    expect(config.oauthRegistrationRate).toEqual({ count: 20, windowMs: 3_600_000 });
     expect(loadPlatformConfig('flows', { SWITCHBOARD_SECRET: 'x'.repeat(20), DATA_DIR: '/tmp/sb-core-test' }).port).toBe(8102);
     expect(loadPlatformConfig('tickets', { SWITCHBOARD_SECRET: 'x'.repeat(20), DATA_DIR: '/tmp/sb-core-test' }).port).toBe(8103);
   });
@@ -46,6 +47,10 @@ describe('configuration', () => {
     expect(() => loadPlatformConfig('sms', { ...base, SMS_PORT: '70000' })).toThrow('SMS_PORT: must be at most 65535, got 70000');
     expect(() => loadPlatformConfig('sms', { ...base, DATABASE_URL: 'mysql://x' })).toThrow('DATABASE_URL: must use postgres: or postgresql:, got mysql:');
     expect(() => loadPlatformConfig('sms', { ...base, LOG_LEVEL: 'loud' })).toThrow(/^LOG_LEVEL: must be one of/);
+    expect(() => loadPlatformConfig('flows', { ...base, OAUTH_REGISTRATION_RATE: '20' })).toThrow(
+      'OAUTH_REGISTRATION_RATE: must look like 60/m or 30/30m (count/window with unit s, m, h or d), got "20"',
+    );
+    expect(loadPlatformConfig('tickets', { ...base, OAUTH_REGISTRATION_RATE: '5/30m' }).oauthRegistrationRate).toEqual({ count: 5, windowMs: 1_800_000 });
     expect(loadPlatformConfig('sms', { ...base, DATABASE_URL: 'postgres://a/b', SMS_DATABASE_URL: 'postgres://c/d' })).toMatchObject({
       databaseUrl: 'postgres://c/d',
       databaseUrlVariable: 'SMS_DATABASE_URL',

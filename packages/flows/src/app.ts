@@ -127,6 +127,7 @@ export async function buildApp(config: FlowsConfig, options: BuildOptions = {}):
     memberships,
     publicBaseUrl: config.publicBaseUrl,
     allowedHosts: config.oauthAllowedHosts,
+    registrationRate: config.oauthRegistrationRate,
     now: options.now,
   });
   const authorize = createAuthorizer({ orgs: stores.orgs, limiter, rate: config.rateLimit, logger, web, oauth });

@@ -177,3 +177,31 @@ describe.each(dialectsUnderTest())('OAuth on the flow service (%s)', (dialect) =
     expect(params.get('error_description')).toBe(`resource "${h.base}/api/mcp/v1/mcp" is not an MCP endpoint of this server (${h.base}/api/llm/…/mcp)`);
   });
 });
+
+describe.each(dialectsUnderTest())('OAuth client registrations per address on the flow service (%s)', (dialect) => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness(dialect, { OAUTH_REGISTRATION_RATE: '1/h' });
+  });
+  afterAll(() => h?.close());
+
+  it('takes OAUTH_REGISTRATION_RATE: one registration an hour, then 429 temporarily_unavailable with Retry-After', async () => {
+    const register = () =>
+      fetch(`${h.base}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'Cursor', redirect_uris: ['http://127.0.0.1:33418/callback'] }),
+      });
+    expect((await register()).status).toBe(201);
+    const refused = await register();
+    expect(refused.status).toBe(429);
+    // The first registration leaves the hour's window an hour after it was made, less the moment since.
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(3590);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+    expect(await refused.json()).toEqual({
+      error: 'temporarily_unavailable',
+      error_description:
+        'Too many clients registered from this address (at most 1 within an hour); register again later, or reuse a client_id already registered',
+    });
+  });
+});

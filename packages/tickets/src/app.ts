@@ -153,6 +153,7 @@ export async function buildApp(config: TicketsConfig, options: BuildOptions = {}
     spec: ticketsOAuthSpec(database.db, memberships),
     documents: { policy: config.oauthAllowedHosts, ca: options.oauthCa },
     now: options.now,
+    registrationRate: config.oauthRegistrationRate,
   });
   installErrorHandler(app, (request, error) => oauth.challenge(baseUrlOf(request, config.publicBaseUrl), request.url.split('?')[0], error));
   registerSummaryMetrics(app.metrics, database.db);

@@ -228,3 +228,47 @@ describe.each(dialectsUnderTest())('OAuth refusals on %s', (dialect) => {
     expect(revoke.status).toBe(200);
   });
 });
+
+describe.each(dialectsUnderTest())('OAuth client registrations per address on %s', (dialect) => {
+  // A clock the test sets: the limit's window and Retry-After are exact.
+  const fixed = { at: new Date('2026-11-28T09:00:00.000Z') };
+  const board = useBoard(dialect, { env: { OAUTH_REGISTRATION_RATE: '2/h', TRUST_PROXY: 'true' }, build: { now: () => fixed.at } });
+  const metadata = JSON.stringify({ client_name: 'Flooder', redirect_uris: [REDIRECT_URI] });
+  const from = async (address: string, body = metadata) => {
+    const response = await fetch(`${board.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+      body,
+    });
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
+  };
+
+  it('refuses registrations past OAUTH_REGISTRATION_RATE from one address with 429 and Retry-After, and counts each address alone', async () => {
+    const first = await from('198.51.100.7');
+    expect(first.status).toBe(201);
+    expect(first.body.client_name).toBe('Flooder');
+    fixed.at = new Date('2026-11-28T09:20:00.000Z');
+    expect((await from('198.51.100.7')).status).toBe(201);
+    const tooMany = {
+      status: 429,
+      // The first of the two leaves the window at 10:00, 40 minutes after this clock.
+      retryAfter: '2400',
+      body: {
+        error: 'temporarily_unavailable',
+        error_description:
+          'Too many clients registered from this address (at most 2 within an hour); register again later, or reuse a client_id already registered',
+      },
+    };
+    expect(await from('198.51.100.7')).toEqual(tooMany);
+    // The limit comes before the metadata is read: a flood of malformed bodies costs no parsing either.
+    expect(await from('198.51.100.7', '{}')).toEqual(tooMany);
+    // Malformed bodies from another address are refused as before, and stored nothing that counts.
+    expect((await from('203.0.113.9', '{}')).status).toBe(400);
+    expect((await from('203.0.113.9')).status).toBe(201);
+    expect((await from('203.0.113.9')).status).toBe(201);
+    // Once the first registration has left the window, one more fits.
+    fixed.at = new Date('2026-11-28T10:00:00.000Z');
+    expect((await from('198.51.100.7')).status).toBe(201);
+    expect(await from('198.51.100.7')).toEqual({ ...tooMany, retryAfter: '1200' });
+  });
+});

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Rate } from '../config.ts';
 import { issueSecret } from '../secrets.ts';
 import type { PlatformTables } from '../users.ts';
 import type { SessionUser } from '../web-session.ts';
@@ -20,6 +21,8 @@ export interface AuthorizationServerOptions {
   documents: DocumentFetchOptions;
   /** The clock (tests move it instead of sleeping). */
   now?: () => Date;
+  /** Dynamic registrations stored per client address within a window (OAUTH_REGISTRATION_RATE; default 20 an hour). */
+  registrationRate?: Rate;
 }
 
 /** A grant as the grants lists show it: never a token. */
@@ -51,7 +54,7 @@ export class AuthorizationServer {
     this.spec = options.spec;
     this.now = options.now ?? (() => new Date());
     this.store = new PlatformOAuthStore(options.platform);
-    this.clients = new ClientRegistry(this.store, options.documents, this.now);
+    this.clients = new ClientRegistry(this.store, options.documents, this.now, options.registrationRate);
     this.tokens = new TokenService(this.store, options.spec.service, this.now);
   }
 

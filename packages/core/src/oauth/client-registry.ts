@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Rate } from '../config.ts';
 import { AddressRefused, readLimited, safeRequest } from '../safe-fetch.ts';
 import type { AddressPolicy } from '../ssrf-policy.ts';
 import { parseClientMetadata, type ClientMetadata } from './client-metadata.ts';
@@ -20,6 +21,15 @@ export interface DocumentFetchOptions {
   ca?: string;
 }
 
+/** Registrations stored per client address when the service sets none: 20 an hour. */
+export const DEFAULT_REGISTRATION_RATE: Rate = { count: 20, windowMs: 3_600_000 };
+
+/** A window's length as a person reads it: `an hour`, `30 minutes`, `45 seconds`. */
+function describeWindow(ms: number): string {
+  const [amount, unit] = ms % 3_600_000 === 0 ? [ms / 3_600_000, 'hour'] : ms % 60_000 === 0 ? [ms / 60_000, 'minute'] : [Math.ceil(ms / 1000), 'second'];
+  return amount === 1 ? `${unit === 'hour' ? 'an' : 'a'} ${unit}` : `${amount} ${unit}s`;
+}
+
 /** What a registration answers (RFC 7591 §3.2.1). */
 export type RegisteredClient = ClientMetadata & { client_id: string; client_id_issued_at: number };
 
@@ -33,14 +43,33 @@ export class ClientRegistry {
     private readonly store: OAuthStore,
     private readonly fetching: DocumentFetchOptions,
     private readonly now: () => Date,
+    /** Registrations stored per client address within a window (OAUTH_REGISTRATION_RATE). */
+    private readonly registrationRate: Rate = DEFAULT_REGISTRATION_RATE,
   ) {}
 
-  /** Registers a client from its metadata; throws `invalid_redirect_uri` / `invalid_client_metadata`. */
-  async register(body: unknown): Promise<RegisteredClient> {
-    const metadata = parseClientMetadata(body, 'registration');
+  /**
+   * Registers a client from its metadata, sent from `address`; throws `invalid_redirect_uri` /
+   * `invalid_client_metadata`, and 429 `temporarily_unavailable` (with `retryAfterSeconds`) once `address`
+   * registered as many clients as the rate allows within its window: the endpoint takes no credentials, and
+   * every registration is a row kept for good.
+   */
+  async register(body: unknown, address: string): Promise<RegisteredClient> {
     const now = this.now();
+    const { count, windowMs } = this.registrationRate;
+    const recent = await this.store.registrationsFrom(address, new Date(now.getTime() - windowMs).toISOString());
+    if (recent.count >= count && recent.first !== null) {
+      const reopens = Date.parse(recent.first) + windowMs;
+      throw new OAuthError(
+        'temporarily_unavailable',
+        `Too many clients registered from this address (at most ${count} within ${describeWindow(windowMs)}); register again later, or reuse a client_id already registered`,
+        429,
+        Math.max(1, Math.ceil((reopens - now.getTime()) / 1000)),
+      );
+    }
+    const metadata = parseClientMetadata(body, 'registration');
     const clientId = `client_${randomBytes(16).toString('base64url')}`;
-    await this.store.saveClient({ clientId, kind: 'registered', metadata, createdAt: now.toISOString(), fetchedAt: now.toISOString() });
+    const stamp = now.toISOString();
+    await this.store.saveClient({ clientId, kind: 'registered', metadata, createdAt: stamp, fetchedAt: stamp, registeredFrom: address });
     return { client_id: clientId, client_id_issued_at: Math.floor(now.getTime() / 1000), ...withoutUndefined(metadata) };
   }
 

@@ -34,8 +34,10 @@ export class OAuthError extends Error {
     readonly code: OAuthErrorCode,
     /** `error_description`: what was wrong and what to do, for the developer of the client. */
     readonly description: string,
-    /** The status when not the code's own (413 for a body over the limit). */
+    /** The status when not the code's own (413 for a body over the limit, 429 for too many registrations). */
     status?: number,
+    /** Seconds for `Retry-After` (a 429). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(description);
     this.name = 'OAuthError';

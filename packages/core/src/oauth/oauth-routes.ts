@@ -109,7 +109,7 @@ export async function registerOAuthRoutes(app: App, options: OAuthRoutesOptions)
         return reply.code(303).header('cache-control', 'no-store').redirect(to, 303);
       }
       const failure = oauthErrorOf(error, request);
-      if (failure.code === 'temporarily_unavailable') reply.header('retry-after', '5');
+      if (failure.code === 'temporarily_unavailable') reply.header('retry-after', String(failure.retryAfterSeconds ?? 5));
       if (request.routeOptions.config?.oauthPage) {
         // A person reads this page: an unknown client is a bad request to them, not a failed authentication.
         const status = failure.status === 401 ? 400 : failure.status;
@@ -159,7 +159,7 @@ export async function registerOAuthRoutes(app: App, options: OAuthRoutesOptions)
         // Fastify reads text/plain as a string (and this plugin forms as parameters): only JSON is client metadata.
         if (typeof request.body === 'string' || request.body instanceof URLSearchParams)
           throw new OAuthError('invalid_client_metadata', 'The body must be application/json');
-        const client = await server.clients.register(request.body);
+        const client = await server.clients.register(request.body, request.ip);
         return reply.code(201).header('cache-control', 'no-store').send(client);
       },
     );

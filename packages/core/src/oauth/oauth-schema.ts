@@ -11,6 +11,8 @@ export interface OAuthClientTable {
   created_at: string;
   /** When a document was last fetched (a registered client: its registration). */
   fetched_at: string;
+  /** The client address a registered client was registered from (null for a document, or before 0007). */
+  registered_from: string | null;
 }
 
 /** An authorization code: its hash, and everything the grant it becomes will carry. */
@@ -133,6 +135,13 @@ export const oauthMigrations: Record<string, VersionedMigration> = {
         .execute();
       await db.schema.createIndex('oauth_tokens_grant').on('oauth_tokens').column('grant_id').execute();
       await db.schema.createIndex('oauth_tokens_expires').on('oauth_tokens').column('expires_at').execute();
+    },
+  },
+  // Registrations are counted per client address (OAUTH_REGISTRATION_RATE): one seek of this index.
+  '0007_oauth_registered_from': {
+    async up(db) {
+      await db.schema.alterTable('oauth_clients').addColumn('registered_from', 'text').execute();
+      await db.schema.createIndex('oauth_clients_registered_from').on('oauth_clients').columns(['registered_from', 'created_at']).execute();
     },
   },
 };

@@ -10,6 +10,8 @@ export interface StoredClient {
   metadata: ClientMetadata;
   createdAt: string;
   fetchedAt: string;
+  /** The client address a registered client came from (POST /oauth/register). */
+  registeredFrom?: string;
 }
 
 /** What an access token stands for: its grant, the person behind it and when it expires. */
@@ -34,6 +36,8 @@ export interface Redemption<Row> {
 /** Where the authorization server keeps clients, codes, grants and tokens: the platform database, shared by every instance. */
 export interface OAuthStore {
   saveClient(client: StoredClient): Promise<void>;
+  /** How many clients were registered from `address` after `since` (ISO 8601), and when the first of them was. */
+  registrationsFrom(address: string, since: string): Promise<{ count: number; first: string | null }>;
   findClient(clientId: string): Promise<StoredClient | undefined>;
   insertCode(row: OAuthCodeTable): Promise<void>;
   /** Marks a code used, atomically across instances; undefined for a code never issued (or swept). */
@@ -69,9 +73,19 @@ export class PlatformOAuthStore implements OAuthStore {
     const values = { kind: client.kind, metadata: JSON.stringify(client.metadata), fetched_at: client.fetchedAt };
     await this.db
       .insertInto('oauth_clients')
-      .values({ client_id: client.clientId, created_at: client.createdAt, ...values })
+      .values({ client_id: client.clientId, created_at: client.createdAt, registered_from: client.registeredFrom ?? null, ...values })
       .onConflict((oc) => oc.column('client_id').doUpdateSet(values))
       .execute();
+  }
+
+  async registrationsFrom(address: string, since: string): Promise<{ count: number; first: string | null }> {
+    const row = await this.db
+      .selectFrom('oauth_clients')
+      .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min('created_at').as('first')])
+      .where('registered_from', '=', address)
+      .where('created_at', '>', since)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.count), first: row.first ?? null };
   }
 
   async findClient(clientId: string): Promise<StoredClient | undefined> {

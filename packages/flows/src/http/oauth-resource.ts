@@ -9,6 +9,7 @@ import {
   type MembershipStore,
   type OAuthResourceSpec,
   type PlatformTables,
+  type Rate,
   type WebSessions,
 } from '@switchboard/core';
 import { z } from 'zod';
@@ -50,6 +51,8 @@ export interface FlowsOAuthDeps {
   publicBaseUrl: string | undefined;
   /** Which addresses client ID metadata documents may come from (OAUTH_ALLOWED_HOSTS). */
   allowedHosts: AddressPolicy;
+  /** Dynamic client registrations stored per client address within a window (OAUTH_REGISTRATION_RATE). */
+  registrationRate?: Rate;
   now?: () => Date;
   /** Certificates (PEM) trusted when fetching client metadata documents (tests). */
   ca?: string;
@@ -69,6 +72,7 @@ export async function registerFlowsOAuth(app: App, deps: FlowsOAuthDeps): Promis
     platform: deps.platform.db,
     spec: flowsOAuthSpec(deps.orgs, deps.memberships),
     documents: { policy: deps.allowedHosts, ca: deps.ca },
+    registrationRate: deps.registrationRate,
     now: deps.now,
   });
   await registerOAuthRoutes(app, { server: oauth, web: deps.web, publicBaseUrl: deps.publicBaseUrl });
