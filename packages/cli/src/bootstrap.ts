@@ -1,4 +1,4 @@
-import { UserStore, openPlatformDatabase, type Env } from '@switchboard/core';
+import { ConfigError, MIN_PASSWORD_LENGTH, UserStore, openPlatformDatabase, type Env } from '@switchboard/core';
 import { loadService, type BootstrapResult } from './services.ts';
 
 /**
@@ -11,6 +11,10 @@ export async function bootstrapOnce(env: Env, services: string[]): Promise<Boots
   try {
     const users = new UserStore(platform.db);
     if ((await users.count()) > 0) return undefined;
+    // Checked before any tenant is made: a first start refused here leaves nothing behind to start again on.
+    const chosen = env.SWITCHBOARD_ADMIN_PASSWORD;
+    if (chosen && chosen.length < MIN_PASSWORD_LENGTH)
+      throw new ConfigError('SWITCHBOARD_ADMIN_PASSWORD', `must be at least ${MIN_PASSWORD_LENGTH} characters (the first admin's password)`);
     const results: BootstrapResult[] = [];
     for (const name of services) results.push(await (await loadService(name)).bootstrap(env));
     // The admin user last: its existence marks the bootstrap as done.

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { UserStore, openPlatformDatabase } from '@switchboard/core';
 import { createTestDatabase, type TestDatabase } from '@switchboard/core/testing';
 import { presentServices, serviceNodeOptions } from '../src/services.ts';
 import { ROOT, childCommands, runCli, runCliJson, startLauncher } from './helpers.ts';
@@ -43,6 +44,23 @@ describe('npm start', () => {
     expect(await launcher.exited).toBe(1);
     expect(launcher.output().trim()).toBe('configuration error: SMS_PORT: must be an integer, got "eighty"');
   }, 120_000);
+
+  it('refuses a first admin password shorter than any other password may be, before making anything', async () => {
+    const database = await createTestDatabase('sqlite');
+    databases.push(database);
+    const launcher = startLauncher({ ...database.env, ...ports, SWITCHBOARD_ADMIN_PASSWORD: 'eleven-char' });
+    expect(await launcher.exited).toBe(1);
+    expect(launcher.output().trim().split('\n').at(-1)).toBe(
+      "configuration error: SWITCHBOARD_ADMIN_PASSWORD: must be at least 12 characters (the first admin's password)",
+    );
+    // No user: the next start is a first start again, with the password fixed.
+    const platform = await openPlatformDatabase(database.env);
+    try {
+      expect(await new UserStore(platform.db).count()).toBe(0);
+    } finally {
+      await platform.close();
+    }
+  }, 120_000);
 });
 
 /** What `switchboard user create --json` prints. */
@@ -66,6 +84,8 @@ describe('switchboard user create', () => {
       expect(duplicate).toEqual({ status: 1, stdout: '', stderr: 'error: a user with email ada@example.com already exists\n' });
       const bad = runCli(['user', 'create', 'not-an-email', '--json'], database.env);
       expect(bad).toEqual({ status: 1, stdout: '', stderr: 'error: "not-an-email" is not an email address\n' });
+      const short = runCli(['user', 'create', 'cy@example.com', '--password', 'hunter2-pw', '--json'], database.env);
+      expect(short).toEqual({ status: 1, stdout: '', stderr: 'error: password must be at least 12 characters\n' });
     } finally {
       await database.cleanup();
     }

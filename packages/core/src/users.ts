@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { webSignInMigrations, type MembershipTable, type SessionTable, type SignInFailureTable } from './platform-schema.ts';
 import { oauthMigrations, type OAuthTables } from './oauth/oauth-schema.ts';
 import { peopleMigrations, type InvitationTable } from './people/people-schema.ts';
+import { MIN_PASSWORD_LENGTH } from './people/people-rules.ts';
 
 const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number) => Promise<Buffer>;
 
@@ -110,7 +111,9 @@ export class UserStore {
     const email = input.email.trim().toLowerCase();
     if (!EMAIL.test(email)) throw new AppError('invalid_request', `"${input.email}" is not an email address`);
     const password = input.password ?? randomBytes(12).toString('base64url');
-    if (password.length < 8) throw new AppError('invalid_request', 'password must be at least 8 characters');
+    // The same rule as an invitation's and the Account page's: a password chosen on the command line or in
+    // SWITCHBOARD_ADMIN_PASSWORD is no weaker than one chosen in the browser.
+    if (password.length < MIN_PASSWORD_LENGTH) throw new AppError('invalid_request', `password must be at least ${MIN_PASSWORD_LENGTH} characters`);
     const existing = await this.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
     if (existing) throw new AppError('conflict', `a user with email ${email} already exists`);
     const row: UserTable = {

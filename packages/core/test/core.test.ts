@@ -204,6 +204,11 @@ describe.each(dialectsUnderTest())('database on %s', (dialect) => {
     expect(await users.authenticate('admin@example.com', password)).toEqual(user);
     expect(await users.authenticate('admin@example.com', 'wrong-password')).toBeUndefined();
     await expect(users.create({ email: 'admin@example.com' })).rejects.toThrow('a user with email admin@example.com already exists');
+    // The same shortest password as an invitation's and the Account page's (MIN_PASSWORD_LENGTH).
+    await expect(users.create({ email: 'eve@example.com', password: 'eleven-char' })).rejects.toThrow(
+      new AppError('invalid_request', 'password must be at least 12 characters'),
+    );
+    expect((await users.create({ email: 'eve@example.com', password: 'twelve-chars' })).user.email).toBe('eve@example.com');
     const stored = await platform.db.selectFrom('users').select('password_hash').executeTakeFirstOrThrow();
     expect(stored.password_hash).toMatch(/^scrypt\$/);
     expect(stored.password_hash).not.toContain(password);

@@ -256,11 +256,11 @@ describe.each(dialectsUnderTest())('web sessions on the flows service (%s)', (di
     const userStore = new UserStore(platform.db);
     const memberships = new MembershipStore(platform.db);
     for (const email of ['rita@example.com', 'sam@example.com']) {
-      const { user } = await userStore.create({ email, password: 'pass-word-1' });
+      const { user } = await userStore.create({ email, password: 'pass-word-one' });
       await memberships.add('flows', 'acme', user.id);
     }
-    const rita = await signIn('rita@example.com', 'pass-word-1');
-    const sam = await signIn('sam@example.com', 'pass-word-1');
+    const rita = await signIn('rita@example.com', 'pass-word-one');
+    const sam = await signIn('sam@example.com', 'pass-word-one');
     const { token } = await h.stores.orgs.createToken((await h.stores.orgs.findOrg('acme'))!.id, { scope: 'manage', name: 'fresh' });
     const app: App = await buildApp(loadConfig({ ...h.db.env, LOG_LEVEL: 'silent', FLOWS_RATE_LIMIT: '2/d' }));
     try {

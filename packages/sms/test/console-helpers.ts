@@ -14,7 +14,7 @@ export const OWN_ORIGIN = 'http://localhost';
 /** Creates a user (an admin, or a member of `memberOf`) and signs it in over POST /api/session. */
 export async function signedInUser(service: TestService, email: string, options: { admin?: boolean; memberOf?: string[] } = {}): Promise<SignedIn> {
   const { web } = service.context;
-  const password = `${email.split('@')[0]}-password`;
+  const password = `${email.split('@')[0]}-password-1`;
   const { user } = await web.users.create({ email, password, admin: options.admin });
   for (const orgId of options.memberOf ?? []) await web.memberships.add('sms', orgId, user.id);
   const answer = await service.app.inject({

@@ -17,7 +17,7 @@ export async function addUser(
 ): Promise<{ id: string; email: string; password: string }> {
   const platform = await openPlatformDatabase(board.env);
   try {
-    const password = `${email.split('@')[0]}-password`;
+    const password = `${email.split('@')[0]}-password-1`;
     const { user } = await new UserStore(platform.db).create({ email, password, admin: options.admin, name: options.name });
     for (const key of options.memberOf ?? []) await new MembershipStore(platform.db).add('tickets', key, user.id);
     return { id: user.id, email: user.email, password };

@@ -8,7 +8,7 @@ export function registerUserCommands(program: Command): void {
   user
     .command('create <email>')
     .description('create a user; prints a generated password when none is given')
-    .option('--password <password>', 'password (at least 8 characters)')
+    .option('--password <password>', 'password (at least 12 characters)')
     .option('--name <name>', 'display name')
     .option('--admin', 'make the user an administrator')
     .option('--json', 'print one JSON object')

@@ -5,7 +5,7 @@ import { AppError } from '../errors.ts';
 
 /** An invitation link works for 7 days. */
 export const INVITATION_LIFETIME_MS = 7 * 86_400_000;
-/** The shortest password a person may set through an invitation or the Account page. */
+/** The shortest password a person may set: through an invitation, the Account page, `switchboard user create` or SWITCHBOARD_ADMIN_PASSWORD. */
 export const MIN_PASSWORD_LENGTH = 12;
 /** What every refused invitation link answers, whatever the reason (expired, used, forged, disabled): nothing is revealed. */
 export const INVALID_INVITATION = 'This invitation link is invalid or has expired';
