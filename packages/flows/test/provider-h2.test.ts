@@ -2,9 +2,10 @@
 // fixtures/tls/localhost-key.pem and localhost-cert.pem are a self-signed certificate for localhost and
 // 127.0.0.1 (valid 100 years) made with openssl for these tests and the benchmarks' fake provider: they secure nothing.
 import { readFileSync } from 'node:fs';
-import http2, { type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
+import http2, { type Http2ServerRequest, type Http2ServerResponse, type Http2Session, type ServerHttp2Session } from 'node:http2';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,6 +21,7 @@ type Handler = (req: Http2ServerRequest, res: Http2ServerResponse, body: string)
 /** An HTTP/2 (and HTTP/1.1) TLS server that counts its TCP connections and HTTP/2 sessions. */
 async function h2Server(handler: Handler, settings: http2.Settings = {}) {
   const sessions: ServerHttp2Session[] = [];
+  const sockets: TLSSocket[] = [];
   let connections = 0;
   const server = http2.createSecureServer({ allowHTTP1: true, key, cert, settings }, (req, res) => {
     let body = '';
@@ -28,12 +30,17 @@ async function h2Server(handler: Handler, settings: http2.Settings = {}) {
     req.on('end', () => handler(req, res, body));
   });
   server.on('session', (session: ServerHttp2Session) => sessions.push(session));
-  server.on('secureConnection', () => (connections += 1));
+  server.on('secureConnection', (socket: TLSSocket) => {
+    connections += 1;
+    sockets.push(socket);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `https://127.0.0.1:${port}`,
     sessions,
+    /** The TLS socket under a session (a session's own `socket` may not be destroyed directly). */
+    socketOf: (session: ServerHttp2Session) => sockets.find((socket) => socket.remotePort === session.socket.remotePort)!,
     connections: () => connections,
     close: async () => {
       for (const session of sessions) session.destroy();
@@ -170,6 +177,45 @@ describe('provider calls over HTTP/2', () => {
     expect(rests).toEqual([1, 2, 3, 4].map((i) => `data: ${i}-2\n\ndata: [DONE]\n\n`));
     expect(server.sessions.length).toBe(1);
     expect(server.connections()).toBe(1);
+  });
+
+  it('fails only the calls of a session whose connection is lost: the other sessions go on, and the next call opens another', async () => {
+    // Two calls a session; which session carries which call is read on the server's side.
+    const bySession = new Map<Http2Session, string[]>();
+    const waiting: Array<() => void> = [];
+    const server = await serve(
+      h2Server(
+        (req, res) => {
+          const id = req.url.split('=')[1];
+          bySession.set(req.stream.session!, [...(bySession.get(req.stream.session!) ?? []), id]);
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(`data: ${id}-1\n\n`);
+          waiting.push(() => res.end(`data: ${id}-2\n\ndata: [DONE]\n\n`));
+        },
+        { maxConcurrentStreams: 2 },
+      ),
+    );
+    const fetch = providerFetch();
+    const responses = await Promise.all([0, 1, 2, 3].map((i) => fetch(`${server.url}/hold?id=${i}`)));
+    const firsts = await Promise.all(responses.map(firstChunk));
+    expect(firsts.map((first) => first.text)).toEqual([0, 1, 2, 3].map((i) => `data: ${i}-1\n\n`));
+    expect(server.sessions.length).toBe(2);
+    const [lost, kept] = server.sessions;
+    const lostIds = bySession.get(lost)!.map(Number);
+    expect([...lostIds, ...bySession.get(kept)!.map(Number)].sort()).toEqual([0, 1, 2, 3]);
+    // The connection drops without GOAWAY (a provider restarting, a network fault).
+    server.socketOf(lost).destroy();
+    for (const id of lostIds) {
+      await expect(restOf(firsts[id].rest)).rejects.toThrow('the provider closed the connection before the end of its answer');
+    }
+    // The kept session is full: the next call opens a third one rather than waiting, and is answered.
+    const next = await fetch(`${server.url}/hold?id=4`);
+    const nextFirst = await firstChunk(next);
+    expect(nextFirst.text).toBe('data: 4-1\n\n');
+    expect(server.sessions.length).toBe(3);
+    for (const release of waiting.splice(0)) release();
+    const rests = await Promise.all([...bySession.get(kept)!.map(Number), 4].map((id) => restOf((id === 4 ? nextFirst : firsts[id]).rest)));
+    expect(rests).toEqual([...bySession.get(kept)!, '4'].map((id) => `data: ${id}-2\n\ndata: [DONE]\n\n`));
   });
 
   it('opens a new session for the next call after the server sends GOAWAY', async () => {
@@ -340,6 +386,8 @@ describe('provider calls over HTTP/2', () => {
         res.write(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('data: 1'), euro.subarray(0, 1)]));
         setTimeout(() => {
           if (req.url === '/cut') return req.stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+          // The connection itself drops: Node still ends the stream's body, then closes it reset.
+          if (req.url === '/lost') return server.socketOf(req.stream.session as ServerHttp2Session).destroy();
           res.end(Buffer.concat([euro.subarray(1), Buffer.from('\n\ndata: [DONE]\n\n')]));
         }, 20);
       }),
@@ -355,6 +403,7 @@ describe('provider calls over HTTP/2', () => {
     };
     expect(await read('/ok')).toEqual({ status: 200, body: null, text: 'data: 1€\n\ndata: [DONE]\n\n' });
     await expect(read('/cut')).rejects.toThrow('Stream closed with error code NGHTTP2_INTERNAL_ERROR');
+    await expect(read('/lost')).rejects.toThrow('the provider closed the connection before the end of its answer');
     // An error answer keeps its body, for the client to read the provider's message.
     expect(await read('/bad')).toEqual({ status: 429, body: 'data: 1€\n\ndata: [DONE]\n\n' });
   });

@@ -13,7 +13,7 @@ const IDLE_MS = 60_000;
 const HTTP1_MS = 10 * 60_000;
 // HTTP/2 forbids connection-specific headers; `host` becomes `:authority`.
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host', 'te']);
-const { NGHTTP2_CANCEL } = http2.constants;
+const { NGHTTP2_CANCEL, NGHTTP2_NO_ERROR } = http2.constants;
 
 /** Options of an HTTP/2 session pool. */
 export interface H2PoolOptions {
@@ -137,7 +137,9 @@ export class H2Pool {
       stream.on('response', (responseHeaders) => {
         answered = true;
         const init = { status: Number(responseHeaders[':status'] ?? 500), headers: headerPairs(responseHeaders) };
-        settleAnswer({ init, body: stream, complete: () => ended, cancel: () => stream.close(NGHTTP2_CANCEL) }, call, resolve, reject);
+        // Complete only when the provider ended the stream and nothing reset it: a lost connection ends its streams too.
+        const complete = () => ended && stream.rstCode === NGHTTP2_NO_ERROR;
+        settleAnswer({ init, body: stream, complete, cancel: () => stream.close(NGHTTP2_CANCEL) }, call, resolve, reject);
       });
     });
   }

@@ -37,7 +37,10 @@ export function unreachableOr(error: Error, url: URL): Error {
 export interface ProviderAnswer {
   init: { status: number; statusText?: string; headers: Array<[string, string]> };
   body: Readable;
-  /** Whether the whole body arrived (false when the connection or stream closed early). */
+  /**
+   * Whether the whole body arrived (false when the connection or stream closed early), asked once the body has
+   * closed: a lost HTTP/2 connection still ends each of its streams' bodies (`end`), then closes them reset.
+   */
   complete(): boolean;
   /** Stops the body when its reader cancels. */
   cancel(): void;
@@ -131,7 +134,7 @@ export class EventStreamText {
       const text = this.decode(chunk);
       if (text !== '') this.push(text);
     });
-    source.on('end', () => this.settle('ended'));
+    // The end is judged at `close`, not `end`: only then does an HTTP/2 stream say whether it was reset.
     source.on('error', (error) => this.settle(error));
     source.on('close', () => this.settle(answer.complete() ? 'ended' : new Error(EARLY_CLOSE)));
   }
@@ -213,7 +216,7 @@ function eventStreamBody(source: Readable, complete: () => boolean, cancel: () =
       source.on('data', (chunk: Buffer) => {
         if (open) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
       });
-      source.on('end', () => finish());
+      // Closed at `close`, not `end` (see ProviderAnswer.complete).
       source.on('error', (error) => finish(error));
       source.on('close', () => finish(complete() ? undefined : new Error(EARLY_CLOSE)));
     },
@@ -229,10 +232,11 @@ function readWhole(answer: ProviderAnswer, resolve: (response: Response) => void
   const { init, body: source } = answer;
   const chunks: Buffer[] = [];
   source.on('data', (chunk: Buffer) => chunks.push(chunk));
-  source.on('end', () => resolve(new Response(Buffer.concat(chunks), init)));
   source.on('error', reject);
+  // Settled at `close`, not `end` (see ProviderAnswer.complete): a body cut short is refused, not parsed.
   source.on('close', () => {
-    if (!answer.complete()) reject(new Error(EARLY_CLOSE));
+    if (answer.complete()) resolve(new Response(Buffer.concat(chunks), init));
+    else reject(new Error(EARLY_CLOSE));
   });
 }
 
