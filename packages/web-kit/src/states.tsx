@@ -75,11 +75,14 @@ export function NotFoundPage({
   );
 }
 
-/** A page, or a tenant, the user may not see: "… not found" (whether it exists is not revealed) and the way home. */
-export function NotFoundState({ what }: { what: string }) {
+/**
+ * A page, or a tenant, the user may not see: "… not found" (whether it exists is not revealed) and the way
+ * home, named for the service's tenant ("Go to your project" on the ticket board).
+ */
+export function NotFoundState({ what, home = 'Go to your organization' }: { what: string; home?: string }) {
   return (
     <div className="page">
-      <EmptyState title={`${what} not found`} action={<Link to="/">Go to your organization</Link>}>
+      <EmptyState title={`${what} not found`} action={<Link to="/">{home}</Link>}>
         It does not exist, or you do not have access to it.
       </EmptyState>
     </div>

@@ -57,6 +57,21 @@ for (const dialect of dialectsUnderTest()) {
       await controls.removeMember('bo@example.com');
     });
 
+    it('says a project it cannot show is not found, and leads back to the last project', async () => {
+      await page.goto('/projects/NOPE/board');
+      await page.getByRole('heading', { name: 'Project not found' }).waitFor();
+      expect(await page.getByText('It does not exist, or you do not have access to it.').isVisible()).toBe(true);
+      await screenshot(page, 'board-project-not-found');
+      await page.getByRole('link', { name: 'Go to your project' }).click();
+      await page.waitForURL(`${h.base}/projects/WEB/board`);
+      await page.getByRole('region', { name: 'Backlog', exact: true }).waitFor();
+
+      await page.goto('/projects/WEB/nothing-here');
+      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+      await page.getByRole('link', { name: 'Go to your project' }).click();
+      await page.waitForURL(`${h.base}/projects/WEB/board`);
+    });
+
     // Its users are made one by one (a password hash each): room for a loaded machine.
     it('lists many members with long names without pushing Remove out of sight on a phone', async () => {
       for (let i = 1; i <= 20; i++) {
@@ -66,7 +81,7 @@ for (const dialect of dialectsUnderTest()) {
           memberOf: ['WEB'],
         });
       }
-      await page.reload();
+      await page.goto('/projects/WEB/settings/members');
       await page.getByRole('cell', { name: 'dev1@example.com', exact: true }).waitFor();
       await screenshotsAtBothWidths(page, 'board-members-many');
       await page.setViewportSize({ width: 390, height: 844 });

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router-dom';
-import { accountRoutes, EmptyState, LazyPage, NoTenantPage, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
+import { accountRoutes, LazyPage, NoTenantPage, NotFoundState, SessionGate, preloadablePage, useSession } from '@switchboard/web-kit';
 import type { TicketsSessionExtra } from './api/types.ts';
 import { currentProject, rememberProject } from './project-memory.ts';
 import { ProjectProvider } from './project-context.tsx';
@@ -147,9 +147,5 @@ function ProjectFrame() {
 }
 
 function NotFound({ what }: { what: string }) {
-  return (
-    <div className="page">
-      <EmptyState title={`${what} not found`}>It does not exist, or you do not have access to it.</EmptyState>
-    </div>
-  );
+  return <NotFoundState what={what} home="Go to your project" />;
 }
